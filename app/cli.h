@@ -1,0 +1,27 @@
+#pragma once
+// Shared pieces of FullBand's headless command line (fullband compute|train|export).
+#include "core/param_spec.h"
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+namespace fb {
+
+// Exit code for bad input on the command line.
+constexpr int kExitBadInput = 2;
+
+// Prints "fullband: message" on stderr and returns kExitBadInput.
+int failBadInput(const QString &message);
+
+// Applies every "KEY=VALUE" of sets to values, checked against lab. Returns an empty string on
+// success; otherwise the first error (values may then hold the settings before that error).
+QString applySets(const LabSpec &lab, ParamValues &values, const QStringList &sets);
+
+// A parser with --help and --set KEY=VALUE, for one subcommand.
+void addCommonOptions(QCommandLineParser &parser);
+
+// The shared --set option's name.
+inline const QString kSetOption = QStringLiteral("set");
+
+} // namespace fb

@@ -1,0 +1,80 @@
+// FullBand: a desktop lab for the transformer and latent feedback.
+#include "app/cli.h"
+#include "app/commands.h"
+#include "app/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QIcon>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        if (std::strcmp(argv[1], "compute") == 0) return fb::runCompute(argc, argv);
+        if (std::strcmp(argv[1], "train") == 0) return fb::runTrain(argc, argv);
+        if (std::strcmp(argv[1], "export") == 0) return fb::runExport(argc, argv);
+    }
+
+    // A word that is neither a subcommand, an option nor a file is a typo: say so without a display.
+    if (argc > 1 && argv[1][0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(argv[1]))) {
+        std::fprintf(stderr, "fullband: unknown subcommand or file '%s'; expected compute, train, export "
+                             "or a file to open (see fullband --help)\n", argv[1]);
+        return fb::kExitBadInput;
+    }
+
+    // --help and --version need no display: answer them before a GUI application exists.
+    bool infoOnly = false;
+    for (int i = 1; i < argc; ++i)
+        for (const char *flag : { "--help", "-h", "-help", "--version", "-v", "-version" })
+            infoOnly = infoOnly || std::strcmp(argv[i], flag) == 0;
+    std::unique_ptr<QCoreApplication> appHolder;
+    if (infoOnly) appHolder = std::make_unique<QCoreApplication>(argc, argv);
+    else {
+        if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+            && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+            std::fprintf(stderr, "fullband: no display found (DISPLAY is not set). Start it on a desktop, "
+                                 "under xvfb-run, or use the headless subcommands (fullband --help).\n");
+            return fb::kExitBadInput;
+        }
+        appHolder = std::make_unique<QApplication>(argc, argv);
+    }
+    QCoreApplication &app = *appHolder;
+    QApplication::setApplicationName(QStringLiteral("FullBand"));
+    QApplication::setOrganizationName(QStringLiteral("FullBand"));
+    QApplication::setApplicationVersion(QStringLiteral(FULLBAND_VERSION));
+    if (!infoOnly) QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/fullband.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "FullBand: live labs for attention, RoPE, channel capacity, latent-feedback training and "
+        "transformer costs.\n\n"
+        "Subcommands (headless, no display needed):\n"
+        "  compute LAB [--set KEY=VALUE]...   print a lab's figures as JSON\n"
+        "  train [--set KEY=VALUE]...         train the latent-feedback toy, print JSON\n"
+        "  export LAB [--set KEY=VALUE]... --out FILE.png [--size WxH]\n"
+        "Run 'fullband SUBCOMMAND --help' for the keys of each."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    if (!parser.parse(QCoreApplication::arguments()))
+        return fb::failBadInput(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        std::printf("FullBand %s\n", FULLBAND_VERSION);
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fb::failBadInput(QStringLiteral("unknown subcommand '%1'; expected compute, train or export")
+                                    .arg(parser.positionalArguments().first()));
+
+    fb::MainWindow window;
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,152 @@
+#include "core/param_spec.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace fb {
+
+const ParamSpec *LabSpec::find(std::string_view key) const
+{
+    for (const auto &p : params)
+        if (p.key == key) return &p;
+    return nullptr;
+}
+
+ParamValues LabSpec::defaults() const
+{
+    ParamValues v;
+    for (const auto &p : params) {
+        if (p.kind == ParamKind::Choice || p.kind == ParamKind::Text)
+            v.texts[p.key] = p.defText;
+        else
+            v.numbers[p.key] = p.def;
+    }
+    return v;
+}
+
+std::string LabSpec::keyList() const
+{
+    std::string out;
+    for (const auto &p : params) {
+        if (!out.empty()) out += ", ";
+        out += p.key;
+    }
+    return out;
+}
+
+std::string formatNumber(double value)
+{
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    char buf[64];
+    if (value == std::floor(value) && std::fabs(value) < 1e15) {
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+        return buf;
+    }
+    for (int precision = 6; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+        if (std::strtod(buf, nullptr) == value) break;
+    }
+    return buf;
+}
+
+std::string rangeText(const ParamSpec &spec)
+{
+    switch (spec.kind) {
+    case ParamKind::Choice: {
+        std::string out = "one of ";
+        for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+            if (i) out += "|";
+            out += spec.choices[i];
+        }
+        return out;
+    }
+    case ParamKind::Text:
+        return "a text of at most " + std::to_string(spec.maxLength) + " characters";
+    case ParamKind::Integer: {
+        std::string what = "an integer";
+        if (spec.multipleOf == 2) what = "an even integer";
+        else if (spec.multipleOf > 2) what = "an integer multiple of " + std::to_string(spec.multipleOf);
+        return what + " in [" + formatNumber(spec.min) + ", " + formatNumber(spec.max) + "]";
+    }
+    case ParamKind::Real:
+        break;
+    }
+    return "a number in [" + formatNumber(spec.min) + ", " + formatNumber(spec.max) + "]";
+}
+
+static std::string describe(const ParamSpec &spec)
+{
+    return spec.key + (spec.unit.empty() ? "" : " (" + spec.unit + ")");
+}
+
+std::string checkNumber(const ParamSpec &spec, double value)
+{
+    if (spec.kind == ParamKind::Choice || spec.kind == ParamKind::Text)
+        return describe(spec) + " must be " + rangeText(spec);
+    const std::string bad = describe(spec) + " must be " + rangeText(spec) + ", got " + formatNumber(value);
+    if (!std::isfinite(value) || value < spec.min || value > spec.max) return bad;
+    if (spec.kind == ParamKind::Integer) {
+        if (value != std::floor(value)) return bad;
+        if (spec.multipleOf > 1 && std::fmod(value, double(spec.multipleOf)) != 0.0) return bad;
+    }
+    return {};
+}
+
+std::string checkText(const ParamSpec &spec, const std::string &value)
+{
+    if (spec.kind == ParamKind::Choice) {
+        for (const auto &c : spec.choices)
+            if (c == value) return {};
+        return describe(spec) + " must be " + rangeText(spec) + ", got '" + value + "'";
+    }
+    if (spec.kind == ParamKind::Text) {
+        if (value.size() > spec.maxLength)
+            return describe(spec) + " must be " + rangeText(spec) + ", got " + std::to_string(value.size());
+        return {};
+    }
+    return describe(spec) + " must be " + rangeText(spec);
+}
+
+std::string setFromText(const LabSpec &lab, ParamValues &values, std::string_view key,
+                        std::string_view value)
+{
+    const ParamSpec *spec = lab.find(key);
+    if (!spec)
+        return "unknown key '" + std::string(key) + "' for " + lab.name + "; valid keys: " + lab.keyList();
+    if (spec->kind == ParamKind::Choice || spec->kind == ParamKind::Text) {
+        std::string text(value);
+        std::string err = checkText(*spec, text);
+        if (err.empty()) values.texts[spec->key] = std::move(text);
+        return err;
+    }
+    // Numbers: the whole text must parse ("12abc" and "" are refused).
+    std::string text(value);
+    char *end = nullptr;
+    const double parsed = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size())
+        return describe(*spec) + " must be " + rangeText(*spec) + ", got '" + text + "', which is not a number";
+    std::string err = checkNumber(*spec, parsed);
+    if (err.empty()) values.numbers[spec->key] = parsed;
+    return err;
+}
+
+std::string checkAll(const LabSpec &lab, const ParamValues &values)
+{
+    for (const auto &p : lab.params) {
+        if (p.kind == ParamKind::Choice || p.kind == ParamKind::Text) {
+            auto it = values.texts.find(p.key);
+            if (it == values.texts.end()) return p.key + " is missing";
+            if (auto err = checkText(p, it->second); !err.empty()) return err;
+        } else {
+            auto it = values.numbers.find(p.key);
+            if (it == values.numbers.end()) return p.key + " is missing";
+            if (auto err = checkNumber(p, it->second); !err.empty()) return err;
+        }
+    }
+    return {};
+}
+
+} // namespace fb

@@ -1,0 +1,70 @@
+#pragma once
+// Parameter descriptions shared by the command line, the labs' panels and saved scenes:
+// one place that knows each parameter's key, label, unit, valid range and default.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fb {
+
+enum class ParamKind { Real, Integer, Choice, Text };
+
+struct ParamSpec {
+    std::string key;      // command-line key, e.g. "max_distance"
+    std::string label;    // what a person reads, e.g. "max distance"
+    std::string unit;     // e.g. "tokens"; empty when dimensionless
+    ParamKind kind = ParamKind::Real;
+    double min = 0.0;     // Real/Integer: inclusive range
+    double max = 1.0;
+    double def = 0.0;     // Real/Integer default
+    bool logScale = false;        // sliders move in log space (RoPE base, SNR, vocabulary ...)
+    long long multipleOf = 1;     // Integer: value must be a multiple of this (2 for RoPE widths)
+    std::vector<std::string> choices;  // Choice: allowed names
+    std::string defText;          // Choice/Text default
+    std::size_t maxLength = 200;  // Text: longest accepted value
+    std::string help;             // one sentence for tooltips and --help
+};
+
+// The values of one lab's parameters. Real/Integer live in numbers, Choice/Text in texts.
+struct ParamValues {
+    std::map<std::string, double> numbers;
+    std::map<std::string, std::string> texts;
+
+    double number(const std::string &key) const { return numbers.at(key); }
+    long long integer(const std::string &key) const { return static_cast<long long>(numbers.at(key)); }
+    const std::string &text(const std::string &key) const { return texts.at(key); }
+    bool operator==(const ParamValues &) const = default;
+};
+
+struct LabSpec {
+    std::string name;   // command-line name, e.g. "decay-bound"
+    std::string title;  // e.g. "RoPE decay bound"
+    std::vector<ParamSpec> params;
+
+    const ParamSpec *find(std::string_view key) const;
+    ParamValues defaults() const;
+    // "d, base, max_distance, ..." for messages.
+    std::string keyList() const;
+};
+
+// "an even integer in [2, 1024]", "a number in [1.0001, 1e+06]", "one of none|pi|ntk|yarn".
+std::string rangeText(const ParamSpec &spec);
+
+// Empty when value is valid for spec; otherwise one clear sentence naming the key and range.
+std::string checkNumber(const ParamSpec &spec, double value);
+std::string checkText(const ParamSpec &spec, const std::string &value);
+
+// Parses and checks "value" for parameter "key" of lab and stores it in values.
+// Returns an empty string on success; on failure values is left unchanged and the
+// returned message names the key, what was given and the valid range.
+std::string setFromText(const LabSpec &lab, ParamValues &values, std::string_view key,
+                        std::string_view value);
+
+// Checks every parameter of values against lab (missing keys are an error too).
+std::string checkAll(const LabSpec &lab, const ParamValues &values);
+
+// Shortest text that reads back to the same double ("%.17g" trimmed), for JSON and scenes.
+std::string formatNumber(double value);
+
+} // namespace fb
