@@ -1,0 +1,21 @@
+#pragma once
+// The token-only Bayes floor of the toy phase accumulator (218.6.5): E_{p ~ U(0,1)}[H(p)] = 1/2 nat,
+// for any number of buckets.
+#include <cstdint>
+
+namespace fb {
+
+struct BayesFloorParams {
+    int buckets = 4;            // V_b
+    long long samples = 400000; // Monte Carlo draws
+    std::uint64_t seed = 0;
+};
+
+struct BayesFloorResult {
+    double analytic = 0.5;      // nats
+    double monteCarlo = 0.0;    // nats, from the chapter's estimator with u ~ U(0,1)
+};
+
+BayesFloorResult bayesFloor(const BayesFloorParams &p);
+
+} // namespace fb

@@ -1,0 +1,31 @@
+#pragma once
+// Figure 218.1, left: the RoPE logit for one fixed content pair (q, k) as both slide along the
+// sequence at a fixed offset, against the additive-sinusoidal logit (q + PE(m)) . (k + PE(m + offset)).
+#include "core/context_extension.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace fb {
+
+struct RopeInvarianceParams {
+    int d = 64;              // head width, even
+    double base = 10000.0;   // RoPE and sinusoidal base b
+    int offset = 8;          // key position minus query position
+    int positions = 256;     // query positions m = 0..positions-1
+    std::uint64_t seed = 0;  // q, k ~ N(0, I) from this seed
+    ContextExtension extension;  // rescaled RoPE frequencies (sinusoidal keeps plain ones)
+};
+
+struct RopeInvarianceResult {
+    std::vector<double> ropeLogits;        // [positions]
+    std::vector<double> sinusoidalLogits;  // [positions]
+    double referenceLogit = 0.0;           // RoPE logit at (0, offset)
+    double maxDeviation = 0.0;             // max |ropeLogits[m] - referenceLogit|
+    double sinusoidalMin = 0.0, sinusoidalMax = 0.0;
+    double sinusoidalSpread() const { return sinusoidalMax - sinusoidalMin; }
+};
+
+RopeInvarianceResult ropeInvariance(const RopeInvarianceParams &p);
+
+} // namespace fb
