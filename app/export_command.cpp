@@ -1,11 +1,89 @@
+// fullband export LAB [--set KEY=VALUE]... --out FILE.png [--size WxH] [--scale S] [--chart N]
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/image_export.h"
+#include "app/lab_registry.h"
+#include "views/exportable.h"
+#include "views/lab_view.h"
+#include "views/param_panel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <memory>
 
 namespace fb {
 
-int runExport(int, char **)
+int runExport(int argc, char **argv)
 {
-    return failBadInput(QStringLiteral("'export' is not available in this build yet"));
+    // Rendering needs no screen: use the offscreen platform unless the caller chose one.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Render one chart of a lab to a PNG without a display.\nLabs: %1").arg(labNames()));
+    addCommonOptions(parser);
+    parser.addOption({ QStringLiteral("out"), QStringLiteral("PNG file to write (required)."), QStringLiteral("FILE.png") });
+    parser.addOption({ QStringLiteral("size"), QStringLiteral("Pixel size, default 1600x1000."), QStringLiteral("WxH") });
+    parser.addOption({ QStringLiteral("scale"), QStringLiteral("1 or 2 (2: twice the pixels, for slides)."), QStringLiteral("S") });
+    parser.addOption({ QStringLiteral("chart"), QStringLiteral("Which chart of the lab, from 1 (default 1)."), QStringLiteral("N") });
+    parser.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The subcommand."));
+    parser.addPositionalArgument(QStringLiteral("LAB"), QStringLiteral("The lab to render."));
+    if (!parser.parse(QCoreApplication::arguments())) return failBadInput(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    const QStringList args = parser.positionalArguments();
+    if (args.size() != 2)
+        return failBadInput(QStringLiteral("export needs exactly one LAB, one of: %1").arg(labNames()));
+    const int index = labIndex(args[1]);
+    if (index < 0) return failBadInput(QStringLiteral("unknown lab '%1'; labs: %2").arg(args[1], labNames()));
+
+    const QString out = parser.value(QStringLiteral("out"));
+    if (out.isEmpty()) return failBadInput(QStringLiteral("--out FILE.png is required"));
+    if (!out.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+        return failBadInput(QStringLiteral("--out must name a .png file, got '%1'").arg(out));
+    const QFileInfo outInfo(out);
+    if (!outInfo.absoluteDir().exists())
+        return failBadInput(QStringLiteral("--out: folder '%1' does not exist").arg(outInfo.absolutePath()));
+    ExportOptions options;
+    if (parser.isSet(QStringLiteral("size")) && !parseSize(parser.value(QStringLiteral("size")), options.size))
+        return failBadInput(QStringLiteral("--size must be WxH with both in [16, 8192], got '%1'")
+                                .arg(parser.value(QStringLiteral("size"))));
+    if (parser.isSet(QStringLiteral("scale"))) {
+        bool ok = false;
+        options.scale = parser.value(QStringLiteral("scale")).toDouble(&ok);
+        if (!ok || options.scale < 0.5 || options.scale > 4.0
+            || options.size.width() * options.scale > 16384 || options.size.height() * options.scale > 16384)
+            return failBadInput(QStringLiteral("--scale must be a number in [0.5, 4] (at most 16384 pixels a side), got '%1'")
+                                    .arg(parser.value(QStringLiteral("scale"))));
+    }
+
+    std::unique_ptr<LabView> lab(labRegistry()[index].create());
+    ParamValues values = lab->values();
+    if (QString err = applySets(lab->panel()->spec(), values, parser.values(kSetOption)); !err.isEmpty())
+        return failBadInput(err);
+    if (QString err = lab->setValues(values); !err.isEmpty()) return failBadInput(err);
+
+    int chart = 1;
+    if (parser.isSet(QStringLiteral("chart"))) {
+        bool ok = false;
+        chart = parser.value(QStringLiteral("chart")).toInt(&ok);
+        if (!ok || chart < 1 || chart > lab->exportables().size())
+            return failBadInput(QStringLiteral("--chart must be an integer in [1, %1], got '%2'")
+                                    .arg(lab->exportables().size()).arg(parser.value(QStringLiteral("chart"))));
+    }
+    lab->resize(options.size);
+    lab->show();
+    lab->waitForResult();
+    const QString err = writePng(renderChart(*lab->exportables()[chart - 1], options), out);
+    if (!err.isEmpty()) return failBadInput(err);
+    std::printf("%s\n", qPrintable(QFileInfo(out).absoluteFilePath()));
+    return 0;
 }
 
 } // namespace fb

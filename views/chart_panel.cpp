@@ -1,0 +1,190 @@
+#include "views/chart_panel.h"
+
+#include <QChart>
+#include <QGraphicsLayout>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace fb {
+
+namespace {
+constexpr double kTitlePt = 13.0;
+constexpr double kLabelPt = 10.5;
+constexpr double kAxisTitlePt = 11.0;
+constexpr double kLegendPt = 10.5;
+
+QFont pointFont(double pt, bool bold = false)
+{
+    QFont f;
+    f.setPointSizeF(pt);
+    f.setBold(bold);
+    return f;
+}
+} // namespace
+
+ChartPanel::ChartPanel(const QString &title, QWidget *parent)
+    : QChartView(parent)
+{
+    auto *c = new QChart;
+    c->setTheme(QChart::ChartThemeLight);
+    c->setAnimationOptions(QChart::NoAnimation);  // live data: no animations
+    c->setTitle(title);
+    c->setBackgroundBrush(Qt::white);
+    c->setBackgroundRoundness(0);
+    c->setMargins(QMargins(6, 6, 6, 6));
+    c->legend()->setAlignment(Qt::AlignBottom);
+    c->legend()->setShowToolTips(true);
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 240);
+    applyFonts();
+}
+
+QString ChartPanel::exportTitle() const
+{
+    return chart()->title();
+}
+
+void ChartPanel::applyFonts()
+{
+    QChart *c = chart();
+    c->setTitleFont(pointFont(kTitlePt * fontScale_, true));
+    c->legend()->setFont(pointFont(kLegendPt * fontScale_));
+    for (QAbstractAxis *a : c->axes()) {
+        a->setLabelsFont(pointFont(kLabelPt * fontScale_));
+        a->setTitleFont(pointFont(kAxisTitlePt * fontScale_));
+    }
+}
+
+void ChartPanel::setFontScale(double scale)
+{
+    fontScale_ = scale;
+    applyFonts();
+}
+
+void ChartPanel::styleAxis(QAbstractAxis *axis, const QString &title)
+{
+    axis->setTitleText(title);
+    axis->setLabelsColor(QColor(40, 40, 40));
+    axis->setTitleBrush(QColor(20, 20, 20));
+    axis->setGridLineColor(QColor(225, 225, 225));
+    axis->setLinePenColor(QColor(120, 120, 120));
+    axis->setLabelsFont(pointFont(kLabelPt * fontScale_));
+    axis->setTitleFont(pointFont(kAxisTitlePt * fontScale_));
+}
+
+static void replaceAxis(QChart *chart, QAbstractAxis *&slot, QAbstractAxis *axis, Qt::Alignment align)
+{
+    if (slot) {
+        chart->removeAxis(slot);
+        delete slot;
+    }
+    slot = axis;
+    chart->addAxis(axis, align);
+    for (QAbstractSeries *s : chart->series()) s->attachAxis(axis);
+}
+
+QValueAxis *ChartPanel::setValueAxis(Qt::Orientation orientation, const QString &title)
+{
+    auto *axis = new QValueAxis;
+    styleAxis(axis, title);
+    if (orientation == Qt::Horizontal) replaceAxis(chart(), axisX_, axis, Qt::AlignBottom);
+    else replaceAxis(chart(), axisY_, axis, Qt::AlignLeft);
+    return axis;
+}
+
+QLogValueAxis *ChartPanel::setLogAxis(Qt::Orientation orientation, const QString &title, double base)
+{
+    auto *axis = new QLogValueAxis;
+    axis->setBase(base);
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setMinorTickCount(base == 10.0 ? 8 : 0);
+    axis->setMinorGridLineColor(QColor(242, 242, 242));
+    styleAxis(axis, title);
+    if (orientation == Qt::Horizontal) replaceAxis(chart(), axisX_, axis, Qt::AlignBottom);
+    else replaceAxis(chart(), axisY_, axis, Qt::AlignLeft);
+    return axis;
+}
+
+QLineSeries *ChartPanel::addLine(const QString &name, const QColor &color, qreal width, Qt::PenStyle style)
+{
+    auto *s = new QLineSeries;
+    s->setName(name);
+    QPen pen(color);
+    pen.setWidthF(width);
+    pen.setStyle(style);
+    pen.setCapStyle(Qt::RoundCap);
+    s->setPen(pen);
+    chart()->addSeries(s);
+    if (axisX_) s->attachAxis(axisX_);
+    if (axisY_) s->attachAxis(axisY_);
+    return s;
+}
+
+void ChartPanel::removeSeries(QXYSeries *series)
+{
+    chart()->removeSeries(series);
+    delete series;
+}
+
+void ChartPanel::replacePoints(QXYSeries *series, const QList<QPointF> &points)
+{
+    const bool logX = axisX_ && axisX_->type() == QAbstractAxis::AxisTypeLogValue;
+    const bool logY = axisY_ && axisY_->type() == QAbstractAxis::AxisTypeLogValue;
+    QList<QPointF> clean;
+    clean.reserve(points.size());
+    for (const QPointF &p : points) {
+        if (!std::isfinite(p.x()) || !std::isfinite(p.y())) continue;
+        if ((logX && p.x() <= 0.0) || (logY && p.y() <= 0.0)) continue;
+        clean.append(p);
+    }
+    series->replace(clean);
+}
+
+void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padFraction)
+{
+    if (!axis || !std::isfinite(lo) || !std::isfinite(hi)) return;
+    if (hi < lo) std::swap(lo, hi);
+    if (axis->type() == QAbstractAxis::AxisTypeLogValue) {
+        if (hi <= 0.0) return;
+        if (lo <= 0.0) lo = hi * 1e-6;
+        const double f = std::pow(hi / lo, padFraction);
+        if (hi == lo) { lo /= 2.0; hi *= 2.0; }
+        axis->setRange(lo / f, hi * f);
+        return;
+    }
+    double pad = (hi - lo) * padFraction;
+    if (pad == 0.0) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
+    axis->setRange(lo - pad, hi + pad);
+}
+
+QImage ChartPanel::renderImage(QSize logicalSize, qreal dpr)
+{
+    QImage image(logicalSize * dpr, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    image.fill(Qt::white);
+
+    // Lay the chart out at the export size, render it, and put it back: all on the GUI thread
+    // with no event processing in between, so the chart on screen never shows the export size.
+    QChart *c = chart();
+    const QRectF oldGeometry = c->geometry();
+    c->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
+    if (c->layout()) c->layout()->activate();
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        c->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(logicalSize)),
+                           QRectF(QPointF(0, 0), QSizeF(logicalSize)));
+    }
+    c->setGeometry(oldGeometry);
+    if (c->layout()) c->layout()->activate();
+    return image;
+}
+
+} // namespace fb

@@ -1,0 +1,56 @@
+#pragma once
+// A styled Qt Charts view: title, labelled axes, legend, readable fonts, no animations, and an
+// export that renders the complete chart at any pixel size.
+#include "views/exportable.h"
+
+#include <QChartView>
+#include <QList>
+#include <QPointF>
+
+class QAbstractAxis;
+class QLineSeries;
+class QLogValueAxis;
+class QValueAxis;
+class QXYSeries;
+
+namespace fb {
+
+class ChartPanel : public QChartView, public Exportable {
+    Q_OBJECT
+public:
+    explicit ChartPanel(const QString &title, QWidget *parent = nullptr);
+
+    QString exportTitle() const override;
+    QImage renderImage(QSize logicalSize, qreal dpr = 1.0) override;
+
+    // Axes. The returned axis is attached to the chart; series added later attach to both axes.
+    QValueAxis *setValueAxis(Qt::Orientation orientation, const QString &title);
+    QLogValueAxis *setLogAxis(Qt::Orientation orientation, const QString &title, double base = 10.0);
+    QAbstractAxis *axisX() const { return axisX_; }
+    QAbstractAxis *axisY() const { return axisY_; }
+
+    // A line series in the given colour, attached to the current axes.
+    QLineSeries *addLine(const QString &name, const QColor &color, qreal width = 2.5,
+                         Qt::PenStyle style = Qt::SolidLine);
+    void removeSeries(QXYSeries *series);
+
+    // Replaces a series' points in one call, dropping non-finite points and, where an axis is
+    // logarithmic, points that are not strictly positive on it.
+    void replacePoints(QXYSeries *series, const QList<QPointF> &points);
+
+    // Sets an axis range with a little padding; ignores empty or non-finite ranges.
+    static void setRange(QAbstractAxis *axis, double lo, double hi, double padFraction = 0.04);
+
+    // Multiplies every font of the chart (1.0 = normal; lecture mode uses more).
+    void setFontScale(double scale);
+
+private:
+    void styleAxis(QAbstractAxis *axis, const QString &title);
+    void applyFonts();
+
+    QAbstractAxis *axisX_ = nullptr;
+    QAbstractAxis *axisY_ = nullptr;
+    double fontScale_ = 1.0;
+};
+
+} // namespace fb

@@ -1,0 +1,199 @@
+#include "views/decay_bound_view.h"
+
+#include "core/lab_specs.h"
+#include "core/positional.h"
+#include "views/chart_panel.h"
+#include "views/palette.h"
+#include "views/param_panel.h"
+#include "views/readout_panel.h"
+
+#include <QHBoxLayout>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace fb {
+
+namespace {
+
+// What the worker hands to the GUI thread.
+struct DecayViewResult {
+    QList<QPointF> plain;             // (distance, bound), log-spaced for drawing
+    QList<QPointF> scaled;            // same, on rescaled frequencies (empty without extension)
+    QList<QPointF> plainWavelength;   // (pair index, lambda_i)
+    QList<QPointF> scaledWavelength;
+    double at1 = 0, at64 = 0, at512 = 0, atMax = 0;
+    double trainedLength = 0;
+    double effectiveBase = 0, attentionFactor = 1;
+    int maxDistance = 0;
+    bool extended = false;
+    QString label;                    // "d = 64, b = 10000"
+};
+
+// Integer distances 1..maxDistance: all of them up to 2,048, then about 2,000 log-spaced ones.
+std::vector<double> drawDistances(int maxDistance)
+{
+    std::vector<double> t;
+    if (maxDistance <= 2048) {
+        for (int i = 1; i <= maxDistance; ++i) t.push_back(i);
+        return t;
+    }
+    const int n = 2000;
+    double last = 0;
+    for (int i = 0; i < n; ++i) {
+        const double v = std::round(std::exp(std::log(double(maxDistance)) * i / (n - 1)));
+        if (v > last) t.push_back(last = v);
+    }
+    return t;
+}
+
+QList<QPointF> toPoints(const std::vector<double> &x, const std::vector<double> &y)
+{
+    QList<QPointF> pts;
+    pts.reserve(qsizetype(x.size()));
+    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) pts.append(QPointF(x[i], y[i]));
+    return pts;
+}
+
+QList<QPointF> wavelengthPoints(const Eigen::VectorXd &invFreq)
+{
+    const Eigen::VectorXd lambda = wavelengths(invFreq);
+    QList<QPointF> pts;
+    for (Eigen::Index i = 0; i < lambda.size(); ++i) pts.append(QPointF(double(i), lambda[i]));
+    return pts;
+}
+
+std::any computeDecay(const ParamValues &values)
+{
+    DecayBoundParams p;
+    if (const std::string err = decayBoundFrom(values, p); !err.empty()) throw std::invalid_argument(err);
+    DecayViewResult r;
+    r.maxDistance = p.maxDistance;
+    r.extended = p.extension.method != ScalingMethod::None;
+    r.trainedLength = p.extension.trainedLength;
+
+    DecayBoundParams plain = p;
+    plain.extension = ContextExtension {};
+    const std::vector<double> t = drawDistances(p.maxDistance);
+    r.plain = toPoints(t, decayBoundAt(plain, t));
+    const std::vector<double> marks = decayBoundAt(plain, { 1.0, 64.0, 512.0, double(p.maxDistance) });
+    r.at1 = marks[0];
+    r.at64 = marks[1];
+    r.at512 = marks[2];
+    r.atMax = marks[3];
+    r.plainWavelength = wavelengthPoints(ropeInvFreq(p.d, p.base));
+
+    const ScaledFrequencies sf = scaledFrequencies(p.d, p.base, p.extension);
+    r.effectiveBase = sf.base;
+    r.attentionFactor = sf.attentionFactor;
+    if (r.extended) {
+        r.scaled = toPoints(t, decayBoundAt(p, t));
+        r.scaledWavelength = wavelengthPoints(sf.invFreq);
+    }
+    r.label = QStringLiteral("d = %1, b = %2").arg(p.d).arg(QString::fromStdString(formatNumber(p.base)));
+    return r;
+}
+
+} // namespace
+
+DecayBoundView::DecayBoundView(QWidget *parent)
+    : LabView(decayBoundSpec(), tr("RoPE decay bound"), parent)
+{
+    decayChart_ = new ChartPanel(tr("Long-term decay of the RoPE bound"));
+    decayChart_->setLogAxis(Qt::Horizontal, tr("relative distance |n − m| (tokens, log scale)"));
+    decayChart_->setValueAxis(Qt::Vertical, tr("mean |S_j| (relative upper bound)"));
+    plain_ = decayChart_->addLine(tr("plain RoPE"), seriesColor(0));
+    scaled_ = decayChart_->addLine(tr("with context extension"), seriesColor(1), 2.5, Qt::DashLine);
+
+    wavelengthChart_ = new ChartPanel(tr("Wavelength of each frequency pair"));
+    wavelengthChart_->setValueAxis(Qt::Horizontal, tr("pair index i"));
+    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λ_i = 2π/θ_i (tokens)"));
+    plainWavelength_ = wavelengthChart_->addLine(tr("plain RoPE"), seriesColor(0));
+    scaledWavelength_ = wavelengthChart_->addLine(tr("with context extension"), seriesColor(1), 2.5, Qt::DashLine);
+    trainedMark_ = wavelengthChart_->addLine(tr("trained length L"), QColor(90, 90, 90), 1.5, Qt::DotLine);
+
+    addChart(decayChart_, decayChart_, 3);
+    addChart(wavelengthChart_, wavelengthChart_, 2);
+
+    auto *pins = new QHBoxLayout;
+    auto *pinButton = new QPushButton(tr("Pin curve"));
+    pinButton->setToolTip(tr("Keep the current curve as a labelled ghost to compare bases or widths"));
+    auto *clearButton = new QPushButton(tr("Clear pins"));
+    connect(pinButton, &QPushButton::clicked, this, &DecayBoundView::pinCurrent);
+    connect(clearButton, &QPushButton::clicked, this, &DecayBoundView::clearPins);
+    pins->addWidget(pinButton);
+    pins->addWidget(clearButton);
+    sideArea()->addLayout(pins);
+
+    setValidator([](const ParamValues &v) {
+        DecayBoundParams p;
+        return decayBoundFrom(v, p);
+    });
+    setComputation(computeDecay);
+}
+
+void DecayBoundView::showResult(const std::any &any)
+{
+    const auto &r = std::any_cast<const DecayViewResult &>(any);
+    decayChart_->replacePoints(plain_, r.plain);
+    decayChart_->replacePoints(scaled_, r.scaled);
+    scaled_->setVisible(r.extended);
+    lastPlain_ = r.plain;
+    lastLabel_ = r.label;
+
+    double yMax = 0;
+    for (const auto &pt : r.plain) yMax = std::max(yMax, pt.y());
+    for (const auto &pt : r.scaled) yMax = std::max(yMax, pt.y());
+    for (QLineSeries *pin : pins_)
+        for (const auto &pt : pin->points()) yMax = std::max(yMax, pt.y());
+    yMax_ = yMax;
+    ChartPanel::setRange(decayChart_->axisX(), 1.0, std::max(2.0, double(r.maxDistance)), 0.0);
+    ChartPanel::setRange(decayChart_->axisY(), 0.0, yMax * 1.05, 0.0);
+
+    wavelengthChart_->replacePoints(plainWavelength_, r.plainWavelength);
+    wavelengthChart_->replacePoints(scaledWavelength_, r.scaledWavelength);
+    scaledWavelength_->setVisible(r.extended);
+    const double n = std::max<double>(1.0, double(r.plainWavelength.size() - 1));
+    wavelengthChart_->replacePoints(trainedMark_, { QPointF(0, r.trainedLength), QPointF(n, r.trainedLength) });
+    double lo = r.trainedLength, hi = r.trainedLength;
+    for (const auto *pts : { &r.plainWavelength, &r.scaledWavelength })
+        for (const auto &pt : *pts) { lo = std::min(lo, pt.y()); hi = std::max(hi, pt.y()); }
+    ChartPanel::setRange(wavelengthChart_->axisX(), 0.0, n, 0.0);
+    ChartPanel::setRange(wavelengthChart_->axisY(), lo, hi, 0.05);
+
+    auto f2 = [](double v) { return QString::number(v, 'f', 2); };
+    readouts()->setRow(QStringLiteral("bound"), tr("Relative bound at distance 1 / 64 / 512"),
+                       QStringLiteral("%1 / %2 / %3").arg(f2(r.at1), f2(r.at64), f2(r.at512)),
+                       tr("The chapter prints 15.95 / 5.70 / 2.99 for d = 64, b = 10000"));
+    readouts()->setRow(QStringLiteral("ratio"), tr("Fall from distance 1 to 512"),
+                       QStringLiteral("%1×").arg(r.at512 > 0 ? r.at1 / r.at512 : 0.0, 0, 'f', 2));
+    readouts()->setRow(QStringLiteral("atmax"), tr("Bound at the largest distance"),
+                       QStringLiteral("%1 (t = %2)").arg(f2(r.atMax)).arg(r.maxDistance));
+    readouts()->setRow(QStringLiteral("base"), tr("Effective base b′"),
+                       QString::fromStdString(formatNumber(std::round(r.effectiveBase * 100) / 100)));
+    readouts()->setRow(QStringLiteral("attn"), tr("YaRN attention factor"), QString::number(r.attentionFactor, 'f', 4));
+}
+
+void DecayBoundView::pinCurrent()
+{
+    if (lastPlain_.isEmpty()) return;
+    // Okabe-Ito colours after the two live ones, lighter so the live curves stay in front.
+    QColor c = seriesColor(2 + int(pins_.size()));
+    c.setAlphaF(0.75f);
+    QLineSeries *ghost = decayChart_->addLine(tr("pinned: %1").arg(lastLabel_), c, 2.0, Qt::DashDotLine);
+    decayChart_->replacePoints(ghost, lastPlain_);
+    pins_.append(ghost);
+}
+
+void DecayBoundView::clearPins()
+{
+    for (QLineSeries *s : pins_) decayChart_->removeSeries(s);
+    pins_.clear();
+}
+
+} // namespace fb

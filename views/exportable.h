@@ -1,0 +1,19 @@
+#pragma once
+// Anything a lab shows that can be written to an image file: charts and heatmaps.
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+namespace fb {
+
+class Exportable {
+public:
+    virtual ~Exportable() = default;
+    // The chart's title, used for file names and menus.
+    virtual QString exportTitle() const = 0;
+    // Renders the complete chart into an image of logicalSize * dpr pixels on a light,
+    // print-friendly background. Works whether or not the chart is on screen. GUI thread only.
+    virtual QImage renderImage(QSize logicalSize, qreal dpr = 1.0) = 0;
+};
+
+} // namespace fb

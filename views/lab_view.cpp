@@ -1,0 +1,141 @@
+#include "views/lab_view.h"
+
+#include "views/param_panel.h"
+#include "views/readout_panel.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QMetaObject>
+#include <QPointer>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <exception>
+
+namespace fb {
+
+LabView::LabView(const LabSpec &spec, const QString &title, QWidget *parent)
+    : QWidget(parent)
+    , spec_(spec)
+    , title_(title)
+    , runner_(std::make_unique<LatestWinsRunner>())
+{
+    auto *outer = new QHBoxLayout(this);
+    outer->setContentsMargins(8, 8, 8, 8);
+
+    auto *side = new QWidget;
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(4, 4, 12, 4);
+    panel_ = new ParamPanel(spec_);
+    sideLayout->addWidget(panel_);
+    sideArea_ = new QVBoxLayout;
+    sideLayout->addLayout(sideArea_);
+    readouts_ = new ReadoutPanel(tr("Figures"));
+    sideLayout->addWidget(readouts_);
+    sideLayout->addStretch(1);
+
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("labSide"));
+    scroll->setWidget(side);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setFixedWidth(360);
+    outer->addWidget(scroll);
+
+    chartArea_ = new QVBoxLayout;
+    outer->addLayout(chartArea_, 1);
+
+    connect(panel_, &ParamPanel::valuesChanged, this, [this] { recompute(); });
+}
+
+LabView::~LabView()
+{
+    runner_.reset();  // waits for a running computation; nothing is delivered after this
+}
+
+QString LabView::name() const
+{
+    return QString::fromStdString(spec_.name);
+}
+
+const ParamValues &LabView::values() const
+{
+    return panel_->values();
+}
+
+QString LabView::setValues(const ParamValues &values)
+{
+    return panel_->setValues(values);
+}
+
+QString LabView::caption() const
+{
+    QStringList parts;
+    for (const auto &p : spec_.params) {
+        const ParamValues &v = panel_->values();
+        if (p.kind == ParamKind::Text) continue;
+        const QString value = (p.kind == ParamKind::Choice) ? QString::fromStdString(v.text(p.key))
+                                                            : QString::fromStdString(formatNumber(v.number(p.key)));
+        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(p.key), value);
+    }
+    return title_ + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+}
+
+void LabView::setComputation(Computation computation)
+{
+    computation_ = std::move(computation);
+    recompute();
+}
+
+void LabView::setValidator(std::function<std::string(const ParamValues &)> validator)
+{
+    panel_->setValidator(std::move(validator));
+}
+
+void LabView::addChart(QWidget *chart, Exportable *exportable, int stretch)
+{
+    chartArea_->addWidget(chart, stretch);
+    if (exportable) exportables_.append(exportable);
+}
+
+void LabView::recompute()
+{
+    if (!computation_) return;
+    sinceChange_.start();
+    // The job owns copies of the function and the values; it never touches this view. Its result
+    // comes back as a queued call, which Qt drops if the view is gone by then.
+    runner_->submit([this, fn = computation_, values = panel_->values()](std::uint64_t generation) {
+        std::any result;
+        QString error;
+        try {
+            result = fn(values);
+        } catch (const std::exception &e) {
+            error = QString::fromUtf8(e.what());
+        }
+        QMetaObject::invokeMethod(this, [this, generation, result = std::move(result), error]() mutable {
+            deliver(generation, std::move(result), error);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void LabView::deliver(std::uint64_t generation, std::any result, QString error)
+{
+    if (generation != runner_->latestGeneration()) return;  // a newer change is on its way
+    if (!error.isEmpty()) {
+        readouts_->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
+        return;
+    }
+    showResult(result);
+    lastLatencyMs_ = double(sinceChange_.nsecsElapsed()) / 1e6;
+    Q_EMIT resultShown();
+}
+
+void LabView::waitForResult()
+{
+    runner_->waitIdle();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
+} // namespace fb

@@ -1,0 +1,92 @@
+#pragma once
+// The base of every lab: a parameter panel and the figures it prints on the left, the lab's charts
+// on the right. Parameter changes are computed on the lab's own worker thread (latest wins: one job
+// in flight, one pending, stale results dropped); results are drawn on the GUI thread.
+#include "core/latest_wins_runner.h"
+#include "core/param_spec.h"
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QWidget>
+
+#include <any>
+#include <functional>
+#include <memory>
+
+class QVBoxLayout;
+
+namespace fb {
+
+class Exportable;
+class ParamPanel;
+class ReadoutPanel;
+
+class LabView : public QWidget {
+    Q_OBJECT
+public:
+    // A pure function of the parameter values, run on the worker thread. It must not capture the
+    // view or any widget: only values it owns.
+    using Computation = std::function<std::any(const ParamValues &)>;
+
+    LabView(const LabSpec &spec, const QString &title, QWidget *parent = nullptr);
+    ~LabView() override;
+
+    QString title() const { return title_; }
+    QString name() const;  // command-line name, e.g. "decay-bound"
+    ParamPanel *panel() const { return panel_; }
+    ReadoutPanel *readouts() const { return readouts_; }
+    QList<Exportable *> exportables() const { return exportables_; }
+
+    // Sets parameters (as scenes and the command line do). Refused values keep the current state
+    // and return the message.
+    QString setValues(const ParamValues &values);
+    const ParamValues &values() const;
+
+    // Blocks until the latest computation has been applied to the charts (tests, export).
+    void waitForResult();
+
+    // Milliseconds from the last parameter change to its result being drawn.
+    double lastLatencyMs() const { return lastLatencyMs_; }
+
+    // The lab's key figures in one line, for captions and tooltips.
+    virtual QString caption() const;
+
+Q_SIGNALS:
+    // A result was drawn (after the charts were updated).
+    void resultShown();
+
+protected:
+    // Called once by subclasses' constructors.
+    void setComputation(Computation computation);
+    void setValidator(std::function<std::string(const ParamValues &)> validator);
+    // Adds a chart to the lab's chart area (row-wise; stretch as in QBoxLayout).
+    void addChart(QWidget *chart, Exportable *exportable, int stretch = 1);
+    // A container for custom chart layouts (e.g. two charts side by side).
+    QVBoxLayout *chartArea() const { return chartArea_; }
+    void registerExportable(Exportable *exportable) { exportables_.append(exportable); }
+    // Extra controls under the parameter panel (buttons such as "pin").
+    QVBoxLayout *sideArea() const { return sideArea_; }
+
+    // Draws a result on the GUI thread.
+    virtual void showResult(const std::any &result) = 0;
+
+    // Starts a computation with the current values.
+    void recompute();
+
+private:
+    void deliver(std::uint64_t generation, std::any result, QString error);
+
+    LabSpec spec_;
+    QString title_;
+    ParamPanel *panel_ = nullptr;
+    ReadoutPanel *readouts_ = nullptr;
+    QVBoxLayout *chartArea_ = nullptr;
+    QVBoxLayout *sideArea_ = nullptr;
+    QList<Exportable *> exportables_;
+    Computation computation_;
+    QElapsedTimer sinceChange_;
+    double lastLatencyMs_ = 0.0;
+    std::unique_ptr<LatestWinsRunner> runner_;
+};
+
+} // namespace fb

@@ -1,0 +1,270 @@
+#include "views/param_panel.h"
+
+#include "views/number_spin_box.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+namespace {
+
+bool isBoolean(const ParamSpec &s)
+{
+    return s.kind == ParamKind::Integer && s.min == 0.0 && s.max == 1.0;
+}
+
+// Lower end of a logarithmic slider: the spec's minimum, or a small positive stand-in for 0.
+double logLow(const ParamSpec &s)
+{
+    return s.min > 0.0 ? s.min : std::max(s.max * 1e-6, 1e-3);
+}
+
+QString compactRange(const ParamSpec &s)
+{
+    QString r = QStringLiteral("%1 – %2").arg(QString::fromStdString(formatNumber(s.min)),
+                                               QString::fromStdString(formatNumber(s.max)));
+    if (s.kind == ParamKind::Integer && s.multipleOf == 2) r += QStringLiteral(", even");
+    else if (s.kind == ParamKind::Integer && s.multipleOf > 2) r += QStringLiteral(", ×%1").arg(s.multipleOf);
+    return r;
+}
+
+} // namespace
+
+int ParamPanel::sliderPosition(const ParamSpec &s, double v)
+{
+    if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps && !s.logScale)
+        return int(std::lround((v - s.min) / double(s.multipleOf)));
+    double t;
+    if (s.logScale) {
+        const double lo = logLow(s);
+        t = v <= lo ? 0.0 : std::log(v / lo) / std::log(s.max / lo);
+    } else {
+        t = (v - s.min) / (s.max - s.min);
+    }
+    return int(std::lround(std::clamp(t, 0.0, 1.0) * kSliderSteps));
+}
+
+double ParamPanel::sliderValue(const ParamSpec &s, int position)
+{
+    if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps && !s.logScale)
+        return s.min + double(position) * double(s.multipleOf);
+    const double t = double(position) / kSliderSteps;
+    double v;
+    if (s.logScale) {
+        const double lo = logLow(s);
+        v = position == 0 ? s.min : lo * std::pow(s.max / lo, t);
+        // Three significant digits: the values a person would pick by hand.
+        if (v > 0) {
+            const double mag = std::pow(10.0, std::floor(std::log10(v)) - 2);
+            v = std::round(v / mag) * mag;
+        }
+    } else {
+        v = s.min + t * (s.max - s.min);
+    }
+    if (s.kind == ParamKind::Integer) {
+        const double m = double(s.multipleOf);
+        v = std::round(v / m) * m;
+    }
+    return std::clamp(v, s.min, s.max);
+}
+
+ParamPanel::ParamPanel(const LabSpec &spec, QWidget *parent)
+    : QWidget(parent)
+    , spec_(spec)
+    , values_(spec.defaults())
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *grid = new QGridLayout;
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(2);
+    int row = 0;
+    for (const auto &p : spec_.params) buildRow(p, grid, row);
+    outer->addLayout(grid);
+
+    message_ = new QLabel;
+    message_->setWordWrap(true);
+    message_->setObjectName(QStringLiteral("paramMessage"));
+    outer->addWidget(message_);
+
+    auto *resetButton = new QPushButton(tr("Reset to the chapter's values"));
+    resetButton->setToolTip(tr("Every parameter back to the value the source text uses"));
+    connect(resetButton, &QPushButton::clicked, this, &ParamPanel::reset);
+    outer->addWidget(resetButton);
+    outer->addStretch(1);
+    syncControls();
+}
+
+void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
+{
+    Row r;
+    r.spec = &p;
+    const QString tip = QString::fromStdString(p.help.empty() ? p.label : p.help)
+        + QStringLiteral("\nkey: %1 — %2").arg(QString::fromStdString(p.key), QString::fromStdString(rangeText(p)));
+    QString title = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(p.label).toHtmlEscaped());
+    if (!p.unit.empty()) title += QStringLiteral(" (%1)").arg(QString::fromStdString(p.unit).toHtmlEscaped());
+    if (p.kind == ParamKind::Real || (p.kind == ParamKind::Integer && !isBoolean(p)))
+        title += QStringLiteral(" <span style='color:#666'>%1</span>").arg(compactRange(p));
+    auto *label = new QLabel(title);
+    label->setToolTip(tip);
+    label->setWordWrap(true);
+    const std::string key = p.key;
+
+    if (p.kind == ParamKind::Choice) {
+        r.combo = new QComboBox;
+        for (const auto &c : p.choices) r.combo->addItem(QString::fromStdString(c));
+        r.combo->setToolTip(tip);
+        grid->addWidget(label, row, 0);
+        grid->addWidget(r.combo, row++, 1);
+        connect(r.combo, &QComboBox::currentTextChanged, this, [this, key](const QString &text) {
+            ParamValues c = values_;
+            c.texts[key] = text.toStdString();
+            propose(c);
+        });
+    } else if (p.kind == ParamKind::Text) {
+        r.edit = new QLineEdit;
+        r.edit->setMaxLength(int(p.maxLength));
+        r.edit->setToolTip(tip);
+        grid->addWidget(label, row++, 0, 1, 2);
+        grid->addWidget(r.edit, row++, 0, 1, 2);
+        connect(r.edit, &QLineEdit::textEdited, this, [this, key](const QString &text) {
+            ParamValues c = values_;
+            c.texts[key] = text.toStdString();
+            propose(c);
+        });
+    } else if (isBoolean(p)) {
+        r.check = new QCheckBox(QString::fromStdString(p.label));
+        r.check->setToolTip(tip);
+        delete label;
+        grid->addWidget(r.check, row++, 0, 1, 2);
+        connect(r.check, &QCheckBox::toggled, this, [this, key](bool on) {
+            ParamValues c = values_;
+            c.numbers[key] = on ? 1.0 : 0.0;
+            propose(c);
+        });
+    } else {
+        r.spin = new NumberSpinBox;
+        r.spin->setRange(p.min, p.max);
+        r.spin->setLogarithmic(p.logScale);
+        r.spin->setIntegerMultiple(p.kind == ParamKind::Integer ? p.multipleOf : 0);
+        r.spin->setToolTip(tip);
+        r.spin->setMinimumWidth(96);
+        r.slider = new QSlider(Qt::Horizontal);
+        const bool exact = p.kind == ParamKind::Integer && !p.logScale
+            && (p.max - p.min) / double(p.multipleOf) <= kSliderSteps;
+        r.slider->setRange(0, exact ? int((p.max - p.min) / double(p.multipleOf)) : kSliderSteps);
+        r.slider->setToolTip(tip + (p.logScale ? tr("\nlogarithmic slider") : QString()));
+        grid->addWidget(label, row, 0);
+        grid->addWidget(r.spin, row++, 1);
+        grid->addWidget(r.slider, row++, 0, 1, 2);
+        connect(r.slider, &QSlider::valueChanged, this, [this, key](int pos) {
+            if (syncing_) return;
+            ParamValues c = values_;
+            c.numbers[key] = sliderValue(*rows_.at(key).spec, pos);
+            propose(c);
+        });
+        connect(r.spin, &QDoubleSpinBox::valueChanged, this, [this, key](double v) {
+            if (syncing_) return;
+            ParamValues c = values_;
+            c.numbers[key] = v;
+            propose(c);
+        });
+    }
+    rows_[key] = r;
+}
+
+void ParamPanel::setValidator(std::function<std::string(const ParamValues &)> validator)
+{
+    validator_ = std::move(validator);
+}
+
+void ParamPanel::propose(ParamValues candidate)
+{
+    if (syncing_) return;
+    std::string err = checkAll(spec_, candidate);
+    if (err.empty() && validator_) err = validator_(candidate);
+    if (!err.empty()) {
+        showMessage(QString::fromStdString(err), true);
+        syncControls();  // the controls show the values in force, not the refused ones
+        return;
+    }
+    if (candidate == values_) return;
+    values_ = std::move(candidate);
+    showMessage(QString(), false);
+    syncControls();
+    Q_EMIT valuesChanged(values_);
+}
+
+QString ParamPanel::setValues(const ParamValues &values)
+{
+    std::string err = checkAll(spec_, values);
+    if (err.empty() && validator_) err = validator_(values);
+    if (!err.empty()) {
+        showMessage(QString::fromStdString(err), true);
+        return QString::fromStdString(err);
+    }
+    const bool changed = !(values == values_);
+    values_ = values;
+    showMessage(QString(), false);
+    syncControls();
+    if (changed) Q_EMIT valuesChanged(values_);
+    return {};
+}
+
+QString ParamPanel::setValue(const std::string &key, const std::string &text)
+{
+    ParamValues c = values_;
+    const std::string err = setFromText(spec_, c, key, text);
+    if (!err.empty()) {
+        showMessage(QString::fromStdString(err), true);
+        return QString::fromStdString(err);
+    }
+    return setValues(c);
+}
+
+void ParamPanel::reset()
+{
+    setValues(spec_.defaults());
+}
+
+QString ParamPanel::message() const
+{
+    return message_->text();
+}
+
+void ParamPanel::showMessage(const QString &text, bool error)
+{
+    message_->setText(text);
+    message_->setStyleSheet(error ? QStringLiteral("color:#b00020;") : QString());
+}
+
+void ParamPanel::syncControls()
+{
+    syncing_ = true;
+    for (auto &[key, r] : rows_) {
+        const ParamSpec &p = *r.spec;
+        if (r.combo) r.combo->setCurrentText(QString::fromStdString(values_.text(key)));
+        if (r.edit && r.edit->text().toStdString() != values_.text(key))
+            r.edit->setText(QString::fromStdString(values_.text(key)));
+        if (r.check) r.check->setChecked(values_.number(key) != 0.0);
+        if (r.spin) {
+            const double v = values_.number(key);
+            r.spin->setValue(v);
+            // Keep the slider where the user holds it when the value maps back to the same spot.
+            if (sliderValue(p, r.slider->value()) != v) r.slider->setValue(sliderPosition(p, v));
+        }
+    }
+    syncing_ = false;
+}
+
+} // namespace fb

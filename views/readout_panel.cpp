@@ -1,0 +1,55 @@
+#include "views/readout_panel.h"
+
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace fb {
+
+ReadoutPanel::ReadoutPanel(const QString &title, QWidget *parent)
+    : QWidget(parent)
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *heading = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+    outer->addWidget(heading);
+    form_ = new QFormLayout;
+    form_->setLabelAlignment(Qt::AlignLeft);
+    form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    outer->addLayout(form_);
+    note_ = new QLabel;
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    note_->setStyleSheet(QStringLiteral("color:#444;"));
+    outer->addWidget(note_);
+}
+
+void ReadoutPanel::setRow(const QString &key, const QString &label, const QString &value, const QString &toolTip)
+{
+    auto it = values_.find(key);
+    if (it == values_.end()) {
+        auto *v = new QLabel;
+        v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        v->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        auto *l = new QLabel(label);
+        l->setWordWrap(true);
+        form_->addRow(l, v);
+        it = values_.emplace(key, v).first;
+    }
+    it->second->setText(value);
+    if (!toolTip.isEmpty()) it->second->setToolTip(toolTip);
+}
+
+QString ReadoutPanel::value(const QString &key) const
+{
+    auto it = values_.find(key);
+    return it == values_.end() ? QString() : it->second->text();
+}
+
+void ReadoutPanel::setNote(const QString &html)
+{
+    note_->setText(html);
+}
+
+} // namespace fb
