@@ -57,7 +57,7 @@ int ParamPanel::sliderPosition(const ParamSpec &s, double v)
 double ParamPanel::sliderValue(const ParamSpec &s, int position)
 {
     if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps && !s.logScale)
-        return s.min + double(position) * double(s.multipleOf);
+        return std::clamp(s.min + double(position) * double(s.multipleOf), s.min, s.max);
     const double t = double(position) / kSliderSteps;
     double v;
     if (s.logScale) {

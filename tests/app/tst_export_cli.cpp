@@ -72,7 +72,8 @@ private Q_SLOTS:
         const Run r = run(args);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
-        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        // One line of ours (Qt may add its own environment warnings on lines of their own).
+        QCOMPARE(r.err.count(QStringLiteral("fullband:")), 1);
         QVERIFY(!QFile::exists(out));
     }
 };
