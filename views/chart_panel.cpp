@@ -92,6 +92,7 @@ static void replaceAxis(QChart *chart, QAbstractAxis *&slot, QAbstractAxis *axis
 QValueAxis *ChartPanel::setValueAxis(Qt::Orientation orientation, const QString &title)
 {
     auto *axis = new QValueAxis;
+    axis->setLabelFormat(QStringLiteral("%g"));
     styleAxis(axis, title);
     if (orientation == Qt::Horizontal) replaceAxis(chart(), axisX_, axis, Qt::AlignBottom);
     else replaceAxis(chart(), axisY_, axis, Qt::AlignLeft);
@@ -159,8 +160,10 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
         return;
     }
     double pad = (hi - lo) * padFraction;
-    if (pad == 0.0) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
+    if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
     axis->setRange(lo - pad, hi + pad);
+    // Round ticks (0, 5, 10, ...) instead of the range's raw ends.
+    if (auto *value = qobject_cast<QValueAxis *>(axis)) value->applyNiceNumbers();
 }
 
 QImage ChartPanel::renderImage(QSize logicalSize, qreal dpr)

@@ -112,7 +112,7 @@ DecayBoundView::DecayBoundView(QWidget *parent)
 
     wavelengthChart_ = new ChartPanel(tr("Wavelength of each frequency pair"));
     wavelengthChart_->setValueAxis(Qt::Horizontal, tr("pair index i"));
-    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λ_i = 2π/θ_i (tokens)"));
+    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λ_i = 2π/θ_i, tokens"));
     plainWavelength_ = wavelengthChart_->addLine(tr("plain RoPE"), seriesColor(0));
     scaledWavelength_ = wavelengthChart_->addLine(tr("with context extension"), seriesColor(1), 2.5, Qt::DashLine);
     trainedMark_ = wavelengthChart_->addLine(tr("trained length L"), QColor(90, 90, 90), 1.5, Qt::DotLine);
