@@ -65,6 +65,15 @@ void ChartPanel::setFontScale(double scale)
 {
     fontScale_ = scale;
     applyFonts();
+    // Lines thicken with the fonts so a projector shows them from the back row.
+    for (QAbstractSeries *series : chart()->series()) {
+        auto *xy = qobject_cast<QXYSeries *>(series);
+        const QVariant base = series->property("fbBaseWidth");
+        if (!xy || !base.isValid()) continue;
+        QPen pen = xy->pen();
+        pen.setWidthF(base.toDouble() * scale);
+        xy->setPen(pen);
+    }
 }
 
 void ChartPanel::styleAxis(QAbstractAxis *axis, const QString &title)
@@ -121,6 +130,7 @@ QLineSeries *ChartPanel::addLine(const QString &name, const QColor &color, qreal
     pen.setStyle(style);
     pen.setCapStyle(Qt::RoundCap);
     s->setPen(pen);
+    s->setProperty("fbBaseWidth", width);
     chart()->addSeries(s);
     if (axisX_) s->attachAxis(axisX_);
     if (axisY_) s->attachAxis(axisY_);
