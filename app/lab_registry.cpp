@@ -1,5 +1,8 @@
 #include "app/lab_registry.h"
 
+#include "views/accounting_view.h"
+#include "views/capacity_view.h"
+#include "views/costs_view.h"
 #include "views/decay_bound_view.h"
 
 namespace fb {
@@ -9,6 +12,12 @@ const QList<LabEntry> &labRegistry()
     static const QList<LabEntry> labs {
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
           [] { return static_cast<LabView *>(new DecayBoundView); } },
+        { QStringLiteral("capacity"), QObject::tr("Channel capacity"), QStringLiteral(":/icons/labs/capacity.svg"),
+          [] { return static_cast<LabView *>(new CapacityView); } },
+        { QStringLiteral("accounting"), QObject::tr("Compute accounting"), QStringLiteral(":/icons/labs/accounting.svg"),
+          [] { return static_cast<LabView *>(new AccountingView); } },
+        { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),
+          [] { return static_cast<LabView *>(new CostsView); } },
     };
     return labs;
 }

@@ -159,7 +159,7 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
         return;
     }
     double pad = (hi - lo) * padFraction;
-    if (pad == 0.0) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
+    if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);  // an empty range, not "no padding"
     axis->setRange(lo - pad, hi + pad);
 }
 
