@@ -152,7 +152,7 @@ AccountingView::AccountingView(QWidget *parent)
     formulas_->setFont(f);
 
     chart_ = new ChartPanel(tr("Pretraining compute saved"));
-    chart_->setValueAxis(Qt::Horizontal, tr("layers L"));
+    chart_->setLogAxis(Qt::Horizontal, tr("layers L (log₂ scale)"), 2.0);  // the default sweep
     chart_->setValueAxis(Qt::Vertical, tr("compute saved vs the baseline (%)"))->setLabelFormat(QStringLiteral("%g"));
     saving_ = chart_->addLine(tr("compute saved"), seriesColor(0), 3.0);
     nominal_ = chart_->addLine(QString(), seriesColor(2), 2.0, Qt::DashLine);
@@ -182,13 +182,12 @@ void AccountingView::showResult(const std::any &any)
     const AccountingResult &f = r.figures;
 
     // The x axis changes kind only when the sweep does: log2 for L, linear for phi.
-    const int sweep = int(r.params.sweep);
-    if (sweep != sweep_) {
+    if (r.params.sweep != sweep_) {
         if (r.params.sweep == AccountingSweep::Layers)
             chart_->setLogAxis(Qt::Horizontal, tr("layers L (log₂ scale)"), 2.0);
         else
             chart_->setValueAxis(Qt::Horizontal, tr("fraction φ of pretraining with latent feedback on"));
-        sweep_ = sweep;
+        sweep_ = r.params.sweep;
     }
     chart_->replacePoints(saving_, r.saving);
     chart_->replacePoints(zero_, r.zero);

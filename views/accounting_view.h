@@ -2,6 +2,7 @@
 // Lab: what the wider channel costs (section 218.6.4 and Part C of the cell in 218.6.5). The six
 // figures are shown as formulas with today's values substituted, and a chart sweeps the
 // pretraining compute saved against the number of layers L or the latent-phase fraction phi.
+#include "core/accounting_lab_spec.h"
 #include "views/lab_view.h"
 
 class QLineSeries;
@@ -35,7 +36,7 @@ private:
     QLineSeries *zero_ = nullptr;
     QLineSeries *nominal_ = nullptr;
     QScatterSeries *point_ = nullptr;
-    int sweep_ = -1;  // AccountingSweep of the x axis in place, -1 before the first result
+    AccountingSweep sweep_ = AccountingSweep::Layers;  // the sweep the x axis is built for
 };
 
 } // namespace fb

@@ -14,6 +14,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -150,7 +151,7 @@ CapacityView::CapacityView(QWidget *parent)
     : LabView(capacityLabSpec(), tr("Channel capacity"), parent)
 {
     chart_ = new ChartPanel(tr("Inter-step channel capacity"));
-    chart_->setLogAxis(Qt::Horizontal, tr("model width d (log₂ scale)"), 2.0);
+    chart_->setLogAxis(Qt::Horizontal, tr("model width d (log scale)"), 2.0)->setLabelFormat(QStringLiteral("%.0f"));
     chart_->setLogAxis(Qt::Vertical, tr("bits crossing one step boundary (log scale)"), 10.0);
     QChart *c = chart_->chart();
 
@@ -230,7 +231,12 @@ void CapacityView::showResult(const std::any &any)
     chart_->replacePoints(snrOneMarks_, r.snrOneMarks);
     chart_->replacePoints(point_, r.point);
     chart_->replacePoints(gap_, r.point);
-    ChartPanel::setRange(chart_->axisX(), r.xMin, r.xMax, 0.0);
+    // A tick every power of two up to 12 octaves (64 ... 16,384), every power of four beyond.
+    if (auto *x = qobject_cast<QLogValueAxis *>(chart_->axisX())) {
+        const double base = std::log2(r.xMax / r.xMin) > 12.5 ? 4.0 : 2.0;
+        if (x->base() != base) x->setBase(base);
+    }
+    ChartPanel::setRange(chart_->axisX(), r.xMin, r.xMax, 0.015);  // room for markers at the ends
     ChartPanel::setRange(chart_->axisY(), r.yMin, r.yMax, 0.0);
 
     auto rename = [](QAbstractSeries *s, const QString &name) {
@@ -245,7 +251,7 @@ void CapacityView::showResult(const std::any &any)
     const double middle = std::sqrt(std::max(r.chosen.tokenBits, 1e-300) * std::max(r.chosen.latentBits, 1e-300));
     gapLabel_->set(r.chosen.latentBits > 0
                        ? tr("%1 bits = %2 × %3 bits").arg(text::groupedFixed(r.chosen.latentBits, 1),
-                                                          text::fixed(r.chosen.ratio, 1), text::fixed(r.chosen.tokenBits, 2))
+                                                          text::groupedFixed(r.chosen.ratio, 1), text::fixed(r.chosen.tokenBits, 2))
                        : QString(),
                    QPointF(p.d, middle), (rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
                    QPointF(rightHalf ? -10 : 10, 0));

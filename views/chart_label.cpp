@@ -57,9 +57,13 @@ void ChartLabel::setVisible(bool visible)
 void ChartLabel::reposition()
 {
     const QRectF plot = chart_->plotArea();
+    // Nothing to place yet (and no anchor to map: a log axis would warn about 0).
+    if (!visible_ || item_->text().isEmpty() || plot.width() <= 0) {
+        box_->setVisible(false);
+        return;
+    }
     const QPointF at = chart_->mapToPosition(anchor_, series_);
-    const bool ok = visible_ && !item_->text().isEmpty() && std::isfinite(at.x()) && std::isfinite(at.y())
-        && plot.width() > 0 && plot.adjusted(-1, -1, 1, 1).contains(at);
+    const bool ok = std::isfinite(at.x()) && std::isfinite(at.y()) && plot.adjusted(-1, -1, 1, 1).contains(at);
     box_->setVisible(ok);
     if (!ok) return;
     const QRectF text = item_->boundingRect();

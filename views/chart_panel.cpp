@@ -81,6 +81,9 @@ void ChartPanel::styleAxis(QAbstractAxis *axis, const QString &title)
 static void replaceAxis(QChart *chart, QAbstractAxis *&slot, QAbstractAxis *axis, Qt::Alignment align)
 {
     if (slot) {
+        // Qt Charts deletes the axis' graphics later, from the event loop: hide them first so an
+        // export rendered before then (headless, no event loop) does not show the old axis.
+        slot->setVisible(false);
         chart->removeAxis(slot);
         delete slot;
     }

@@ -53,6 +53,8 @@ QImage FormulaPanel::renderImage(QSize logicalSize, qreal dpr)
     doc.setDefaultFont(font());
     doc.setDocumentMargin(0);
     doc.setHtml(documentHtml());
+    // Lay out without wrapping, then shrink the page to the widest line.
+    doc.setTextWidth(100000);
     doc.setTextWidth(doc.idealWidth());
     const QSizeF natural = doc.size();
     if (natural.isEmpty()) return image;

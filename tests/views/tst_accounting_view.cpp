@@ -98,6 +98,7 @@ void TestAccountingView::phiSweepEqualsCore()
     QCOMPARE(view.panel()->setValue("sweep", "phi"), QString());
     view.waitForResult();
     QCOMPARE(view.chartPanel()->axisX()->type(), QAbstractAxis::AxisTypeValue);
+    QCOMPARE(view.chartPanel()->chart()->axes(Qt::Horizontal).size(), 1);
     AccountingParams q = paramsOf(view.values());
     const auto pts = view.savingSeries()->points();
     QVERIFY(pts.size() > 50);
