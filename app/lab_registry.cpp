@@ -1,6 +1,12 @@
 #include "app/lab_registry.h"
 
+#include "core/accounting_lab_spec.h"
+#include "core/capacity_lab_spec.h"
+#include "core/costs_lab_spec.h"
 #include "core/lab_specs.h"
+#include "views/accounting_view.h"
+#include "views/capacity_view.h"
+#include "views/costs_view.h"
 #include "views/decay_bound_view.h"
 
 namespace fb {
@@ -10,6 +16,12 @@ const QList<LabEntry> &labRegistry()
     static const QList<LabEntry> labs {
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
           [] { return static_cast<LabView *>(new DecayBoundView); }, decayBoundSpec },
+        { QStringLiteral("capacity"), QObject::tr("Channel capacity"), QStringLiteral(":/icons/labs/capacity.svg"),
+          [] { return static_cast<LabView *>(new CapacityView); }, capacityLabSpec },
+        { QStringLiteral("accounting"), QObject::tr("Compute accounting"), QStringLiteral(":/icons/labs/accounting.svg"),
+          [] { return static_cast<LabView *>(new AccountingView); }, accountingLabSpec },
+        { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),
+          [] { return static_cast<LabView *>(new CostsView); }, costsLabSpec },
     };
     return labs;
 }

@@ -90,6 +90,9 @@ void ChartPanel::styleAxis(QAbstractAxis *axis, const QString &title)
 static void replaceAxis(QChart *chart, QAbstractAxis *&slot, QAbstractAxis *axis, Qt::Alignment align)
 {
     if (slot) {
+        // Qt Charts deletes the axis' graphics later, from the event loop: hide them first so an
+        // export rendered before then (headless, no event loop) does not show the old axis.
+        slot->setVisible(false);
         chart->removeAxis(slot);
         delete slot;
     }
@@ -170,7 +173,7 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
         return;
     }
     double pad = (hi - lo) * padFraction;
-    if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
+    if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);  // an empty range, not "no padding"
     axis->setRange(lo - pad, hi + pad);
     // Round ticks (0, 5, 10, ...) instead of the range's raw ends.
     if (auto *value = qobject_cast<QValueAxis *>(axis)) value->applyNiceNumbers();
