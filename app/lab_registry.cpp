@@ -1,5 +1,6 @@
 #include "app/lab_registry.h"
 
+#include "core/lab_specs.h"
 #include "views/decay_bound_view.h"
 
 namespace fb {
@@ -8,7 +9,7 @@ const QList<LabEntry> &labRegistry()
 {
     static const QList<LabEntry> labs {
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
-          [] { return static_cast<LabView *>(new DecayBoundView); } },
+          [] { return static_cast<LabView *>(new DecayBoundView); }, decayBoundSpec },
     };
     return labs;
 }
@@ -19,6 +20,13 @@ int labIndex(const QString &name)
     for (int i = 0; i < labs.size(); ++i)
         if (labs[i].name == name) return i;
     return -1;
+}
+
+const LabSpec *labSpec(const QString &name)
+{
+    const int i = labIndex(name);
+    if (i < 0 || !labRegistry()[i].spec) return nullptr;
+    return &labRegistry()[i].spec();
 }
 
 QString labNames()
