@@ -1,7 +1,9 @@
 #include "app/lab_registry.h"
 
+#include "core/depth/depth_lab_spec.h"
 #include "core/lab_specs.h"
 #include "views/decay_bound_view.h"
+#include "views/depth_gradients_view.h"
 
 namespace fb {
 
@@ -10,6 +12,8 @@ const QList<LabEntry> &labRegistry()
     static const QList<LabEntry> labs {
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
           [] { return static_cast<LabView *>(new DecayBoundView); }, decayBoundSpec },
+        { QStringLiteral("depth-gradients"), QObject::tr("Depth and gradients"), QStringLiteral(":/icons/labs/depth-gradients.svg"),
+          [] { return static_cast<LabView *>(new DepthGradientsView); }, depthLabSpec },
     };
     return labs;
 }
