@@ -53,7 +53,7 @@ DepthLabFrame DepthLabComputer::compute(const ParamValues &values)
         depthPart_.depthNumbers = g;
         depthPart_.depthLabel = QStringLiteral("%1%2, σ = %3, w = %4")
                                     .arg(QString::fromStdString(activationName(c.stack.activation)),
-                                         c.stack.norm ? QStringLiteral(" + RMS norm") : QString(),
+                                         c.stack.norm ? QStringLiteral(" + norm") : QString(),
                                          QString::fromStdString(formatNumber(c.stack.initScale)))
                                     .arg(c.stack.width);
         depthKey_ = depthKey;

@@ -22,19 +22,27 @@ namespace fb {
 
 namespace {
 
-// A log axis over [lo, hi], padded a little, with at most about seven labelled ticks: over many
-// decades the base grows (10, 100, 10^4 ...) so labels never pile up. Ticks sit on powers of the base.
+// A log axis over [lo, hi] with two to about seven labelled ticks. Over many decades the base grows
+// (10, 100, 10^4 ...) so labels never pile up and the range is padded a little; over a few decades
+// the range widens to whole decades so that at least two ticks carry labels.
 void setLogRange(QAbstractAxis *axis, double lo, double hi)
 {
     auto *log = qobject_cast<QLogValueAxis *>(axis);
     if (!log || !(hi > 0.0) || !std::isfinite(hi)) return;
     lo = std::clamp(lo, kSmallestDrawn, hi);
-    const double decades = std::max(1.0, std::log10(hi / lo));
+    const double decades = std::log10(hi / lo);
     const int step = std::max(1, int(std::ceil(decades / 7.0)));
-    const double pad = std::pow(10.0, 0.04 * decades);
     log->setBase(std::pow(10.0, step));
     // Qt spaces minor ticks linearly between majors: only meaningful within one decade.
     log->setMinorTickCount(step == 1 ? 8 : 0);
+    if (decades < 3.0) {
+        // Whole decades, nudged outward so that Qt does not drop the ticks at the ends.
+        const double a = std::pow(10.0, std::floor(std::log10(lo) + 1e-9));
+        const double b = std::pow(10.0, std::ceil(std::log10(hi) - 1e-9));
+        log->setRange(a * (1.0 - 1e-9), (b > a ? b : a * 10.0) * (1.0 + 1e-9));
+        return;
+    }
+    const double pad = std::pow(10.0, 0.04 * decades);
     log->setRange(std::max(lo / pad, kSmallestDrawn), hi * pad);
 }
 
@@ -207,17 +215,17 @@ void DepthGradientsView::arrangeCharts(int focus)
 void DepthGradientsView::updateNames()
 {
     const bool big0 = focus_ == 0, big1 = focus_ == 1, big2 = focus_ == 2;
-    depthChart_->chart()->setTitle(big0 ? tr("Gradient through depth: plain vs residual stack, %1").arg(depthParams_)
+    depthChart_->chart()->setTitle(big0 ? tr("Gradient through depth, plain vs residual: %1").arg(depthParams_)
                                         : tr("Through depth: plain vs residual"));
     plain_->setName(big0 ? tr("plain: x_{l+1} = φ(W x_l + b)") : tr("plain"));
     residual_->setName(big0 ? tr("residual: x_{l+1} = x_l + φ(W x_l + b)") : tr("residual"));
     depthUnit_->setName(big0 ? tr("output layer (= 1)") : tr("= 1"));
-    timeChart_->chart()->setTitle(big1 ? tr("Gradient through time: vanilla RNN vs LSTM, %1").arg(timeParams_)
+    timeChart_->chart()->setTitle(big1 ? tr("Gradient through time, vanilla RNN vs LSTM: %1").arg(timeParams_)
                                        : tr("Through time: RNN vs LSTM"));
     rnn_->setName(big1 ? tr("RNN ‖∂L/∂h_k‖, ρ = %1").arg(radius_) : tr("RNN h"));
-    lstmCell_->setName(big1 ? tr("LSTM cell ‖∂L/∂c_k‖, b_f = %1").arg(forgetBias_) : tr("LSTM c"));
-    lstmHidden_->setName(big1 ? tr("LSTM hidden ‖∂L/∂h_k‖") : tr("LSTM h"));
-    lstmCarousel_->setName(big1 ? tr("cell, forget gates alone: ‖∂L/∂c_T ⊙ f_T⋯f_{k+1}‖") : tr("∏ f"));
+    lstmCell_->setName(big1 ? tr("LSTM ‖∂L/∂c_k‖, b_f = %1").arg(forgetBias_) : tr("LSTM c"));
+    lstmHidden_->setName(big1 ? tr("LSTM ‖∂L/∂h_k‖") : tr("LSTM h"));
+    lstmCarousel_->setName(big1 ? tr("forget gates alone ‖∂L/∂c_T ⊙ f_T⋯f_{k+1}‖") : tr("∏ f"));
     classifierChart_->chart()->setTitle(big2 ? tr("LSTM vs mean pooling: the chapter's cell, each arm with its own embedding")
                                              : tr("LSTM vs mean pooling"));
     lstmHeldout_->setName(big2 ? tr("LSTM, held-out") : tr("LSTM"));

@@ -55,7 +55,7 @@ const LabSpec &depthLabSpec()
     static const LabSpec spec = [] {
         LabSpec s { "depth-gradients", "Depth and gradients", {} };
         s.params = {
-            choice("study", "focus", { "depth", "time", "classifier" }, "depth",
+            choice("study", "study in focus", { "depth", "time", "classifier" }, "depth",
                    "Which study the lab shows large (all three are computed): gradients through depth, "
                    "through time, or the LSTM vs mean-pooling classifier"),
             integer("depth", "depth L", "layers", 1, 200, 100,
