@@ -123,7 +123,8 @@ private Q_SLOTS:
         QElapsedTimer timer;
         timer.start();
         view.reset();
-        QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+        // Uncancelled, this training would run for minutes; a cancel lands within one step or evaluation.
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
     }
 
     void exportIsNotBlank()
