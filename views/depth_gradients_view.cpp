@@ -54,9 +54,10 @@ void extendRange(const QList<QPointF> &pts, double &lo, double &hi)
     }
 }
 
+// Ratios of gradient norms; an exact 0 is an underflow below double's range.
 QString sci(double v)
 {
-    if (v == 0.0) return QStringLiteral("0");
+    if (v == 0.0) return QStringLiteral("< 1e-300");
     if (std::fabs(v) >= 1e-2 && std::fabs(v) < 1e4) return QString::number(v, 'g', 3);
     return QString::number(v, 'e', 1);
 }
