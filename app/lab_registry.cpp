@@ -3,11 +3,13 @@
 #include "core/accounting_lab_spec.h"
 #include "core/capacity_lab_spec.h"
 #include "core/costs_lab_spec.h"
+#include "core/depth/depth_lab_spec.h"
 #include "core/lab_specs.h"
 #include "views/accounting_view.h"
 #include "views/capacity_view.h"
 #include "views/costs_view.h"
 #include "views/decay_bound_view.h"
+#include "views/depth_gradients_view.h"
 
 namespace fb {
 
@@ -22,6 +24,8 @@ const QList<LabEntry> &labRegistry()
           [] { return static_cast<LabView *>(new AccountingView); }, accountingLabSpec },
         { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),
           [] { return static_cast<LabView *>(new CostsView); }, costsLabSpec },
+        { QStringLiteral("depth-gradients"), QObject::tr("Depth and gradients"), QStringLiteral(":/icons/labs/depth-gradients.svg"),
+          [] { return static_cast<LabView *>(new DepthGradientsView); }, depthLabSpec },
     };
     return labs;
 }

@@ -43,8 +43,9 @@ public:
     QString setValues(const ParamValues &values);
     const ParamValues &values() const;
 
-    // Blocks until the latest computation has been applied to the charts (tests, export).
-    void waitForResult();
+    // Blocks until the latest computation has been applied to the charts (tests, export). Labs with
+    // a worker of their own (training) extend it to wait for that too.
+    virtual void waitForResult();
 
     // Milliseconds from the last parameter change to its result being drawn.
     double lastLatencyMs() const { return lastLatencyMs_; }
