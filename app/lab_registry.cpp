@@ -1,12 +1,18 @@
 #include "app/lab_registry.h"
 
+#include "views/attention_view.h"
 #include "views/decay_bound_view.h"
+#include "views/rope_invariance_view.h"
 
 namespace fb {
 
 const QList<LabEntry> &labRegistry()
 {
     static const QList<LabEntry> labs {
+        { QStringLiteral("attention"), QObject::tr("Attention"), QStringLiteral(":/icons/labs/attention.svg"),
+          [] { return static_cast<LabView *>(new AttentionView); } },
+        { QStringLiteral("rope-invariance"), QObject::tr("RoPE invariance"), QStringLiteral(":/icons/labs/rope-invariance.svg"),
+          [] { return static_cast<LabView *>(new RopeInvarianceView); } },
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
           [] { return static_cast<LabView *>(new DecayBoundView); } },
     };
