@@ -5,6 +5,7 @@
 #include "views/heatmap_grid.h"
 #include "views/readout_panel.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -19,6 +20,8 @@ namespace {
 
 // Relative deviation below which the logits count as Toeplitz (rounding is ~1e-15).
 constexpr double kToeplitzTolerance = 1e-10;
+// The log colour scale spans this many decades below the largest weight.
+constexpr double kLogDecades = 4.0;
 
 // What the worker hands to the GUI thread.
 struct AttentionViewResult {
@@ -72,6 +75,7 @@ std::any computeAttention(const ParamValues &values)
     HeatmapGridData &g = r.grid;
     g.title = figureTitle(p, r.n);
     g.maxValue = maxWeight;
+    g.logFloor = maxWeight * std::pow(10.0, -kLogDecades);
     g.masked = p.causal;
     g.xTitle = QObject::tr("key position");
     g.yTitle = QObject::tr("query position");
@@ -80,6 +84,7 @@ std::any computeAttention(const ParamValues &values)
     for (const std::string &t : a.tokens) g.tokens << QString::fromStdString(t);
     for (int h = 0; h < r.heads; ++h) {
         g.images << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal);
+        g.logImages << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal, g.logFloor);
         g.panelTitles << QObject::tr("head %1 · entropy %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
     }
     g.values = std::make_shared<const std::vector<Eigen::MatrixXd>>(std::move(a.weights));
@@ -117,6 +122,12 @@ AttentionView::AttentionView(QWidget *parent)
         hoverLine_->setText(text.isEmpty() ? tr("Hover a cell to read its query, key and weight.") : text);
     });
 
+    logScale_ = new QCheckBox(tr("Logarithmic colour scale (4 decades)"));
+    logScale_->setToolTip(tr("Shows the small weights too: long sequences and causal masks put most weights "
+                             "far below the largest one. Both scales are computed with every result."));
+    connect(logScale_, &QCheckBox::toggled, grid_, &HeatmapGrid::setLogScale);
+    sideArea()->addWidget(logScale_);
+
     setValidator([](const ParamValues &v) {
         AttentionParams p;
         return attentionFrom(v, p);
@@ -145,9 +156,10 @@ void AttentionView::showResult(const std::any &any)
     readouts()->setRow(QStringLiteral("mean"), tr("Mean entropy over heads"),
                        QStringLiteral("%1 nats").arg(r.meanEntropy, 0, 'f', 3));
     QString uniform = QStringLiteral("ln %1 = %2 nats").arg(r.n).arg(r.uniformEntropy, 0, 'f', 3);
-    if (r.causal) uniform += tr("\ncausal, visible keys only: %1").arg(r.causalUniformEntropy, 0, 'f', 3);
+    if (r.causal) uniform += tr("\ncausal: %1 nats").arg(r.causalUniformEntropy, 0, 'f', 3);
     readouts()->setRow(QStringLiteral("uniform"), tr("Uniform attention"), uniform,
-                       tr("The entropy of attending equally to every key: the largest possible"));
+                       tr("The entropy of attending equally to every key, the largest possible. Under the "
+                          "causal mask query i sees i + 1 keys: the mean of ln(i + 1) over the queries."));
     const double reference = r.causal ? r.causalUniformEntropy : r.uniformEntropy;
     readouts()->setRow(QStringLiteral("ratio"), tr("Mean / uniform"),
                        reference > 0 ? QString::number(r.meanEntropy / reference, 'f', 3) : QStringLiteral("—"),

@@ -4,6 +4,7 @@
 // that RoPE makes the pre-softmax logits of a repeated token Toeplitz (a function of j - i alone).
 #include "views/lab_view.h"
 
+class QCheckBox;
 class QLabel;
 
 namespace fb {
@@ -18,6 +19,7 @@ public:
     // For tests: the heatmaps and the hover line under them.
     HeatmapGrid *grid() const { return grid_; }
     QLabel *hoverLine() const { return hoverLine_; }
+    QCheckBox *logScaleBox() const { return logScale_; }
 
 protected:
     void showResult(const std::any &result) override;
@@ -25,6 +27,7 @@ protected:
 private:
     HeatmapGrid *grid_ = nullptr;
     QLabel *hoverLine_ = nullptr;
+    QCheckBox *logScale_ = nullptr;
 };
 
 } // namespace fb

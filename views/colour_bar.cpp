@@ -30,16 +30,29 @@ double ColourBar::step() const
     return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
 }
 
+double ColourBar::position(double value) const
+{
+    const double t = isLog() ? std::log(std::max(value, logFloor_) / logFloor_) / std::log(maximum_ / logFloor_)
+                             : value / maximum_;
+    return std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
+}
+
 QList<double> ColourBar::ticks() const
 {
-    const double s = step();
     QList<double> out;
+    if (isLog()) {
+        for (int e = int(std::ceil(std::log10(logFloor_) - 1e-9)); std::pow(10.0, e) <= maximum_ * (1 + 1e-9); ++e)
+            out.append(std::pow(10.0, e));
+        return out;
+    }
+    const double s = step();
     for (int i = 0; i * s <= maximum_ * (1.0 + 1e-9); ++i) out.append(i * s);
     return out;
 }
 
 QString ColourBar::tickText(double value) const
 {
+    if (isLog()) return QString::number(value, 'g', 3);
     const int decimals = std::clamp(int(std::ceil(-std::log10(step()) - 1e-9)), 0, 8);
     return QString::number(value, 'f', decimals);
 }
@@ -47,10 +60,26 @@ QString ColourBar::tickText(double value) const
 double ColourBar::preferredWidth(const QFont &font) const
 {
     const QFontMetricsF fm(font);
-    double labels = fm.horizontalAdvance(QStringLiteral("max ") + tickText(maximum_) + QStringLiteral("0"));
-    for (double t : ticks()) labels = std::max(labels, fm.horizontalAdvance(tickText(t)));
-    if (showMasked_) labels = std::max(labels, fm.horizontalAdvance(QStringLiteral("masked")));
-    return kRampWidth + kTickLength + kGap + labels + (label_.isEmpty() ? 0.0 : kGap + fm.height());
+    return kRampWidth + kTickLength + kGap + labelsWidth(fm) + (label_.isEmpty() ? 0.0 : kGap + fm.height());
+}
+
+QString ColourBar::floorText() const
+{
+    return QStringLiteral("≤ ") + QString::number(logFloor_, 'g', 2);
+}
+
+QString ColourBar::maxText() const
+{
+    return QStringLiteral("max ") + QString::number(maximum_, 'g', 3);
+}
+
+double ColourBar::labelsWidth(const QFontMetricsF &fm) const
+{
+    double w = fm.horizontalAdvance(maxText());
+    for (double t : ticks()) w = std::max(w, fm.horizontalAdvance(tickText(t)));
+    if (showMasked_) w = std::max(w, fm.horizontalAdvance(QStringLiteral("masked")));
+    if (isLog()) w = std::max(w, fm.horizontalAdvance(floorText()));
+    return w;
 }
 
 void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) const
@@ -69,7 +98,7 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
     painter.drawRect(ramp);
 
     const double labelX = ramp.right() + kTickLength + kGap;
-    auto yOf = [&](double v) { return ramp.bottom() - ramp.height() * v / maximum_; };
+    auto yOf = [&](double v) { return ramp.bottom() - ramp.height() * position(v); };
     painter.setPen(QColor(40, 40, 40));
     double lastTickY = ramp.bottom() + fm.height();
     for (double t : ticks()) {
@@ -79,12 +108,18 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
                          Qt::AlignLeft | Qt::AlignVCenter, tickText(t));
         lastTickY = y;
     }
+    // On a log scale the bottom stands for everything at or below the floor.
+    if (isLog() && (ticks().isEmpty() || ramp.bottom() - yOf(ticks().front()) > fm.height() * 0.9)) {
+        painter.drawLine(QPointF(ramp.right(), ramp.bottom()), QPointF(ramp.right() + kTickLength, ramp.bottom()));
+        painter.drawText(QRectF(labelX, ramp.bottom() - fm.height() / 2, rect.right() - labelX, fm.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, floorText());
+    }
     // The maximum itself, unless a round tick already sits there.
     if (lastTickY - ramp.top() > fm.height() * 0.9) {
         painter.drawLine(QPointF(ramp.right(), ramp.top()), QPointF(ramp.right() + kTickLength, ramp.top()));
         painter.drawText(QRectF(labelX, ramp.top() - fm.height() / 2, rect.right() - labelX, fm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter,
-                         QStringLiteral("max ") + QString::number(maximum_, 'g', 3));
+                         maxText());
     }
 
     if (showMasked_) {
@@ -98,8 +133,8 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
     }
 
     if (!label_.isEmpty()) {
-        // Rotated to read bottom to top, centred on the ramp, at the right edge.
-        painter.translate(rect.right() - fm.descent(), ramp.center().y());
+        // Rotated to read bottom to top, centred on the ramp, right of the tick labels.
+        painter.translate(labelX + labelsWidth(fm) + kGap + fm.ascent(), ramp.center().y());
         painter.rotate(-90);
         painter.setPen(QColor(20, 20, 20));
         painter.drawText(QRectF(-ramp.height() / 2, -fm.ascent(), ramp.height(), fm.height()),

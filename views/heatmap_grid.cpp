@@ -65,10 +65,23 @@ void HeatmapGrid::setData(HeatmapGridData data)
 {
     data_ = std::move(data);
     colourBar_.setMaximum(data_.maxValue);
+    colourBar_.setLogFloor(logScale_ && !data_.logImages.isEmpty() ? data_.logFloor : 0.0);
     colourBar_.setLabel(data_.valueTitle);
     colourBar_.setShowMasked(data_.masked);
     if (hover_.panel >= data_.images.size() || hover_.row >= n() || hover_.col >= n()) hover_ = Cell {};
     update();
+}
+
+void HeatmapGrid::setLogScale(bool on)
+{
+    logScale_ = on;
+    colourBar_.setLogFloor(logScale_ && !data_.logImages.isEmpty() ? data_.logFloor : 0.0);
+    update();
+}
+
+const QList<QImage> &HeatmapGrid::shownImages() const
+{
+    return logScale_ && data_.logImages.size() == data_.images.size() ? data_.logImages : data_.images;
 }
 
 void HeatmapGrid::setHoverFormatter(std::function<QString(int, int, int, double)> formatter)
@@ -76,13 +89,15 @@ void HeatmapGrid::setHoverFormatter(std::function<QString(int, int, int, double)
     hoverFormatter_ = std::move(formatter);
 }
 
-QImage HeatmapGrid::colourImage(const Eigen::MatrixXd &values, double maxValue, bool maskUpper)
+QImage HeatmapGrid::colourImage(const Eigen::MatrixXd &values, double maxValue, bool maskUpper, double logFloor)
 {
     const int rows = int(values.rows()), cols = int(values.cols());
     QImage image(cols, rows, QImage::Format_RGB32);
     if (rows == 0 || cols == 0) return image;
     const auto &lut = viridisTable();
-    const double scale = maxValue > 0.0 ? double(lut.size() - 1) / maxValue : 0.0;
+    const double top = double(lut.size() - 1);
+    const bool log = logFloor > 0.0 && maxValue > logFloor;
+    const double scale = log ? top / std::log(maxValue / logFloor) : maxValue > 0.0 ? top / maxValue : 0.0;
     for (int r = 0; r < rows; ++r) {
         auto *line = reinterpret_cast<QRgb *>(image.scanLine(r));
         for (int c = 0; c < cols; ++c) {
@@ -90,7 +105,7 @@ QImage HeatmapGrid::colourImage(const Eigen::MatrixXd &values, double maxValue, 
                 line[c] = kMaskedRgb;
                 continue;
             }
-            const double v = values(r, c) * scale;
+            const double v = log ? std::log(std::max(values(r, c), logFloor) / logFloor) * scale : values(r, c) * scale;
             const int i = std::isfinite(v) ? std::clamp(int(std::lround(v)), 0, int(lut.size() - 1)) : 0;
             line[c] = lut[std::size_t(i)];
         }
@@ -158,7 +173,7 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
     const double totalW = lay.leftGutter + blockW + kColourBarGap + barW;
     const double x0 = std::round(std::max(kMargin, (size.width() - totalW) / 2) + lay.leftGutter);
     const double y0 = std::round(kMargin + titleH + std::max(0.0, (availH - blockH) / 2));
-    lay.title = QRectF(kMargin, kMargin, size.width() - 2 * kMargin, titleH);
+    lay.title = QRectF(kMargin, y0 - titleH, size.width() - 2 * kMargin, titleH);  // just above the grid
     lay.gridBlock = QRectF(x0, y0, blockW, blockH);
     for (int i = 0; i < count; ++i) {
         const int r = i / C, c = i % C;
@@ -279,7 +294,7 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size) const
         // One image per panel, scaled by the painter without smoothing: cells stay sharp and a
         // 512 x 512 map costs one blit, not 262,144 rectangles.
         painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-        painter.drawImage(sq, data_.images[i]);
+        painter.drawImage(sq, shownImages()[i]);
         painter.setPen(QPen(QColor(120, 120, 120), 1.0));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(sq);

@@ -23,6 +23,8 @@ struct HeatmapGridData {
     QString title;                      // figure title, painted at the top
     QStringList panelTitles;            // one per panel, e.g. "head 1 · entropy 1.23 nats"
     QList<QImage> images;               // one per panel, n x n, row = y (top to bottom), column = x
+    QList<QImage> logImages;            // the same on a log scale from logFloor to maxValue (optional)
+    double logFloor = 0.0;
     // The values behind the images, [panel] n x n, for the hover read-out.
     std::shared_ptr<const std::vector<Eigen::MatrixXd>> values;
     QStringList tokens;                 // n labels for the ticks when tokenTicks
@@ -41,12 +43,20 @@ public:
     const HeatmapGridData &data() const { return data_; }
     const ColourBar &colourBar() const { return colourBar_; }
 
+    // Shows the log-scale images and colour bar (when the data has them).
+    void setLogScale(bool on);
+    bool logScale() const { return logScale_; }
+    // The images on screen and in exports: images or logImages.
+    const QList<QImage> &shownImages() const;
+
     // Text for the cell under the mouse (panel, row, column, value); the default names them plainly.
     void setHoverFormatter(std::function<QString(int panel, int row, int col, double value)> formatter);
 
-    // Colour-maps values / maxValue through viridis into an image of the same shape; with
-    // maskUpper the cells right of the diagonal (column > row) are grey. Pure: call it on a worker.
-    static QImage colourImage(const Eigen::MatrixXd &values, double maxValue, bool maskUpper);
+    // Colour-maps values / maxValue through viridis into an image of the same shape (with logFloor
+    // > 0: log(value / logFloor) / log(maxValue / logFloor), values below the floor at the bottom);
+    // with maskUpper the cells right of the diagonal (column > row) are grey. Pure: call it on a worker.
+    static QImage colourImage(const Eigen::MatrixXd &values, double maxValue, bool maskUpper,
+                              double logFloor = 0.0);
     // Grid shape for a panel count: rows = floor(sqrt(count)), columns = ceil(count / rows)
     // (2 x 2 for 4, 2 x 4 for 8, 4 x 4 for 16).
     static int gridRows(int count);
@@ -98,6 +108,7 @@ private:
     HeatmapGridData data_;
     ColourBar colourBar_;
     Cell hover_;
+    bool logScale_ = false;
     QString exportTitle_;
     std::function<QString(int, int, int, double)> hoverFormatter_;
 };

@@ -16,6 +16,28 @@ namespace fb {
 
 namespace {
 
+// A round step (1, 2 or 5 times a power of ten) giving about `count` intervals over span.
+double roundStep(double span, int count)
+{
+    if (!(span > 0.0)) return 1.0;
+    const double raw = span / count;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / mag;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
+}
+
+// Ticks at multiples of a round step, anchored at 0, whatever the range.
+void roundTicks(QAbstractAxis *axis, double span, int count, bool integers)
+{
+    auto *a = qobject_cast<QValueAxis *>(axis);
+    if (!a) return;
+    const double step = integers ? std::max(1.0, roundStep(span, count)) : roundStep(span, count);
+    a->setTickType(QValueAxis::TicksDynamic);
+    a->setTickAnchor(0.0);
+    a->setTickInterval(step);
+    a->setLabelFormat(integers || step >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
+}
+
 // What the worker hands to the GUI thread.
 struct RopeInvarianceViewResult {
     QList<QPointF> rope;        // (m, RoPE logit at (m, m + offset))
@@ -52,7 +74,7 @@ RopeInvarianceView::RopeInvarianceView(QWidget *parent)
     chart_ = new ChartPanel(tr("Same content, same separation, sliding window"));
     chart_->setValueAxis(Qt::Horizontal, tr("position m of the query (key at m + offset)"));
     chart_->setValueAxis(Qt::Vertical, tr("attention logit"));
-    rope_ = chart_->addLine(tr("RoPE (rotated Q, K)"), seriesColor(0), 3.0);
+    rope_ = chart_->addLine(tr("RoPE (rotated Q, K)"), seriesColor(0), 5.0);
     sinusoidal_ = chart_->addLine(tr("additive sinusoidal"), seriesColor(1), 2.5);
     reference_ = chart_->addLine(tr("RoPE logit at position 0"), QColor(0, 0, 0), 1.5, Qt::DashLine);
     addChart(chart_, chart_, 1);
@@ -71,8 +93,9 @@ void RopeInvarianceView::showResult(const std::any &any)
     chart_->replacePoints(rope_, r.rope);
     chart_->replacePoints(sinusoidal_, r.sinusoidal);
     chart_->replacePoints(reference_, { QPointF(0.0, r.reference), QPointF(last, r.reference) });
-    chart_->axisX()->setTitleText(tr("position m of the query (key at m + %1)").arg(r.offset));
-    ChartPanel::setRange(chart_->axisX(), 0.0, last, 0.0);
+    chart_->axisX()->setTitleText(r.offset >= 0 ? tr("position m of the query (key at m + %1)").arg(r.offset)
+                                                : tr("position m of the query (key at m − %1)").arg(-r.offset));
+    chart_->axisX()->setRange(0.0, last);  // exactly the swept positions
     double lo = r.reference, hi = r.reference;
     for (const auto *pts : { &r.rope, &r.sinusoidal })
         for (const QPointF &pt : *pts) {
@@ -81,16 +104,17 @@ void RopeInvarianceView::showResult(const std::any &any)
             hi = std::max(hi, pt.y());
         }
     ChartPanel::setRange(chart_->axisY(), lo, hi, 0.06);
-    if (auto *x = qobject_cast<QValueAxis *>(chart_->axisX())) x->applyNiceNumbers();
+    roundTicks(chart_->axisX(), last, 8, true);
+    roundTicks(chart_->axisY(), std::max(hi - lo, 1e-9 * std::max(1.0, std::fabs(hi))), 6, false);
 
     // The chapter's three printed lines, in its formats, then the deviation relative to the logit.
-    readouts()->setRow(QStringLiteral("reference"), tr("RoPE logit"),
+    readouts()->setRow(QStringLiteral("reference"), tr("Reference"),
                        tr("RoPE logit at offset %1, query position 0: %2").arg(r.offset).arg(r.reference, 0, 'f', 6),
                        tr("The chapter prints 1.634715 for its PyTorch-seeded q, k"));
-    readouts()->setRow(QStringLiteral("deviation"), tr("Max deviation"),
+    readouts()->setRow(QStringLiteral("deviation"), tr("Invariance"),
                        tr("Max deviation across %1 shifted positions: %2").arg(r.positions).arg(r.maxDeviation, 0, 'e', 2),
                        tr("max over m of |RoPE logit at (m, m + offset) − logit at (0, offset)|; the chapter prints 0.00e+00"));
-    readouts()->setRow(QStringLiteral("range"), tr("Sinusoidal range"),
+    readouts()->setRow(QStringLiteral("range"), tr("Drift"),
                        tr("Additive sinusoidal logit range: [%1, %2] (spread %3)")
                            .arg(r.sinMin, 0, 'f', 3).arg(r.sinMax, 0, 'f', 3).arg(r.sinMax - r.sinMin, 0, 'f', 3),
                        tr("The chapter prints [17.058, 41.833] (spread 24.775)"));

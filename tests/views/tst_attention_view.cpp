@@ -6,6 +6,7 @@
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
 
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QProcess>
@@ -136,7 +137,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("named");
-        QTest::newRow("n below range") << "sinusoidal" << "n" << "3" << "n";
+        QTest::newRow("n below range") << "sinusoidal" << "n" << "0" << "n";
+        QTest::newRow("n above range") << "sinusoidal" << "n" << "513" << "n";
         QTest::newRow("d_model not divisible by heads") << "sinusoidal" << "heads" << "3" << "heads";
         QTest::newRow("odd head width under RoPE") << "rope" << "d_model" << "36" << "d_model";
     }
@@ -178,6 +180,36 @@ private Q_SLOTS:
         QVERIFY(ticks.back() <= grid->colourBar().maximum() * (1 + 1e-9));
         QCOMPARE(grid->colourBar().label(), QStringLiteral("attention weight"));
         for (int i = 0; i < 4; ++i) QVERIFY(!grid->panelRect(i).intersects(bar));
+    }
+
+    void logColourScale()
+    {
+        AttentionView view;
+        view.waitForResult();
+        set(view, "n", "256");
+        set(view, "causal", "1");
+        view.logScaleBox()->setChecked(true);
+        HeatmapGrid *grid = view.grid();
+        QVERIFY(grid->logScale());
+        const HeatmapGridData &d = grid->data();
+        QCOMPARE(d.logFloor, d.maxValue * 1e-4);
+        QVERIFY(grid->colourBar().isLog());
+        for (int h = 0; h < d.images.size(); ++h)
+            QCOMPARE(grid->shownImages()[h],
+                     HeatmapGrid::colourImage((*d.values)[std::size_t(h)], d.maxValue, true, d.logFloor));
+        for (double t : grid->colourBar().ticks()) {
+            QVERIFY(t >= d.logFloor && t <= d.maxValue);
+            QCOMPARE(std::pow(10.0, std::round(std::log10(t))), t);
+        }
+        // A new result keeps the chosen scale.
+        set(view, "heads", "8");
+        QVERIFY(grid->colourBar().isLog());
+        QCOMPARE(grid->shownImages().front(), grid->data().logImages.front());
+        const QImage image = grid->renderImage(QSize(1600, 1000));
+        QVERIFY(imageStats(image).distinctColours > 200);
+        view.logScaleBox()->setChecked(false);
+        QVERIFY(!grid->colourBar().isLog());
+        QCOMPARE(grid->shownImages().front(), grid->data().images.front());
     }
 
     void hoverShowsQueryKeyWeight()
@@ -251,9 +283,9 @@ private Q_SLOTS:
         const qint64 computeMs = t.elapsed();
         QCOMPARE(view.grid()->data().images.front().width(), 512);
         t.restart();
-        for (int i = 0; i < 5; ++i) view.grid()->repaint();
+        for (int i = 0; i < 5; ++i) (void)view.grid()->grab();  // a full paint each time
         const qint64 paintMs = t.elapsed() / 5;
-        qInfo("n = 512, 8 heads: compute + show %lld ms, one repaint %lld ms", computeMs, paintMs);
+        qInfo("n = 512, 8 heads: compute + show %lld ms, one full paint %lld ms", computeMs, paintMs);
         QVERIFY2(paintMs < 100, qPrintable(QString::number(paintMs)));
         QVERIFY2(computeMs < 3000, qPrintable(QString::number(computeMs)));
     }
