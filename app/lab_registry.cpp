@@ -1,6 +1,13 @@
 #include "app/lab_registry.h"
 
+#include "core/accounting_lab_spec.h"
+#include "core/capacity_lab_spec.h"
+#include "core/costs_lab_spec.h"
+#include "core/lab_specs.h"
+#include "views/accounting_view.h"
 #include "views/attention_view.h"
+#include "views/capacity_view.h"
+#include "views/costs_view.h"
 #include "views/decay_bound_view.h"
 #include "views/rope_invariance_view.h"
 
@@ -10,11 +17,17 @@ const QList<LabEntry> &labRegistry()
 {
     static const QList<LabEntry> labs {
         { QStringLiteral("attention"), QObject::tr("Attention"), QStringLiteral(":/icons/labs/attention.svg"),
-          [] { return static_cast<LabView *>(new AttentionView); } },
+          [] { return static_cast<LabView *>(new AttentionView); }, attentionSpec },
         { QStringLiteral("rope-invariance"), QObject::tr("RoPE invariance"), QStringLiteral(":/icons/labs/rope-invariance.svg"),
-          [] { return static_cast<LabView *>(new RopeInvarianceView); } },
+          [] { return static_cast<LabView *>(new RopeInvarianceView); }, ropeInvarianceSpec },
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
-          [] { return static_cast<LabView *>(new DecayBoundView); } },
+          [] { return static_cast<LabView *>(new DecayBoundView); }, decayBoundSpec },
+        { QStringLiteral("capacity"), QObject::tr("Channel capacity"), QStringLiteral(":/icons/labs/capacity.svg"),
+          [] { return static_cast<LabView *>(new CapacityView); }, capacityLabSpec },
+        { QStringLiteral("accounting"), QObject::tr("Compute accounting"), QStringLiteral(":/icons/labs/accounting.svg"),
+          [] { return static_cast<LabView *>(new AccountingView); }, accountingLabSpec },
+        { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),
+          [] { return static_cast<LabView *>(new CostsView); }, costsLabSpec },
     };
     return labs;
 }
@@ -25,6 +38,13 @@ int labIndex(const QString &name)
     for (int i = 0; i < labs.size(); ++i)
         if (labs[i].name == name) return i;
     return -1;
+}
+
+const LabSpec *labSpec(const QString &name)
+{
+    const int i = labIndex(name);
+    if (i < 0 || !labRegistry()[i].spec) return nullptr;
+    return &labRegistry()[i].spec();
 }
 
 QString labNames()

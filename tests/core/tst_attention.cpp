@@ -44,6 +44,14 @@ private Q_SLOTS:
         QCOMPARE(Wc(0, 1), 0.0);
         const Eigen::MatrixXd Wu = attentionWeights(Q, K, false, false);  // logits [1 0; 0 2]
         FB_FUZZY_COMPARE(Wu(1, 1), std::exp(2.0) / (std::exp(2.0) + 1), 1e-15);
+        // Row entropies from the in-place softmax: row 0 of the causal case is certain (0 nats).
+        Eigen::MatrixXd L(2, 2);
+        L << 1, 0, 0, 2;
+        Eigen::VectorXd H;
+        softmaxRowsInPlace(L, true, &H);
+        QCOMPARE(H[0], 0.0);
+        const double w = 1 / (1 + std::exp(2.0));
+        FB_FUZZY_COMPARE(H[1], -w * std::log(w) - (1 - w) * std::log(1 - w), 1e-15);
     }
     void entropyOfKnownRows()
     {
@@ -76,6 +84,7 @@ private Q_SLOTS:
         p.causal = causal;
         p.scaled = scaled;
         p.sentence = "the cat sat on the mat because the mat was warm";
+        p.keepLogits = true;
         const AttentionResult r = multiHeadAttention(p);
         const Eigen::Index n = content == AttentionContent::Sentence ? 11 : p.n;
         QCOMPARE(int(r.weights.size()), p.heads);
@@ -91,6 +100,10 @@ private Q_SLOTS:
                 for (Eigen::Index i = 0; i < n; ++i)
                     for (Eigen::Index j = i + 1; j < n; ++j) QCOMPARE(W(i, j), 0.0);
             QVERIFY(r.entropy[std::size_t(h)] >= 0.0 && r.entropy[std::size_t(h)] <= std::log(double(n)) + 1e-12);
+            // The entropy taken from the softmax's own sums equals -sum w ln w of the weights.
+            FB_FUZZY_COMPARE(r.entropy[std::size_t(h)], meanRowEntropy(W), 1e-12);
+            // And the weights are the plain softmax of the logits, masked.
+            QVERIFY((W - softmaxRows(r.logits[std::size_t(h)], causal)).cwiseAbs().maxCoeff() < 1e-15);
         }
     }
     void unscaledLogitsSaturate_data()
@@ -109,6 +122,7 @@ private Q_SLOTS:
         AttentionParams p;
         p.seed = std::uint64_t(seed);
         p.dModel = dModel;
+        p.keepLogits = true;
         const AttentionResult scaled = multiHeadAttention(p);
         p.scaled = false;
         const AttentionResult unscaled = multiHeadAttention(p);
@@ -139,6 +153,7 @@ private Q_SLOTS:
         p.heads = heads;
         p.content = AttentionContent::RepeatedToken;
         p.positional = PositionalScheme::Rope;
+        p.keepLogits = true;
         const AttentionResult rope = multiHeadAttention(p);
         for (const Eigen::MatrixXd &logits : rope.logits) QVERIFY(toeplitzDeviation(logits) < 1e-9);
         p.positional = PositionalScheme::Sinusoidal;  // absolute positions survive: not Toeplitz
@@ -153,6 +168,7 @@ private Q_SLOTS:
         AttentionParams p;
         p.content = AttentionContent::Sentence;
         p.positional = PositionalScheme::None;
+        p.keepLogits = true;
         p.sentence = "  the cat sat on the mat\tbecause the\nmat was warm ";
         const AttentionResult r = multiHeadAttention(p);
         const std::vector<std::string> words { "the", "cat", "sat", "on", "the", "mat", "because", "the", "mat", "was", "warm" };
@@ -169,6 +185,27 @@ private Q_SLOTS:
         QCOMPARE(multiHeadAttention(p).weights[0].rows(), Eigen::Index(1));
         QCOMPARE(splitWords(std::string(600 * 2, 'a').replace(1, 1, " "), 512).size(), std::size_t(2));
         QCOMPARE(splitWords("a b c d", 3).size(), std::size_t(3));
+    }
+    void logitsHaveUnitVariance()
+    {
+        // x ~ N(0, I) and W ~ N(0, 1/d_model) make q, k ~ N(0, I_{d_k}), so q.k / sqrt(d_k) has mean 0
+        // and variance 1: a check of the random generators' scale.
+        AttentionParams p;
+        p.n = 512;
+        p.dModel = 256;
+        p.heads = 4;
+        p.positional = PositionalScheme::None;
+        p.keepLogits = true;
+        const AttentionResult r = multiHeadAttention(p);
+        double sum = 0.0, sumSq = 0.0, count = 0.0;
+        for (const Eigen::MatrixXd &l : r.logits) {
+            sum += l.sum();
+            sumSq += l.squaredNorm();
+            count += double(l.size());
+        }
+        const double mean = sum / count;
+        FB_FUZZY_COMPARE(mean, 0.0, 0.05);
+        FB_FUZZY_COMPARE(sumSq / count - mean * mean, 1.0, 0.1);
     }
     void seedsAreReproducible()
     {
@@ -192,6 +229,7 @@ private Q_SLOTS:
         QCOMPARE(r.weights[15].rows(), Eigen::Index(512));
         QVERIFY((r.weights[15].rowwise().sum().array() - 1.0).abs().maxCoeff() < 1e-12);
         QCOMPARE(r.weights[15](0, 0), 1.0);  // the first query sees only itself
+        QVERIFY(r.logits.empty());            // not asked for
     }
     void names()
     {
