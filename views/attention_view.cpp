@@ -6,6 +6,7 @@
 #include "views/readout_panel.h"
 
 #include <QCheckBox>
+#include <QJsonObject>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -51,6 +52,7 @@ std::any computeAttention(const ParamValues &values)
 {
     AttentionParams p;
     if (const std::string err = attentionFrom(values, p); !err.empty()) throw std::invalid_argument(err);
+    p.keepLogits = true;  // for the Toeplitz check
     AttentionResult a = multiHeadAttention(p);
 
     AttentionViewResult r;
@@ -133,6 +135,25 @@ AttentionView::AttentionView(QWidget *parent)
         return attentionFrom(v, p);
     });
     setComputation(computeAttention);
+}
+
+void AttentionView::setPresentationScale(double scale)
+{
+    LabView::setPresentationScale(scale);
+    grid_->setFontScale(scale);
+}
+
+QJsonObject AttentionView::extraState() const
+{
+    return logScale_->isChecked() ? QJsonObject { { QStringLiteral("logColourScale"), true } } : QJsonObject();
+}
+
+QString AttentionView::setExtraState(const QJsonObject &state)
+{
+    const QJsonValue log = state.value(QStringLiteral("logColourScale"));
+    if (!log.isUndefined() && !log.isBool()) return tr("extra.logColourScale must be true or false");
+    logScale_->setChecked(log.toBool(false));
+    return {};
 }
 
 void AttentionView::showResult(const std::any &any)

@@ -21,6 +21,12 @@ public:
     QLabel *hoverLine() const { return hoverLine_; }
     QCheckBox *logScaleBox() const { return logScale_; }
 
+    // Lecture mode: the heatmaps' fonts scale with the charts'.
+    void setPresentationScale(double scale) override;
+    // The log colour scale choice, kept in scenes.
+    QJsonObject extraState() const override;
+    QString setExtraState(const QJsonObject &state) override;
+
 protected:
     void showResult(const std::any &result) override;
 

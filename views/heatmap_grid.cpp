@@ -72,6 +72,12 @@ void HeatmapGrid::setData(HeatmapGridData data)
     update();
 }
 
+void HeatmapGrid::setFontScale(double scale)
+{
+    fontScale_ = std::clamp(scale, 0.5, 4.0);
+    update();
+}
+
 void HeatmapGrid::setLogScale(bool on)
 {
     logScale_ = on;
@@ -132,7 +138,8 @@ int HeatmapGrid::n() const
 HeatmapGrid::Fonts HeatmapGrid::fonts() const
 {
     const QFont base = font();
-    return { sized(base, 13.0, true), sized(base, 10.5), sized(base, 9.5), sized(base, 11.0) };
+    const double k = fontScale_;
+    return { sized(base, 13.0 * k, true), sized(base, 10.5 * k), sized(base, 9.5 * k), sized(base, 11.0 * k) };
 }
 
 HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const

@@ -43,6 +43,9 @@ public:
     const HeatmapGridData &data() const { return data_; }
     const ColourBar &colourBar() const { return colourBar_; }
 
+    // Multiplies every font (1 = normal; lecture mode uses more). Exports use the same scale.
+    void setFontScale(double scale);
+
     // Shows the log-scale images and colour bar (when the data has them).
     void setLogScale(bool on);
     bool logScale() const { return logScale_; }
@@ -109,6 +112,7 @@ private:
     ColourBar colourBar_;
     Cell hover_;
     bool logScale_ = false;
+    double fontScale_ = 1.0;
     QString exportTitle_;
     std::function<QString(int, int, int, double)> hoverFormatter_;
 };

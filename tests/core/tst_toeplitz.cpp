@@ -44,6 +44,7 @@ private Q_SLOTS:
         p.heads = 8;
         p.positional = PositionalScheme::Rope;
         p.content = AttentionContent::RepeatedToken;
+        p.keepLogits = true;
         for (const Eigen::MatrixXd &L : multiHeadAttention(p).logits)
             QVERIFY(toeplitzDeviation(L).relative() < 1e-12);
         p.positional = PositionalScheme::Sinusoidal;

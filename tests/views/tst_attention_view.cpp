@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
 #include <QSet>
@@ -210,6 +211,31 @@ private Q_SLOTS:
         view.logScaleBox()->setChecked(false);
         QVERIFY(!grid->colourBar().isLog());
         QCOMPARE(grid->shownImages().front(), grid->data().images.front());
+    }
+
+    void logScaleIsKeptInScenes()
+    {
+        AttentionView view;
+        view.waitForResult();
+        QVERIFY(view.extraState().isEmpty());
+        QCOMPARE(view.setExtraState(QJsonObject { { "logColourScale", true } }), QString());
+        QVERIFY(view.grid()->logScale());
+        QCOMPARE(view.extraState().value("logColourScale").toBool(), true);
+        QVERIFY(!view.setExtraState(QJsonObject { { "logColourScale", 3 } }).isEmpty());
+        QVERIFY(view.grid()->logScale());  // refused: unchanged
+    }
+
+    void presentationScaleEnlargesText()
+    {
+        AttentionView view;
+        view.waitForResult();
+        view.resize(1400, 900);
+        const double before = view.grid()->panelRect(0).width();
+        view.setPresentationScale(1.6);
+        const double after = view.grid()->panelRect(0).width();
+        QVERIFY2(after < before, "bigger fonts leave less room for the heatmaps");
+        const QImage image = view.grid()->renderImage(QSize(1600, 1000));
+        QVERIFY(imageStats(image).distinctColours > 100);
     }
 
     void hoverShowsQueryKeyWeight()
