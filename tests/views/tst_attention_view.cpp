@@ -3,6 +3,7 @@
 #include "core/lab_specs.h"
 #include "views/attention_view.h"
 #include "views/heatmap_grid.h"
+#include "views/number_spin_box.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
 
@@ -162,6 +163,26 @@ private Q_SLOTS:
         view.waitForResult();
         QVERIFY(view.values() == before);
         QCOMPARE(view.grid()->data().values, valuesBefore);  // nothing recomputed
+        expectMatchesCore(view);
+    }
+
+    void steppingHeadsSkipsRefusedValues()
+    {
+        AttentionView view;
+        view.waitForResult();
+        NumberSpinBox *heads = nullptr;
+        for (NumberSpinBox *box : view.panel()->findChildren<NumberSpinBox *>())
+            if (box->toolTip().contains(QStringLiteral("key: heads "))) heads = box;
+        QVERIFY(heads);
+        QCOMPARE(heads->value(), 4.0);
+        heads->stepBy(1);  // 5, 6 and 7 do not divide d_model = 64
+        view.waitForResult();
+        QCOMPARE(view.values().number("heads"), 8.0);
+        QVERIFY2(view.panel()->message().contains(QStringLiteral("heads = 5 skipped")), qPrintable(view.panel()->message()));
+        QCOMPARE(view.grid()->data().images.size(), 8);
+        heads->stepBy(-1);
+        view.waitForResult();
+        QCOMPARE(view.values().number("heads"), 4.0);
         expectMatchesCore(view);
     }
 
