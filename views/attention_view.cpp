@@ -88,6 +88,7 @@ std::any computeAttention(const ParamValues &values)
         g.images << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal);
         g.logImages << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal, g.logFloor);
         g.panelTitles << QObject::tr("head %1 · entropy %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
+        g.shortTitles << QObject::tr("head %1 · %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
     }
     g.values = std::make_shared<const std::vector<Eigen::MatrixXd>>(std::move(a.weights));
     return r;

@@ -306,10 +306,18 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size) const
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(sq);
 
-        const QString title = i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
+        QString title = i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
         QFont pf = f.panel;
-        const double width = QFontMetricsF(pf).horizontalAdvance(title);
-        if (width > sq.width()) pf.setPointSizeF(std::max(7.5, pf.pointSizeF() * sq.width() / width));
+        auto fits = [&](const QString &text, double pt) {
+            QFont trial = pf;
+            trial.setPointSizeF(pt);
+            return QFontMetricsF(trial).horizontalAdvance(text) <= sq.width();
+        };
+        // Too wide for the panel even at 90 % size: the short title; then shrink, then elide.
+        double pt = pf.pointSizeF();
+        if (!fits(title, pt * 0.9) && i < data_.shortTitles.size()) title = data_.shortTitles[i];
+        while (!fits(title, pt) && pt > 7.5 * fontScale_) pt -= 0.25;
+        pf.setPointSizeF(pt);
         painter.setFont(pf);
         painter.setPen(QColor(20, 20, 20));
         painter.drawText(lay.panelTitles[i], Qt::AlignHCenter | Qt::AlignVCenter,

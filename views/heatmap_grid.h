@@ -22,6 +22,7 @@ namespace fb {
 struct HeatmapGridData {
     QString title;                      // figure title, painted at the top
     QStringList panelTitles;            // one per panel, e.g. "head 1 · entropy 1.23 nats"
+    QStringList shortTitles;            // optional, for narrow panels, e.g. "head 1 · 1.23 nats"
     QList<QImage> images;               // one per panel, n x n, row = y (top to bottom), column = x
     QList<QImage> logImages;            // the same on a log scale from logFloor to maxValue (optional)
     double logFloor = 0.0;

@@ -103,7 +103,9 @@ void RopeInvarianceView::showResult(const std::any &any)
             lo = std::min(lo, pt.y());
             hi = std::max(hi, pt.y());
         }
-    ChartPanel::setRange(chart_->axisY(), lo, hi, 0.06);
+    // A tight range (ChartPanel::setRange would round it out to nice numbers) with round ticks inside.
+    const double pad = std::max((hi - lo) * 0.06, 0.05 * std::max(1e-9, std::fabs(hi)));
+    chart_->axisY()->setRange(lo - pad, hi + pad);
     roundTicks(chart_->axisX(), last, 8, true);
     roundTicks(chart_->axisY(), std::max(hi - lo, 1e-9 * std::max(1.0, std::fabs(hi))), 6, false);
 
