@@ -32,6 +32,7 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
         auto *v = new QLabel;
         v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         v->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        v->setWordWrap(true);  // a long value wraps instead of widening the fixed-width side column
         auto *l = new QLabel(label);
         l->setWordWrap(true);
         form_->addRow(l, v);
