@@ -1,6 +1,7 @@
 #include "app/lab_registry.h"
 
 #include "views/decay_bound_view.h"
+#include "views/training_view.h"
 
 namespace fb {
 
@@ -9,6 +10,8 @@ const QList<LabEntry> &labRegistry()
     static const QList<LabEntry> labs {
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
           [] { return static_cast<LabView *>(new DecayBoundView); } },
+        { QStringLiteral("training"), QObject::tr("Latent-feedback training"), QStringLiteral(":/icons/labs/training.svg"),
+          [] { return static_cast<LabView *>(new TrainingView); } },
     };
     return labs;
 }

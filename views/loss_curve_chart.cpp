@@ -1,0 +1,219 @@
+#include "views/loss_curve_chart.h"
+
+#include "views/moving_average.h"
+#include "views/palette.h"
+
+#include <QChart>
+#include <QFont>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPen>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+namespace {
+
+// More points than this per series are thinned for drawing (evenly, keeping the last one).
+constexpr std::size_t kMaxDrawnPoints = 4000;
+
+std::size_t strideFor(std::size_t n)
+{
+    return n <= kMaxDrawnPoints ? 1 : (n + kMaxDrawnPoints - 1) / kMaxDrawnPoints;
+}
+
+// 1, 2, 5 × 10^k: the tick spacing that gives about `ticks` intervals over span.
+double niceInterval(double span, int ticks)
+{
+    const double raw = std::max(span / ticks, 1e-9);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : { 1.0, 2.0, 5.0, 10.0 })
+        if (raw <= m * mag) return m * mag;
+    return 10.0 * mag;
+}
+
+QColor ghostColor(int index)
+{
+    // The Okabe-Ito colours not used by the two live arms, yellow left out (too faint on white).
+    static const int order[] = { 2, 3, 4, 5, 6 };
+    return seriesColor(order[index % 5]);
+}
+
+void hideFromLegend(QChart *chart, QLineSeries *series)
+{
+    for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
+}
+
+} // namespace
+
+LossCurveChart::LossCurveChart(QWidget *parent)
+    : ChartPanel(tr("Toy accumulator, 16 decoding steps"), parent)
+{
+    auto *x = setValueAxis(Qt::Horizontal, tr("training step"));
+    auto *y = setValueAxis(Qt::Vertical, tr("cross entropy (nats)"));
+    x->setLabelFormat(QStringLiteral("%d"));
+    y->setLabelFormat(QStringLiteral("%.2f"));
+    for (QValueAxis *a : { x, y }) {
+        a->setTickType(QValueAxis::TicksDynamic);
+        a->setTickAnchor(0.0);
+    }
+
+    const QString names[2] = { tr("token-only feedback"), tr("latent feedback") };
+    // Raw curves first so that every smoothed curve is drawn on top of them.
+    for (int arm = 0; arm < 2; ++arm) {
+        QColor faint = seriesColor(arm);
+        faint.setAlphaF(0.28f);
+        live_[std::size_t(arm)].raw = addLine(names[arm] + tr(" (raw)"), faint, 1.0);
+    }
+    floor_ = addLine(tr("Bayes floor for token-only, 0.5 nats"), QColor(128, 128, 128), 1.6, Qt::DashLine);
+    for (int arm = 0; arm < 2; ++arm) live_[std::size_t(arm)].smooth = addLine(names[arm], seriesColor(arm), 2.6);
+    for (int arm = 0; arm < 2; ++arm) hideFromLegend(chart(), live_[std::size_t(arm)].raw);
+    hideFromLegend(chart(), floor_);  // labelled in the plot, as in the chapter's figure
+
+    floorText_ = new QGraphicsSimpleTextItem(floorLabel(), chart());
+    QFont f;
+    f.setPointSizeF(10.5);
+    floorText_->setFont(f);
+    floorText_->setBrush(QColor(90, 90, 90));
+    floorText_->setZValue(10);
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { placeFloorLabel(); });
+
+    startRun(220, 16, 4);
+}
+
+QString LossCurveChart::floorLabel() const
+{
+    return tr("Bayes floor for token-only, 0.5 nats");
+}
+
+void LossCurveChart::startRun(int steps, int seqLen, int buckets)
+{
+    steps_ = std::max(1, steps);
+    yTop_ = std::max(1.0, 1.1 * std::log(double(std::max(2, buckets))));
+    chart()->setTitle(tr("Toy accumulator, %1 decoding steps").arg(seqLen));
+    clearLive();
+}
+
+void LossCurveChart::clearLive()
+{
+    for (Curve &c : live_) {
+        c.losses.clear();
+        redraw(c);
+    }
+    updateRanges();
+}
+
+void LossCurveChart::appendLosses(int arm, const std::vector<double> &losses)
+{
+    if (arm < 0 || arm > 1 || losses.empty()) return;
+    Curve &c = live_[std::size_t(arm)];
+    c.losses.insert(c.losses.end(), losses.begin(), losses.end());
+    redraw(c);
+    updateRanges();
+}
+
+void LossCurveChart::setWindow(int window)
+{
+    window_ = std::max(1, window);
+    for (Curve &c : live_) redraw(c);
+    for (Curve &c : ghosts_) redraw(c);
+    updateRanges();
+}
+
+void LossCurveChart::addGhost(const QString &label, const std::vector<double> &losses)
+{
+    QColor color = ghostColor(int(ghosts_.size()));
+    color.setAlphaF(0.85f);
+    Curve ghost;
+    ghost.losses = losses;
+    ghost.smooth = addLine(tr("ghost: %1").arg(label), color, 2.0, Qt::DashDotLine);
+    ghosts_.push_back(std::move(ghost));
+    redraw(ghosts_.back());
+    updateRanges();
+}
+
+void LossCurveChart::clearGhosts()
+{
+    for (Curve &g : ghosts_) removeSeries(g.smooth);
+    ghosts_.clear();
+    updateRanges();
+}
+
+QList<QPointF> LossCurveChart::rawPoints(const std::vector<double> &losses)
+{
+    QList<QPointF> pts;
+    const std::size_t stride = strideFor(losses.size());
+    pts.reserve(qsizetype(losses.size() / stride + 2));
+    for (std::size_t i = 0; i < losses.size(); i += stride) pts.append(QPointF(double(i + 1), losses[i]));
+    if (!losses.empty() && (losses.size() - 1) % stride != 0)
+        pts.append(QPointF(double(losses.size()), losses.back()));
+    return pts;
+}
+
+QList<QPointF> LossCurveChart::smoothedPoints(const std::vector<double> &losses) const
+{
+    // The i-th mean covers steps i + 1 .. i + w; it is drawn at the window's centre so that it
+    // lies over the raw curve it averages.
+    const std::vector<double> avg = movingAverage(losses, window_);
+    const double offset = (window_ + 1) / 2.0;
+    QList<QPointF> pts;
+    const std::size_t stride = strideFor(avg.size());
+    pts.reserve(qsizetype(avg.size() / stride + 2));
+    for (std::size_t i = 0; i < avg.size(); i += stride) pts.append(QPointF(double(i) + offset, avg[i]));
+    if (!avg.empty() && (avg.size() - 1) % stride != 0)
+        pts.append(QPointF(double(avg.size() - 1) + offset, avg.back()));
+    return pts;
+}
+
+void LossCurveChart::redraw(Curve &curve)
+{
+    if (curve.raw) replacePoints(curve.raw, rawPoints(curve.losses));
+    if (curve.smooth) replacePoints(curve.smooth, smoothedPoints(curve.losses));
+}
+
+void LossCurveChart::updateRanges()
+{
+    int xMax = steps_;
+    double yMax = yTop_;
+    auto consider = [&](const Curve &c) {
+        xMax = std::max(xMax, int(c.losses.size()));
+        if (!c.smooth) return;
+        for (const QPointF &p : c.smooth->points()) yMax = std::max(yMax, p.y() * 1.05);
+    };
+    for (const Curve &c : live_) consider(c);
+    for (const Curve &c : ghosts_) consider(c);
+    // The axis only ever grows within a run, so the picture does not jump while it trains.
+    yTop_ = yMax;
+
+    auto *x = static_cast<QValueAxis *>(axisX());
+    auto *y = static_cast<QValueAxis *>(axisY());
+    if (x->min() != 0.0 || x->max() != xMax) {
+        x->setRange(0.0, xMax);
+        x->setTickInterval(niceInterval(xMax, 8));
+    }
+    if (y->min() != 0.0 || y->max() != yMax) {
+        y->setRange(0.0, yMax);
+        y->setTickInterval(niceInterval(yMax, 6));
+    }
+    replacePoints(floor_, { QPointF(0.0, kBayesFloor), QPointF(double(xMax), kBayesFloor) });
+    placeFloorLabel();
+}
+
+void LossCurveChart::placeFloorLabel()
+{
+    if (!floorText_ || !floor_) return;
+    const QRectF plot = chart()->plotArea();
+    const QPointF onLine = chart()->mapToPosition(QPointF(0.0, kBayesFloor), floor_);
+    const QRectF box = floorText_->boundingRect();
+    // Right-aligned just under the dashed line: the token-only curve sits on top of it, the latent
+    // curve is far below by the end of the run.
+    floorText_->setPos(plot.right() - box.width() - 8.0, onLine.y() + 4.0);
+    floorText_->setVisible(plot.height() > 4 * box.height());
+}
+
+} // namespace fb

@@ -1,0 +1,75 @@
+#pragma once
+// The training-curve chart of the latent-feedback lab (Figure 218.2, right): per arm a faint raw
+// curve and its moving average in front, the token-only Bayes floor (0.5 nats) dashed grey with its
+// label, and ghost curves kept from earlier runs. Curves grow live: each redraw is one
+// QXYSeries::replace per series, never clear() + append().
+#include "views/chart_panel.h"
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+
+#include <array>
+#include <vector>
+
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+
+namespace fb {
+
+class LossCurveChart : public ChartPanel {
+    Q_OBJECT
+public:
+    static constexpr int kTokenOnly = 0;
+    static constexpr int kLatent = 1;
+    static constexpr double kBayesFloor = 0.5;  // nats, token-only arm, any number of buckets
+
+    explicit LossCurveChart(QWidget *parent = nullptr);
+
+    // A new run: empties the live curves, sets the title ("Toy accumulator, T decoding steps") and
+    // the axes for steps training steps starting near ln(buckets).
+    void startRun(int steps, int seqLen, int buckets);
+    // Empties the live curves (ghosts stay).
+    void clearLive();
+    // Appends training losses of one arm (kTokenOnly or kLatent) and redraws that arm.
+    void appendLosses(int arm, const std::vector<double> &losses);
+    const std::vector<double> &losses(int arm) const { return live_[std::size_t(arm)].losses; }
+
+    // Moving-average window in steps (1 = no smoothing); re-smooths live and ghost curves.
+    void setWindow(int window);
+    int window() const { return window_; }
+
+    // Keeps losses as a ghost curve (smoothed like the live ones) under label.
+    void addGhost(const QString &label, const std::vector<double> &losses);
+    void clearGhosts();
+    int ghostCount() const { return int(ghosts_.size()); }
+
+    // For tests and benchmarks.
+    QLineSeries *rawSeries(int arm) const { return live_[std::size_t(arm)].raw; }
+    QLineSeries *smoothSeries(int arm) const { return live_[std::size_t(arm)].smooth; }
+    QLineSeries *floorSeries() const { return floor_; }
+    QString floorLabel() const;
+
+private:
+    struct Curve {
+        std::vector<double> losses;
+        QLineSeries *raw = nullptr;     // null for ghosts
+        QLineSeries *smooth = nullptr;
+    };
+
+    void redraw(Curve &curve);
+    void updateRanges();
+    void placeFloorLabel();
+    QList<QPointF> smoothedPoints(const std::vector<double> &losses) const;
+    static QList<QPointF> rawPoints(const std::vector<double> &losses);
+
+    std::array<Curve, 2> live_;
+    std::vector<Curve> ghosts_;
+    QLineSeries *floor_ = nullptr;
+    QGraphicsSimpleTextItem *floorText_ = nullptr;
+    int window_ = 15;
+    int steps_ = 220;
+    double yTop_ = 1.5;
+};
+
+} // namespace fb
