@@ -5,8 +5,12 @@
 #include "core/param_spec.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,6 +34,11 @@ struct TrainConfig {
     double clip = 0.0;        // gradient-norm clipping threshold; 0 = off
     int evalSequences = 2048; // held-out set size
     std::uint64_t evalSeed = 99;
+    // Added: a step whose training loss exceeds this many nats stops the run as Diverged, like a
+    // non-finite loss (Adam bounds every update by about lr, so even lr = 1e3 keeps the loss finite
+    // in float for hundreds of steps; it blows up instead). 0 = automatic: 10 ln(V_b), ten times
+    // the loss of a uniform guess (13.9 nats at V_b = 4), far above anything a working run reaches.
+    double divergeLoss = 0.0;
 };
 
 struct TrainProgress {
@@ -51,12 +60,38 @@ struct TrainResult {
     double seconds = 0.0;
     TrainStatus status = TrainStatus::Finished;
     std::string message;         // why it stopped early, for people
+    // Added:
+    int passes = 0;              // the config's passes (latent arm), for reports
+    double trainSeconds = 0.0;   // the step loop alone (seconds also counts the held-out pass)
+    double flopsPerStep = 0.0;   // matrix-product FLOPs of one training step (trainFlopsPerStep)
+    // Latent arm with passes = k >= 1: heldoutLoss/accuracy are measured the way the model runs at
+    // inference, with the exact serial recurrence; these two with the k-pass forward it was trained
+    // on. NaN otherwise.
+    double kpassHeldoutLoss = std::numeric_limits<double>::quiet_NaN();
+    double kpassAccuracy = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Shared between the training thread and a controller thread.
 struct TrainControl {
     std::atomic<bool> paused { false };
     std::atomic<bool> cancelled { false };
+
+    // Added: set the flags and wake a paused training at once. Storing the atomics directly works
+    // too; a paused training then notices within its 10 ms wait.
+    void pause() { set(paused, true); }
+    void resume() { set(paused, false); }
+    void cancel() { set(cancelled, true); }
+
+    std::mutex mutex;                // guards the wait of a paused training
+    std::condition_variable wake;    // notified by pause/resume/cancel
+
+private:
+    void set(std::atomic<bool> &flag, bool value)
+    {
+        flag.store(value);
+        { std::lock_guard<std::mutex> lock(mutex); }  // a waiter is either before its check or asleep
+        wake.notify_all();
+    }
 };
 
 // Runs one training. onStep (may be empty) is called on the training thread after every step.
@@ -67,8 +102,26 @@ TrainResult train(const TrainConfig &config,
                   const std::function<void(const TrainProgress &)> &onStep = {},
                   TrainControl *control = nullptr);
 
+// Added: runs several trainings at once (oneTBB, one task per config; each training itself is
+// single-threaded) and returns their results in the order of configs. onStep gets the index of the
+// config. Used for arm=both and for sweeps.
+std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
+                                  const std::function<void(std::size_t, const TrainProgress &)> &onStep = {},
+                                  TrainControl *control = nullptr);
+
 // Parameter count of an arm at the given sizes (5,700 and 8,356 at the chapter's defaults).
 long long parameterCount(const TrainConfig &config);
+
+// Added: FLOPs of the matrix products of one training step (forward and backward, 2 per
+// multiply-add; elementwise work not counted), as FullBand performs them for config's arm and passes.
+double trainFlopsPerStep(const TrainConfig &config);
+
+// Added: empty when config is trainable, otherwise one sentence naming the bad field. train()
+// throws std::invalid_argument with this sentence for a bad config.
+std::string checkTrainConfig(const TrainConfig &config);
+
+// Added: bytes of the workspaces a training of config allocates (checkTrainConfig refuses > 2 GiB).
+double trainWorkspaceBytes(const TrainConfig &config);
 
 // Keys: arm (token-only|latent-feedback|both), steps, batch, lr, seq_len, buckets, d_emb, d_hid,
 // d_fuse, passes, seed, clip. trainFrom fills config (arm "both" sets bothArms).

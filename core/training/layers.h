@@ -1,0 +1,168 @@
+#pragma once
+// The layers of the toy models of Figure 218.2 (000_031aadcae6604a46.txt, 218.6.5), written as
+// forward/backward pairs in the style of llm.c (train_gpt2.c): every backward pass quotes the
+// forward line it differentiates, and gradients accumulate with += (zeroing is the caller's step).
+//
+// Layout, chosen deliberately: activations are column-major Eigen matrices of shape (C, N), one
+// column per (position, sequence) pair and one row per feature, so that a linear layer is the single
+// matrix product W (OC, C) * inp (C, N) over every row of the batch. The N = T*B columns are ordered
+// time-major (column n = t*B + b), so the B columns of one position t are one contiguous block:
+// the exact recurrence works on .middleCols(t*B, B) and the k-pass shift h_{t-1} -> u_t is a single
+// block copy. Everything is templated on the scalar: float for training, double for gradient checks.
+#include <Eigen/Core>
+
+#include <cmath>
+
+namespace fb::nn {
+
+template <typename S> using Mat = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;  // column-major
+template <typename S> using Vec = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+template <typename S> using Out = Eigen::Ref<Mat<S>>;          // a writable (rows, cols) view
+template <typename S> using In = Eigen::Ref<const Mat<S>>;     // a read-only (rows, cols) view
+template <typename S> using VecOut = Eigen::Ref<Vec<S>>;
+template <typename S> using VecIn = Eigen::Ref<const Vec<S>>;
+
+// ----------------------------------------------------------------------------------------------
+// Linear: out = weight * inp + bias, like torch.nn.Linear.
+
+// out is (OC, N), inp is (C, N), weight is (OC, C), bias is (OC)
+template <typename S>
+void linear_forward(Out<S> out, const In<S> &inp, const In<S> &weight, const VecIn<S> &bias)
+{
+    out.colwise() = bias;
+    out.noalias() += weight * inp;
+}
+
+// Gradient with respect to the input only (the recurrence needs it step by step).
+// dinp is (C, N), dout is (OC, N), weight is (OC, C)
+template <typename S>
+void linear_backward_inp(Out<S> dinp, const In<S> &dout, const In<S> &weight)
+{
+    // in the forward pass this was: out += weight * inp
+    // d(L)/d(inp) = weight' * d(L)/d(out)
+    dinp.noalias() += weight.transpose() * dout;
+}
+
+// Gradient with respect to the parameters only (done once over all N columns).
+// dweight is (OC, C), dbias is (OC), dout is (OC, N), inp is (C, N)
+template <typename S>
+void linear_backward_params(Out<S> dweight, VecOut<S> dbias, const In<S> &dout, const In<S> &inp)
+{
+    // in the forward pass this was: out = bias (broadcast over columns) + weight * inp
+    // d(L)/d(weight) = d(L)/d(out) * inp';  d(L)/d(bias) = sum over columns of d(L)/d(out)
+    dweight.noalias() += dout * inp.transpose();
+    dbias += dout.rowwise().sum();
+}
+
+template <typename S>
+void linear_backward(Out<S> dinp, Out<S> dweight, VecOut<S> dbias, const In<S> &dout, const In<S> &inp,
+                     const In<S> &weight)
+{
+    linear_backward_inp<S>(dinp, dout, weight);
+    linear_backward_params<S>(dweight, dbias, dout, inp);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Tanh. out may be the same storage as inp (elementwise); the backward pass needs only out.
+
+// out is (C, N), inp is (C, N)
+template <typename S>
+void tanh_forward(Out<S> out, const In<S> &inp)
+{
+    out = inp.array().tanh().matrix();
+}
+
+// dinp is (C, N), dout is (C, N), out is (C, N): the forward output
+template <typename S>
+void tanh_backward(Out<S> dinp, const In<S> &dout, const In<S> &out)
+{
+    // in the forward pass this was: out = tanh(inp)
+    // d tanh(x)/dx = 1 - tanh(x)^2
+    dinp.array() += (S(1) - out.array().square()) * dout.array();
+}
+
+// Tanh backward in place: dout becomes dinp (saves a buffer and a pass over memory).
+template <typename S>
+void tanh_backward_inplace(Out<S> d, const In<S> &out)
+{
+    // in the forward pass this was: out = tanh(inp)
+    d.array() *= S(1) - out.array().square();
+}
+
+// ----------------------------------------------------------------------------------------------
+// Embedding, like torch.nn.Embedding; the table keeps one token per column.
+
+// out is (C, N), table is (C, V), idx is (N) with values in [0, V)
+template <typename S>
+void embedding_forward(Out<S> out, const In<S> &table, const int *idx)
+{
+    for (Eigen::Index n = 0; n < out.cols(); ++n) out.col(n) = table.col(idx[n]);
+}
+
+// dtable is (C, V), dout is (C, N)
+template <typename S>
+void embedding_backward(Out<S> dtable, const In<S> &dout, const int *idx)
+{
+    // in the forward pass this was: out.col(n) = table.col(idx[n])
+    for (Eigen::Index n = 0; n < dout.cols(); ++n) dtable.col(idx[n]) += dout.col(n);
+}
+
+// ----------------------------------------------------------------------------------------------
+// GLU fusion: x = a * sigmoid(g), where the stacked pre-activation fz = [a; g] comes from one linear
+// layer with weight [W_a; W_b]: x_t = (W_a u + b_a) * sigma(W_b u + b_b) of Section 218.6.2.
+
+// x is (F, N), sig is (F, N): receives sigmoid(g) for the backward pass,
+// fz is (2F, N): rows [0, F) are a, rows [F, 2F) are g
+template <typename S>
+void glu_forward(Out<S> x, Out<S> sig, const In<S> &fz)
+{
+    const Eigen::Index f = x.rows();
+    sig.array() = S(1) / (S(1) + (-fz.bottomRows(f).array()).exp());
+    x.array() = fz.topRows(f).array() * sig.array();
+}
+
+// dfz is (2F, N), dx is (F, N), fz is (2F, N), sig is (F, N) from the forward pass
+template <typename S>
+void glu_backward(Out<S> dfz, const In<S> &dx, const In<S> &fz, const In<S> &sig)
+{
+    // in the forward pass this was: x = a * sigmoid(g)
+    // d(x)/d(a) = sigmoid(g);  d(x)/d(g) = a * sigmoid(g) * (1 - sigmoid(g))
+    const Eigen::Index f = dx.rows();
+    dfz.topRows(f).array() += dx.array() * sig.array();
+    dfz.bottomRows(f).array() += dx.array() * fz.topRows(f).array() * sig.array() * (S(1) - sig.array());
+}
+
+// ----------------------------------------------------------------------------------------------
+// Softmax cross entropy averaged over all N positions, like torch.nn.CrossEntropyLoss().
+
+// logits is (V, N), targets is (N), probs is (V, N): receives softmax(logits) for the backward
+// pass. Returns the sum (not the mean) of -log softmax(logits)[target] over the N columns, in
+// double so that 32k held-out positions add up without float rounding; the caller divides.
+template <typename S>
+double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> probs)
+{
+    double total = 0.0;
+    for (Eigen::Index n = 0; n < logits.cols(); ++n) {
+        const auto z = logits.col(n);
+        auto p = probs.col(n);
+        const S maxz = z.maxCoeff();
+        p = (z.array() - maxz).exp().matrix();
+        const S sum = p.sum();
+        total += double(std::log(sum)) + double(maxz) - double(z(targets[n]));
+        p /= sum;
+    }
+    return total;
+}
+
+// dlogits is (V, N), probs is (V, N) from the forward pass; dloss is d(L)/d(mean loss).
+template <typename S>
+void crossentropy_backward(Out<S> dlogits, const In<S> &probs, const int *targets, S dloss)
+{
+    // in the forward pass this was: loss = mean_n (logsumexp(z_n) - z_n[target_n])
+    // d(loss)/d(z_n) = (softmax(z_n) - onehot(target_n)) / N
+    const S scale = dloss / S(probs.cols());
+    dlogits += scale * probs;
+    for (Eigen::Index n = 0; n < probs.cols(); ++n) dlogits(targets[n], n) -= scale;
+}
+
+} // namespace fb::nn

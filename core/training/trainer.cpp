@@ -1,0 +1,302 @@
+// The training loop of Figure 218.2 (000_031aadcae6604a46.txt, 218.6.5, train()): Adam on the
+// mean cross entropy of freshly drawn batches, then the held-out loss and accuracy.
+#include "core/training/trainer.h"
+
+#include "core/rng.h"
+#include "core/training/toy_model.h"
+#include "core/training/toy_task.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace fb {
+
+namespace {
+constexpr int kEvalChunk = 256;             // held-out sequences per forward pass
+constexpr double kMaxWorkspaceGiB = 2.0;    // refuse configs whose workspaces need more
+
+// Losses and norms for messages: 4 significant digits.
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+} // namespace
+
+std::string armName(Arm arm)
+{
+    return arm == Arm::TokenOnly ? "token-only" : "latent-feedback";
+}
+
+std::string trainStatusName(TrainStatus s)
+{
+    switch (s) {
+    case TrainStatus::Finished: return "finished";
+    case TrainStatus::Cancelled: return "cancelled";
+    case TrainStatus::Diverged: return "diverged";
+    }
+    return "finished";
+}
+
+long long parameterCount(const TrainConfig &config)
+{
+    return ToyLayout(config.arm, toySizes(config)).total;
+}
+
+double trainFlopsPerStep(const TrainConfig &c)
+{
+    const double N = double(c.batch) * c.seqLen, B = c.batch;
+    const double V = c.buckets, E = c.dEmb, H = c.dHid, F = c.dFuse;
+    const bool latent = c.arm == Arm::LatentFeedback;
+    const double cx = latent ? F : E;
+    // one multiply-add per (output row, input row, column) of every product, 2 FLOPs each
+    auto mm = [](double rows, double inner, double cols) { return 2.0 * rows * inner * cols; };
+    const double stack = mm(H, cx + 2, N) + mm(H, H, N);            // layers 1 and 2, forward
+    const double fusion = latent ? mm(2 * F, E + H, N) : 0.0;        // [W_a; W_b] u, forward
+    const double head = mm(V, H, N);
+    const int passes = latent ? std::max(1, c.passes) : 1;           // exact: T steps of B columns = 1 pass of N
+    double flops = passes * (fusion + stack) + head;                 // forward
+    flops += 2 * head + 2 * mm(H, H, N);                             // head and layer 2: weights and input
+    flops += mm(H, cx + 2, N) + mm(H, cx, N);                        // layer 1: weights, input (x rows only)
+    if (latent) {
+        flops += mm(2 * F, E + H, N) + mm(2 * F, E, N);              // fusion: weights, embedding rows
+        flops += mm(2 * F, H, c.passes == 0 || c.passes == 1 ? N : B); // fusion: h rows (BPTT, or h0)
+    }
+    return flops;
+}
+
+double trainWorkspaceBytes(const TrainConfig &c)
+{
+    // The (rows, T * max(batch, eval chunk)) workspaces of ToyNet, in float.
+    const double cols = double(std::max(c.batch, std::min(kEvalChunk, c.evalSequences))) * c.seqLen;
+    const bool latent = c.arm == Arm::LatentFeedback;
+    const double H = c.dHid, E = c.dEmb, F = c.dFuse, cx = latent ? F : E;
+    double rows = (cx + 2) + 4 * H + 3 * c.buckets + cx;           // in1, h1, h2, dh1, dh2, logits, probs, dlogits, dx
+    if (latent) rows += (E + H) + 2 * (2 * F) + std::max(E, H) + F;  // u, fz, dfz, du, sigmoid
+    return rows * cols * sizeof(float) + cols * (2 * sizeof(double) + 2 * sizeof(int));  // + the batch
+}
+
+std::string checkTrainConfig(const TrainConfig &c)
+{
+    auto bad = [](const std::string &what) { return what; };
+    if (c.steps < 1) return bad("steps must be at least 1");
+    if (c.batch < 1) return bad("batch must be at least 1");
+    if (!(c.lr > 0.0) || !std::isfinite(c.lr)) return bad("lr must be a positive number");
+    if (c.seqLen < 1) return bad("seq_len must be at least 1");
+    if (c.buckets < 2) return bad("buckets must be at least 2");
+    if (c.dEmb < 1 || c.dHid < 1 || c.dFuse < 1) return bad("d_emb, d_hid and d_fuse must be at least 1");
+    if (c.passes < 0 || c.passes > c.seqLen)
+        return bad("passes must be an integer in [0, seq_len = " + std::to_string(c.seqLen) + "] (0 = exact), got "
+                   + std::to_string(c.passes));
+    if (!(c.clip >= 0.0)) return bad("clip must be 0 (off) or positive");
+    if (c.evalSequences < 1) return bad("evalSequences must be at least 1");
+    if (!(c.divergeLoss >= 0.0)) return bad("divergeLoss must be 0 (automatic) or positive");
+    const double gib = trainWorkspaceBytes(c) / double(1ULL << 30);
+    if (gib > kMaxWorkspaceGiB) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.1f", gib);
+        return bad("batch x seq_len at these widths needs " + std::string(buf) + " GiB of workspace (at most "
+                   + formatNumber(kMaxWorkspaceGiB) + "); lower batch, seq_len or d_hid");
+    }
+    return {};
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Independent random streams of one seed (the tags differ above bit 31, so no two (seed, tag)
+// pairs with seeds below 2^32 share a stream).
+constexpr std::uint64_t kInitStream = 0x696e697400000000ULL;  // "init"
+constexpr std::uint64_t kDataStream = 0x6461746100000000ULL;  // "data"
+constexpr std::uint64_t kEvalStream = 0x6576616c00000000ULL;  // "eval"
+
+// Adam, Kingma & Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015 (arXiv:1412.6980),
+// Algorithm 1, with the defaults of torch.optim.Adam: betas (0.9, 0.999), eps 1e-8 added to
+// sqrt(v_hat), no weight decay.
+struct Adam {
+    nn::Vec<float> m, v;  // first and second moment estimates, same layout as the parameters
+    int t = 0;
+    static constexpr double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+
+    explicit Adam(Eigen::Index n) : m(nn::Vec<float>::Zero(n)), v(nn::Vec<float>::Zero(n)) {}
+
+    void step(nn::Vec<float> &params, const nn::Vec<float> &grads, double lr)
+    {
+        ++t;
+        m = float(beta1) * m + float(1.0 - beta1) * grads;                  // m = b1 m + (1 - b1) g
+        v = float(beta2) * v + float(1.0 - beta2) * grads.cwiseAbs2();      // v = b2 v + (1 - b2) g^2
+        const float c1 = float(1.0 - std::pow(beta1, t));                   // m_hat = m / (1 - b1^t)
+        const float c2 = float(1.0 - std::pow(beta2, t));                   // v_hat = v / (1 - b2^t)
+        // p -= lr * m_hat / (sqrt(v_hat) + eps)
+        params.array() -= float(lr) * (m.array() / c1) / ((v.array() / c2).sqrt() + float(eps));
+    }
+};
+
+struct Eval {
+    double loss = 0.0;
+    double accuracy = 0.0;
+};
+
+// Held-out loss and accuracy over config.evalSequences sequences from the fixed eval seed, in
+// chunks of up to kEvalChunk sequences (the set does not depend on the chunk size).
+
+Eval evaluate(ToyNet<float> &net, const TrainConfig &c, int passes)
+{
+    Rng rng(c.evalSeed ^ kEvalStream);
+    ToyBatch batch;
+    double lossSum = 0.0;
+    long long correct = 0, positions = 0;
+    for (int done = 0; done < c.evalSequences;) {
+        const int n = std::min(kEvalChunk, c.evalSequences - done);
+        if (batch.batch != n) batch.resize(n, c.seqLen);
+        makeToyBatch(rng, c.buckets, batch);
+        const Eigen::Index cols = batch.columns();
+        lossSum += net.forward(batch, passes) * double(cols);
+        const auto logits = net.logits(cols);
+        for (Eigen::Index j = 0; j < cols; ++j) {
+            Eigen::Index best = 0;
+            logits.col(j).maxCoeff(&best);
+            correct += best == batch.y[std::size_t(j)];
+        }
+        positions += cols;
+        done += n;
+    }
+    return { lossSum / double(positions), double(correct) / double(positions) };
+}
+
+bool allFinite(const nn::Vec<float> &v)
+{
+    return v.array().isFinite().all();
+}
+
+// Waits while control->paused (and not cancelled) without spinning: a condition variable that
+// pause/resume/cancel notify, with a 10 ms timeout in case a controller stored the atomic directly.
+void waitWhilePaused(TrainControl &control)
+{
+    std::unique_lock<std::mutex> lock(control.mutex);
+    while (control.paused.load() && !control.cancelled.load())
+        control.wake.wait_for(lock, std::chrono::milliseconds(10));
+}
+
+} // namespace
+
+TrainResult train(const TrainConfig &c, const std::function<void(const TrainProgress &)> &onStep,
+                  TrainControl *control)
+{
+    if (const std::string err = checkTrainConfig(c); !err.empty()) throw std::invalid_argument(err);
+    const Clock::time_point start = Clock::now();
+    Clock::duration pausedFor {};
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start - pausedFor).count(); };
+
+    const bool latent = c.arm == Arm::LatentFeedback;
+    const int passes = latent ? c.passes : 0;
+    const double divergeLoss = c.divergeLoss > 0.0 ? c.divergeLoss : 10.0 * std::log(double(c.buckets));
+
+    TrainResult result;
+    result.arm = c.arm;
+    result.passes = passes;
+    result.flopsPerStep = trainFlopsPerStep(c);
+    result.curve.reserve(std::size_t(c.steps));
+
+    // Everything the step loop touches is allocated here.
+    ToyNet<float> net(c.arm, toySizes(c));
+    result.params = net.parameterCount();
+    Rng initRng(c.seed ^ kInitStream);
+    net.init(initRng);
+    net.reserve(std::max(c.batch, std::min(kEvalChunk, c.evalSequences)));
+    Rng dataRng(c.seed ^ kDataStream);  // the same batches for both arms, as in the chapter
+    ToyBatch batch;
+    batch.resize(c.batch, c.seqLen);
+    Adam adam(net.parameterCount());
+    nn::Vec<float> good = net.params;  // the weights that produced the last accepted loss
+
+    auto diverge = [&](int step, const std::string &why) {
+        net.params = good;
+        result.status = TrainStatus::Diverged;
+        const std::size_t kept = result.curve.size();
+        result.message = "diverged at step " + std::to_string(step) + ": " + why + " (lr " + formatNumber(c.lr)
+                         + "); kept " + (kept ? "the weights that gave the loss of step " + std::to_string(kept)
+                                              : std::string("the initial weights"));
+    };
+
+    for (int step = 1; step <= c.steps; ++step) {
+        if (control) {
+            if (control->paused.load() && !control->cancelled.load()) {
+                const Clock::time_point pausedAt = Clock::now();
+                waitWhilePaused(*control);
+                pausedFor += Clock::now() - pausedAt;
+            }
+            if (control->cancelled.load()) {
+                result.status = TrainStatus::Cancelled;
+                result.message = "cancelled after " + std::to_string(step - 1) + " of " + std::to_string(c.steps)
+                                 + " steps";
+                break;
+            }
+        }
+
+        makeToyBatch(dataRng, c.buckets, batch);
+        const double loss = net.forward(batch, passes);
+        if (!std::isfinite(loss) || loss > divergeLoss) {
+            diverge(step, "training loss " + shortNumber(loss) + " nats"
+                              + (std::isfinite(loss) ? " exceeds " + shortNumber(divergeLoss) : std::string()));
+            break;
+        }
+        net.zero_grad();
+        net.backward(batch, passes);
+        const double norm = net.grads.cast<double>().norm();
+        if (!std::isfinite(norm)) {
+            diverge(step, "gradient norm " + shortNumber(norm));
+            break;
+        }
+        if (c.clip > 0.0) {
+            // torch.nn.utils.clip_grad_norm_: scale by clip / (norm + 1e-6) when that is below 1
+            const double coef = c.clip / (norm + 1e-6);
+            if (coef < 1.0) net.grads *= float(coef);
+        }
+        good = net.params;
+        result.curve.push_back(loss);
+        adam.step(net.params, net.grads, c.lr);
+        if (!allFinite(net.params)) {
+            diverge(step, "the Adam update made a weight non-finite");
+            break;
+        }
+        result.trainSeconds = elapsed();
+        if (onStep) onStep({ step, c.steps, loss, result.trainSeconds });
+    }
+
+    const Eval held = evaluate(net, c, 0);
+    result.heldoutLoss = held.loss;
+    result.accuracy = held.accuracy;
+    if (latent && passes >= 1) {
+        const Eval kp = evaluate(net, c, passes);
+        result.kpassHeldoutLoss = kp.loss;
+        result.kpassAccuracy = kp.accuracy;
+    }
+    result.seconds = elapsed();
+    return result;
+}
+
+std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
+                                  const std::function<void(std::size_t, const TrainProgress &)> &onStep,
+                                  TrainControl *control)
+{
+    for (const TrainConfig &c : configs)
+        if (const std::string err = checkTrainConfig(c); !err.empty()) throw std::invalid_argument(err);
+    std::vector<TrainResult> results(configs.size());
+    // One task per training; each is single-threaded (its products are too small to split).
+    tbb::parallel_for(std::size_t(0), configs.size(), [&](std::size_t i) {
+        std::function<void(const TrainProgress &)> each;
+        if (onStep) each = [&onStep, i](const TrainProgress &p) { onStep(i, p); };
+        results[i] = train(configs[i], each, control);
+    });
+    return results;
+}
+
+} // namespace fb
