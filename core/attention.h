@@ -14,6 +14,16 @@ enum class AttentionContent { RandomTokens, RepeatedToken, Sentence };
 
 std::string positionalSchemeName(PositionalScheme s);   // "none" | "sinusoidal" | "rope"
 std::string attentionContentName(AttentionContent c);   // "random" | "repeated" | "sentence"
+// The names above back to values; false (out unchanged) for any other text.
+bool parsePositionalScheme(const std::string &text, PositionalScheme &out);
+bool parseAttentionContent(const std::string &text, AttentionContent &out);
+
+// Logits Q K^T / sqrt(d_k) (or Q K^T unscaled). Q is (n, d_k), K is (m, d_k), result (n, m).
+Eigen::MatrixXd attentionLogits(const Eigen::MatrixXd &Q, const Eigen::MatrixXd &K, bool scaled = true);
+
+// Row-wise softmax of logits (n, m). causal: entries with key j > query i are exactly 0 and take no
+// part in the row's normalisation.
+Eigen::MatrixXd softmaxRows(const Eigen::MatrixXd &logits, bool causal);
 
 // softmax(Q K^T / sqrt(d_k)) (or without the scaling), rows = queries. causal masks keys > query.
 Eigen::MatrixXd attentionWeights(const Eigen::MatrixXd &Q, const Eigen::MatrixXd &K, bool causal,
@@ -40,8 +50,18 @@ struct AttentionResult {
     std::vector<Eigen::MatrixXd> weights;  // [heads], each n x n, rows = queries
     std::vector<double> entropy;           // [heads], mean row entropy in nats
     std::vector<std::string> tokens;       // [n] label of each position (word or "t0", "t1", ...)
+    std::vector<Eigen::MatrixXd> logits;   // [heads], each n x n: scaled (or not) Q K^T before the
+                                           // causal mask and the softmax
 };
 
+// Words of text split on white space, at most maxWords (the sentence content's tokens).
+std::vector<std::string> splitWords(const std::string &text, std::size_t maxWords = 512);
+
+
+// Builds X (n, d_model) from the content (+ the sinusoidal table if chosen), then per head
+// Q = X W_Q, K = X W_K with W ~ N(0, 1/d_model) of shape (d_model, d_k), d_k = d_model / heads,
+// rotates Q and K under RoPE (d_k even), and returns softmax(Q K^T / sqrt(d_k)) per head.
+// Sentence content: n is the word count (1 to 512; an empty sentence is one empty token).
 AttentionResult multiHeadAttention(const AttentionParams &p);
 
 } // namespace fb

@@ -31,6 +31,14 @@ struct ScaledFrequencies {
 // theta_i' = (1 - gamma) theta_i / s + gamma theta_i. At s = 1 every method returns plain RoPE.
 ScaledFrequencies scaledFrequencies(int d, double base, const ContextExtension &ext);
 
+// Pieces of the above, exposed for panels and tests.
+// NTK-aware base b s^(d/(d-2)) (b itself for d = 2, where theta_0 = 1 whatever the base, or s = 1).
+double ntkBase(int d, double base, double factor);
+// YaRN ramp gamma(r) = clamp((r - alpha) / (beta - alpha), 0, 1), r = turns over the trained length.
+double yarnRamp(double r, double alpha, double beta);
+// YaRN attention factor 0.1 ln(s) + 1 (1 for s <= 1).
+double yarnAttentionFactor(double factor);
+
 // Wavelength lambda_i = 2 pi / theta_i of each pair (tokens per full turn).
 Eigen::VectorXd wavelengths(const Eigen::VectorXd &invFreq);
 

@@ -13,6 +13,8 @@
 #include "core/rope_invariance.h"
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace fb {
 
@@ -25,6 +27,11 @@ const LabSpec &capacitySpec();         // d, snr, vocab
 const LabSpec &accountingSpec();       // layers, phi, rho, data_ratio, passes, deep_passes
 const LabSpec &kvCacheSpec();          // layers, kv_heads, head_dim, tokens, bytes_per_value
 const LabSpec &bayesFloorSpec();       // buckets, samples, seed
+
+// Every lab above, in the order of the chapter (for --help, menus and lookups by name).
+const std::vector<const LabSpec *> &analyticLabs();
+// The lab called name ("decay-bound", ...), or nullptr.
+const LabSpec *findAnalyticLab(std::string_view name);
 
 // Conversions. Each checks every value against its spec and the cross-key rules (d_model divisible
 // by heads, passes <= deep_passes ...). Returns an empty string and fills out on success;

@@ -25,4 +25,24 @@ Eigen::VectorXd applyRope(const Eigen::VectorXd &x, double pos, const Eigen::Vec
 // Row r of X (n x d) rotated as a token at position r.
 Eigen::MatrixXd applyRopeRows(const Eigen::MatrixXd &X, const Eigen::VectorXd &invFreq);
 
+// cos and sin of position r times theta_i for r = 0..n-1: two n x d/2 tables, to rotate many
+// matrices (every head's Q and K) at the same positions with one set of cos/sin evaluations.
+struct RopeTable {
+    Eigen::MatrixXd cos;  // (n, d/2)
+    Eigen::MatrixXd sin;  // (n, d/2)
+};
+RopeTable ropeTable(int n, const Eigen::VectorXd &invFreq);
+
+// applyRopeRows with a precomputed table: X is (n, d) with n = table rows and d = 2 x table cols.
+Eigen::MatrixXd applyRopeRows(const Eigen::MatrixXd &X, const RopeTable &table);
+
+// cos and sin of the exact product pos * theta (not of its rounded value): the rounding error of
+// the product is recovered with one fma and folded in, so rotations at far-apart positions stay
+// consistent to a few ulps and RoPE logits are offset-invariant to ~1e-15 relative. Used by
+// applyRope, applyRopeRows, sinusoidalRow and the RoPE sweeps.
+void ropeCosSin(double pos, double theta, double &c, double &s);
+
+// The planar rotation R(angle) = [[cos, -sin], [sin, cos]] of 218.4.4.
+Eigen::Matrix2d rotation(double angle);
+
 } // namespace fb
