@@ -40,7 +40,7 @@ double niceInterval(double span, int ticks)
 QColor ghostColor(int index)
 {
     // The Okabe-Ito colours not used by the two live arms, yellow left out (too faint on white).
-    static const int order[] = { 2, 3, 4, 5, 6 };
+    static const int order[] = { 2, 3, 5, 6, 4 };
     return seriesColor(order[index % 5]);
 }
 
@@ -74,6 +74,8 @@ LossCurveChart::LossCurveChart(QWidget *parent)
     for (int arm = 0; arm < 2; ++arm) live_[std::size_t(arm)].smooth = addLine(names[arm], seriesColor(arm), 2.6);
     for (int arm = 0; arm < 2; ++arm) hideFromLegend(chart(), live_[std::size_t(arm)].raw);
     hideFromLegend(chart(), floor_);  // labelled in the plot, as in the chapter's figure
+    // On the right, one entry a line: room for the ghosts' labels.
+    chart()->legend()->setAlignment(Qt::AlignRight);
 
     floorText_ = new QGraphicsSimpleTextItem(floorLabel(), chart());
     QFont f;
@@ -108,6 +110,18 @@ void LossCurveChart::clearLive()
     updateRanges();
 }
 
+void LossCurveChart::setArm(int arm, bool shown, const QString &name)
+{
+    if (arm < 0 || arm > 1) return;
+    Curve &c = live_[std::size_t(arm)];
+    c.smooth->setName(name);
+    c.raw->setName(name + tr(" (raw)"));
+    c.smooth->setVisible(shown);
+    c.raw->setVisible(shown);
+    for (QLegendMarker *m : chart()->legend()->markers(c.smooth)) m->setVisible(shown);
+    hideFromLegend(chart(), c.raw);
+}
+
 void LossCurveChart::appendLosses(int arm, const std::vector<double> &losses)
 {
     if (arm < 0 || arm > 1 || losses.empty()) return;
@@ -131,10 +145,32 @@ void LossCurveChart::addGhost(const QString &label, const std::vector<double> &l
     color.setAlphaF(0.85f);
     Curve ghost;
     ghost.losses = losses;
+    ghost.label = label;
     ghost.smooth = addLine(tr("ghost: %1").arg(label), color, 2.0, Qt::DashDotLine);
     ghosts_.push_back(std::move(ghost));
     redraw(ghosts_.back());
+    raiseLiveCurves();
     updateRanges();
+}
+
+void LossCurveChart::raiseLiveCurves()
+{
+    // Qt Charts draws series in the order they were added: add the live smoothed curves again so
+    // that they stay in front of every ghost (and come last in the legend).
+    for (Curve &c : live_) {
+        const bool shown = c.smooth->isVisible();
+        chart()->removeSeries(c.smooth);
+        chart()->addSeries(c.smooth);
+        c.smooth->attachAxis(axisX());
+        c.smooth->attachAxis(axisY());
+        for (QLegendMarker *m : chart()->legend()->markers(c.smooth)) m->setVisible(shown);
+    }
+}
+
+bool LossCurveChart::hasGhost(const QString &label, const std::vector<double> &losses) const
+{
+    return std::any_of(ghosts_.begin(), ghosts_.end(),
+                       [&](const Curve &g) { return g.label == label && g.losses == losses; });
 }
 
 void LossCurveChart::clearGhosts()

@@ -31,6 +31,8 @@ public:
     void startRun(int steps, int seqLen, int buckets);
     // Empties the live curves (ghosts stay).
     void clearLive();
+    // Shows or hides one arm's curves and legend entry, and names it ("latent feedback, k = 2").
+    void setArm(int arm, bool shown, const QString &name);
     // Appends training losses of one arm (kTokenOnly or kLatent) and redraws that arm.
     void appendLosses(int arm, const std::vector<double> &losses);
     const std::vector<double> &losses(int arm) const { return live_[std::size_t(arm)].losses; }
@@ -42,6 +44,8 @@ public:
     // Keeps losses as a ghost curve (smoothed like the live ones) under label.
     void addGhost(const QString &label, const std::vector<double> &losses);
     void clearGhosts();
+    // A ghost with this label and exactly these losses exists already.
+    bool hasGhost(const QString &label, const std::vector<double> &losses) const;
     int ghostCount() const { return int(ghosts_.size()); }
 
     // For tests and benchmarks.
@@ -53,6 +57,7 @@ public:
 private:
     struct Curve {
         std::vector<double> losses;
+        QString label;                  // ghosts
         QLineSeries *raw = nullptr;     // null for ghosts
         QLineSeries *smooth = nullptr;
     };
@@ -60,6 +65,7 @@ private:
     void redraw(Curve &curve);
     void updateRanges();
     void placeFloorLabel();
+    void raiseLiveCurves();
     QList<QPointF> smoothedPoints(const std::vector<double> &losses) const;
     static QList<QPointF> rawPoints(const std::vector<double> &losses);
 

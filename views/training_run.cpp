@@ -67,12 +67,15 @@ std::vector<TrainingRun::ArmUpdate> TrainingRun::take()
 void TrainingRun::setPaused(bool paused)
 {
     paused_ = paused;
-    for (auto &arm : arms_) arm->control.paused.store(paused);
+    for (auto &arm : arms_) {
+        if (paused) arm->control.pause();
+        else arm->control.resume();  // wakes the training at once
+    }
 }
 
 void TrainingRun::cancel()
 {
-    for (auto &arm : arms_) arm->control.cancelled.store(true);
+    for (auto &arm : arms_) arm->control.cancel();  // also wakes a paused training
 }
 
 bool TrainingRun::allEnded() const

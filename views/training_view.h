@@ -9,15 +9,14 @@
 #include <memory>
 #include <vector>
 
-class QLabel;
 class QProgressBar;
 class QPushButton;
-class QSlider;
 class QTimer;
 
 namespace fb {
 
 class LossCurveChart;
+class TrainingControlBar;
 class TrainingResultsTable;
 class TrainingRun;
 
@@ -50,13 +49,13 @@ public:
     int stepsTotal() const;  // planned, over all arms of the current run
     LossCurveChart *chart() const { return chart_; }
     TrainingResultsTable *table() const { return table_; }
-    QProgressBar *progressBar() const { return progress_; }
+    QProgressBar *progressBar() const;
     QPushButton *button(const QString &name) const;  // "start", "pause", "resume", "stop", "reset", "ghost", "clear"
     const std::vector<TrainConfig> &runConfigs() const { return configs_; }
 
     // "token-only, seed 0", "latent k=2, seed 0", "latent exact, seed 0".
     static QString ghostLabel(const TrainConfig &config);
-    // "token-only", "latent-feedback (k = 2)", "latent-feedback (exact)", with the seed.
+    // "token-only, seed 0", "latent-feedback (k = 2), seed 0", "latent-feedback (exact), seed 0".
     static QString runLabel(const TrainConfig &config);
 
 protected:
@@ -68,28 +67,21 @@ private:
     void updateButtons();
     void updateProgress();
     void updateFinalReadouts();
+    void clearFinalReadouts();
     void previewCurrentValues();
+    void showArms(const std::vector<TrainConfig> &configs);
 
+    TrainingControlBar *controls_ = nullptr;
     LossCurveChart *chart_ = nullptr;
     TrainingResultsTable *table_ = nullptr;
-    QProgressBar *progress_ = nullptr;
-    QPushButton *startButton_ = nullptr;
-    QPushButton *pauseButton_ = nullptr;
-    QPushButton *resumeButton_ = nullptr;
-    QPushButton *stopButton_ = nullptr;
-    QPushButton *resetButton_ = nullptr;
-    QPushButton *ghostButton_ = nullptr;
-    QPushButton *clearButton_ = nullptr;
-    QSlider *windowSlider_ = nullptr;
-    QLabel *windowLabel_ = nullptr;
     QTimer *frameTimer_ = nullptr;
 
     State state_ = State::Idle;
     std::unique_ptr<TrainingRun> run_;
-    std::vector<TrainConfig> configs_;        // of the current run
-    ParamValues runValues_;                   // the panel's values at its start
-    std::vector<bool> ended_;                 // per arm of the current run
-    std::vector<TrainResult> results_;        // per arm, valid once ended_ (curve left empty)
+    std::vector<TrainConfig> configs_;  // of the current run
+    ParamValues runValues_;             // the panel's values at its start
+    std::vector<bool> ended_;           // per arm of the current run
+    std::vector<TrainResult> results_;  // per arm, valid once ended_ (curve left empty)
     bool ghostKept_ = false;
 };
 
