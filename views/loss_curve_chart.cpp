@@ -19,8 +19,9 @@ namespace fb {
 
 namespace {
 
-// More points than this per series are thinned for drawing (evenly, keeping the last one).
-constexpr std::size_t kMaxDrawnPoints = 4000;
+// More points than this per series are thinned for drawing: about one point per pixel of a wide
+// chart. Every replace() costs Qt Charts time in proportion to the points, 30 times a second.
+constexpr std::size_t kMaxDrawnPoints = 1200;
 
 std::size_t strideFor(std::size_t n)
 {
@@ -183,15 +184,30 @@ void LossCurveChart::clearGhosts()
 QList<QPointF> LossCurveChart::rawPoints(const std::vector<double> &losses)
 {
     QList<QPointF> pts;
-    const std::size_t stride = strideFor(losses.size());
-    pts.reserve(qsizetype(losses.size() / stride + 2));
-    for (std::size_t i = 0; i < losses.size(); i += stride) pts.append(QPointF(double(i + 1), losses[i]));
-    if (!losses.empty() && (losses.size() - 1) % stride != 0)
-        pts.append(QPointF(double(losses.size()), losses.back()));
+    if (losses.size() <= kMaxDrawnPoints) {
+        pts.reserve(qsizetype(losses.size()));
+        for (std::size_t i = 0; i < losses.size(); ++i) pts.append(QPointF(double(i + 1), losses[i]));
+        return pts;
+    }
+    // Thinned: the lowest and the highest loss of each bin of steps, in step order, so that the
+    // faint raw curve keeps the width of its noise band.
+    const std::size_t bin = 2 * ((losses.size() + kMaxDrawnPoints - 1) / kMaxDrawnPoints);
+    pts.reserve(qsizetype(2 * (losses.size() / bin + 1)));
+    for (std::size_t start = 0; start < losses.size(); start += bin) {
+        const std::size_t end = std::min(losses.size(), start + bin);
+        std::size_t lo = start, hi = start;
+        for (std::size_t i = start; i < end; ++i) {
+            if (losses[i] < losses[lo]) lo = i;
+            if (losses[i] > losses[hi]) hi = i;
+        }
+        const std::size_t first = std::min(lo, hi), second = std::max(lo, hi);
+        pts.append(QPointF(double(first + 1), losses[first]));
+        if (second != first) pts.append(QPointF(double(second + 1), losses[second]));
+    }
     return pts;
 }
 
-QList<QPointF> LossCurveChart::smoothedPoints(const std::vector<double> &losses) const
+QList<QPointF> LossCurveChart::smoothedPoints(const std::vector<double> &losses, double *maxValue) const
 {
     // The i-th mean covers steps i + 1 .. i + w; it is drawn at the window's centre so that it
     // lies over the raw curve it averages.
@@ -201,6 +217,9 @@ QList<QPointF> LossCurveChart::smoothedPoints(const std::vector<double> &losses)
     const std::size_t stride = strideFor(avg.size());
     pts.reserve(qsizetype(avg.size() / stride + 2));
     for (std::size_t i = 0; i < avg.size(); i += stride) pts.append(QPointF(double(i) + offset, avg[i]));
+    *maxValue = 0.0;
+    for (double v : avg)
+        if (std::isfinite(v)) *maxValue = std::max(*maxValue, v);
     if (!avg.empty() && (avg.size() - 1) % stride != 0)
         pts.append(QPointF(double(avg.size() - 1) + offset, avg.back()));
     return pts;
@@ -209,35 +228,38 @@ QList<QPointF> LossCurveChart::smoothedPoints(const std::vector<double> &losses)
 void LossCurveChart::redraw(Curve &curve)
 {
     if (curve.raw) replacePoints(curve.raw, rawPoints(curve.losses));
-    if (curve.smooth) replacePoints(curve.smooth, smoothedPoints(curve.losses));
+    if (curve.smooth) replacePoints(curve.smooth, smoothedPoints(curve.losses, &curve.smoothMax));
 }
 
 void LossCurveChart::updateRanges()
 {
     int xMax = steps_;
     double yMax = yTop_;
-    auto consider = [&](const Curve &c) {
-        xMax = std::max(xMax, int(c.losses.size()));
-        if (!c.smooth) return;
-        for (const QPointF &p : c.smooth->points()) yMax = std::max(yMax, p.y() * 1.05);
-    };
-    for (const Curve &c : live_) consider(c);
-    for (const Curve &c : ghosts_) consider(c);
+    for (const Curve *set : { live_.data(), ghosts_.data() }) {
+        const std::size_t n = set == live_.data() ? live_.size() : ghosts_.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            xMax = std::max(xMax, int(set[i].losses.size()));
+            yMax = std::max(yMax, set[i].smoothMax * 1.05);
+        }
+    }
     // The axis only ever grows within a run, so the picture does not jump while it trains.
     yTop_ = yMax;
 
     auto *x = static_cast<QValueAxis *>(axisX());
     auto *y = static_cast<QValueAxis *>(axisY());
+    bool moved = false;
     if (x->min() != 0.0 || x->max() != xMax) {
         x->setRange(0.0, xMax);
         x->setTickInterval(niceInterval(xMax, 8));
+        replacePoints(floor_, { QPointF(0.0, kBayesFloor), QPointF(double(xMax), kBayesFloor) });
+        moved = true;
     }
     if (y->min() != 0.0 || y->max() != yMax) {
         y->setRange(0.0, yMax);
         y->setTickInterval(niceInterval(yMax, 6));
+        moved = true;
     }
-    replacePoints(floor_, { QPointF(0.0, kBayesFloor), QPointF(double(xMax), kBayesFloor) });
-    placeFloorLabel();
+    if (moved) placeFloorLabel();
 }
 
 void LossCurveChart::placeFloorLabel()

@@ -60,13 +60,15 @@ private:
         QString label;                  // ghosts
         QLineSeries *raw = nullptr;     // null for ghosts
         QLineSeries *smooth = nullptr;
+        double smoothMax = 0.0;         // largest value of the moving average
     };
 
     void redraw(Curve &curve);
     void updateRanges();
     void placeFloorLabel();
     void raiseLiveCurves();
-    QList<QPointF> smoothedPoints(const std::vector<double> &losses) const;
+    // The moving average as points; *maxValue receives its largest finite value (0 if none).
+    QList<QPointF> smoothedPoints(const std::vector<double> &losses, double *maxValue) const;
     static QList<QPointF> rawPoints(const std::vector<double> &losses);
 
     std::array<Curve, 2> live_;

@@ -3,6 +3,11 @@
 #include <exception>
 #include <utility>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 namespace fb {
 
 TrainingRun::TrainingRun(std::vector<TrainConfig> configs)
@@ -23,6 +28,11 @@ TrainingRun::~TrainingRun()
 
 void TrainingRun::runArm(std::size_t index)
 {
+#if defined(__linux__)
+    // Train at a lower priority than the GUI (nice 10; on Linux nice applies per thread): with two
+    // arms on a two-core machine the window still gets a core the moment it has a frame to draw.
+    setpriority(PRIO_PROCESS, id_t(gettid()), 10);
+#endif
     Arm &arm = *arms_[index];
     const TrainConfig &config = configs_[index];
     auto onStep = [this, &arm](const TrainProgress &p) {

@@ -9,6 +9,9 @@
 #include "views/training_view.h"
 
 #include <QElapsedTimer>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QPushButton>
@@ -277,6 +280,47 @@ private Q_SLOTS:
         view->start();
         QCOMPARE(view->runConfigs().front().steps, 50);
         QCOMPARE(view->chart()->chart()->title(), QStringLiteral("Toy accumulator, 8 decoding steps"));
+    }
+
+    void longCurvesAreThinnedKeepingTheirBand()
+    {
+        LossCurveChart chart;
+        chart.startRun(50000, 16, 4);
+        std::vector<double> losses(50000, 0.5);
+        losses[12345] = 0.1;  // one low and one high spike must survive the thinning
+        losses[40000] = 1.2;
+        chart.appendLosses(LossCurveChart::kTokenOnly, losses);
+        const QList<QPointF> raw = chart.rawSeries(LossCurveChart::kTokenOnly)->points();
+        QVERIFY(raw.size() <= 2400);
+        double lo = 1e9, hi = -1e9;
+        for (const QPointF &p : raw) { lo = std::min(lo, p.y()); hi = std::max(hi, p.y()); }
+        QCOMPARE(lo, 0.1);
+        QCOMPARE(hi, 1.2);
+        QVERIFY(chart.smoothSeries(LossCurveChart::kTokenOnly)->count() <= 1300);
+    }
+
+    void headlessExportTrainsThenDraws()
+    {
+        const QString bin = qEnvironmentVariable("FULLBAND_BIN");
+        if (bin.isEmpty()) QSKIP("FULLBAND_BIN is not set (run through CTest)");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("training.png"));
+        QProcess p;
+        p.start(bin, { QStringLiteral("export"), QStringLiteral("training"), QStringLiteral("--set"),
+                       QStringLiteral("steps=40"), QStringLiteral("--out"), out, QStringLiteral("--size"),
+                       QStringLiteral("800x500") });
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(800, 500));
+        // The latent curve (vermillion, 213 94 0) was drawn: training ran before the export. The
+        // legend, which has a vermillion marker even without data, sits in the right quarter.
+        int vermillion = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width() * 3 / 4; ++x)
+                if (image.pixelColor(x, y) == QColor(213, 94, 0)) ++vermillion;
+        qInfo("vermillion pixels in the plot: %d", vermillion);
+        QVERIFY2(vermillion > 100, qPrintable(QString::number(vermillion)));
     }
 
     void divergenceIsReported()
