@@ -268,7 +268,7 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
             break;
         }
         result.trainSeconds = elapsed();
-        if (onStep) onStep({ step, c.steps, loss, result.trainSeconds });
+        if (onStep) onStep({ step, c.steps, loss, result.trainSeconds, norm });
     }
 
     const Eval held = evaluate(net, c, 0);

@@ -46,6 +46,7 @@ struct TrainProgress {
     int steps = 0;
     double loss = 0.0;        // training cross entropy of that step (nats)
     double elapsedSeconds = 0.0;
+    double gradNorm = 0.0;    // added: 2-norm of that step's gradient, before clipping
 };
 
 enum class TrainStatus { Finished, Cancelled, Diverged };
