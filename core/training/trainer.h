@@ -114,8 +114,10 @@ std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
 long long parameterCount(const TrainConfig &config);
 
 // Added: FLOPs of the matrix products of one training step (forward and backward, 2 per
-// multiply-add; elementwise work not counted), as FullBand performs them for config's arm and passes.
-double trainFlopsPerStep(const TrainConfig &config);
+// multiply-add; elementwise work not counted) for config's arm and passes. folded = true: as
+// FullBand performs them (a linear layer reading a token embedding is folded into a (rows, V_b)
+// table); false: as the chapter's PyTorch modules do (embedding lookup, then the full product).
+double trainFlopsPerStep(const TrainConfig &config, bool folded = true);
 
 // Added: empty when config is trainable, otherwise one sentence naming the bad field. train()
 // throws std::invalid_argument with this sentence for a bad config.

@@ -162,6 +162,29 @@ private Q_SLOTS:
         CHECK_GRAD("embedding dtable", dtable, numericGradient(loss, table));
     }
 
+    // The folded embedding + linear layer: same value as embedding then linear, and its gradients.
+    void embeddingLinear()
+    {
+        Rng rng(7);
+        Md table = randomMatrix(rng, 4, 3), w = randomMatrix(rng, 5, 4), b = randomMatrix(rng, 5, 1);
+        Md r = randomMatrix(rng, 5, 8), out(5, 8), proj(5, 3), emb(4, 8), ref(5, 8);
+        const int idx[8] = { 2, 0, 2, 1, 1, 2, 0, 0 };
+        auto loss = [&] {
+            nn::embedding_linear_forward<double>(out, proj, table, w, Vd(b.col(0)), idx);
+            return (out.array() * r.array()).sum();
+        };
+        loss();
+        nn::embedding_forward<double>(emb, table, idx);
+        nn::linear_forward<double>(ref, emb, w, Vd(b.col(0)));
+        QVERIFY((out - ref).norm() < 1e-14 * ref.norm());
+        Md dtable = Md::Zero(4, 3), dw = Md::Zero(5, 4), dproj(5, 3);
+        Vd db = Vd::Zero(5);
+        nn::embedding_linear_backward<double>(dtable, dw, db, dproj, r, table, w, idx);
+        CHECK_GRAD("embedding_linear dtable", dtable, numericGradient(loss, table));
+        CHECK_GRAD("embedding_linear dweight", dw, numericGradient(loss, w));
+        CHECK_GRAD("embedding_linear dbias", Md(db), numericGradient(loss, b));
+    }
+
     void gluFusion()
     {
         Rng rng(4);
