@@ -30,6 +30,7 @@ struct TrainConfig {
     int dHid = 64;
     int dFuse = 16;
     int passes = 0;           // latent arm: 0 = exact (BPTT through all T steps), k >= 1 = k-pass
+                              // (Section 218.6.4; pass 1 feeds GLU(E[y_{t-1}], h0), see toy_model.h)
     std::uint64_t seed = 0;   // initialisation and training batches
     double clip = 0.0;        // gradient-norm clipping threshold; 0 = off
     int evalSequences = 2048; // held-out set size
@@ -97,8 +98,11 @@ private:
 
 // Runs one training. onStep (may be empty) is called on the training thread after every step.
 // control (may be null) is checked every step: paused waits (without spinning hot), cancelled
-// stops with TrainStatus::Cancelled. A non-finite loss or gradient stops with Diverged and keeps
-// the last good weights and curve.
+// stops with TrainStatus::Cancelled. A non-finite loss or gradient (or a loss above divergeLoss)
+// stops with Diverged and keeps the last good weights and curve: the curve ends with the last
+// accepted loss and the held-out pass uses the weights that produced it. Deterministic: the same
+// config gives the same curve bit for bit, on any thread, paused or not. Throws
+// std::invalid_argument for a config that checkTrainConfig refuses.
 TrainResult train(const TrainConfig &config,
                   const std::function<void(const TrainProgress &)> &onStep = {},
                   TrainControl *control = nullptr);
