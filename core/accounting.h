@@ -23,6 +23,8 @@ struct AccountingResult {
 // M_k = (k + 2) / 3: cost of a k-pass training step against an ordinary one.
 double passMultiplier(int k);
 
+// The whole Part C: overheads 4/(12L) and 1/(3L), phase (1-rho) M_k + rho M_k', run (1-phi) + phi phase,
+// total run (1 + param overhead), saving 1 - total / dataRatio. All dimensionless ratios.
 AccountingResult accounting(const AccountingParams &p);
 
 } // namespace fb

@@ -51,14 +51,13 @@ void fillNormals(Rng &rng, double *out, Eigen::Index count)
     while (filled < count) {
         Eigen::Index kept = 0;
         for (Eigen::Index i = 0; i < kBatch; ++i) {
+            // Branch-free keep: write every candidate, advance only past accepted ones.
             const double a = 2.0 * rng.uniform() - 1.0, b = 2.0 * rng.uniform() - 1.0;
             const double ss = a * a + b * b;
-            if (ss > 0.0 && ss < 1.0) {
-                v1[kept] = a;
-                v2[kept] = b;
-                s[kept] = ss;
-                ++kept;
-            }
+            v1[kept] = a;
+            v2[kept] = b;
+            s[kept] = ss;
+            kept += (ss > 0.0 && ss < 1.0) ? 1 : 0;
         }
         const Eigen::ArrayXd f = (-2.0 * s.head(kept).log() / s.head(kept)).sqrt();
         for (Eigen::Index i = 0; i < kept && filled < count; ++i) {
@@ -172,27 +171,41 @@ Eigen::MatrixXd attentionLogits(const Eigen::MatrixXd &Q, const Eigen::MatrixXd 
     return logits;
 }
 
+void softmaxRowsInPlace(Eigen::MatrixXd &W, bool causal, Eigen::VectorXd *rowEntropy)
+{
+    // W is (n, m): rows are queries, columns keys. Column-major, so every step sweeps whole columns
+    // (contiguous, vectorised exp) and carries the per-row max and sums along as n-vectors. Under the
+    // causal mask column j only touches its allowed rows i >= j; the rows above are set to 0.
+    const Eigen::Index n = W.rows(), m = W.cols();
+    if (rowEntropy) rowEntropy->setZero(n);
+    if (n == 0 || m == 0) return;
+    auto first = [&](Eigen::Index j) { return causal ? std::min(j, n) : Eigen::Index(0); };  // first allowed row
+    Eigen::VectorXd rowMax = W.col(0);  // (n); column 0 is allowed for every row
+    for (Eigen::Index j = 1; j < m; ++j) {
+        const Eigen::Index i0 = first(j);
+        rowMax.tail(n - i0) = rowMax.tail(n - i0).cwiseMax(W.col(j).tail(n - i0));
+    }
+    // e_ij = exp(l_ij - max_i), S_i = sum_j e_ij and T_i = sum_j e_ij (l_ij - max_i). Then w = e / S and
+    // H_i = -sum_j w_ij ln w_ij = ln S_i - T_i / S_i: the entropy without a logarithm per entry.
+    Eigen::ArrayXd S = Eigen::ArrayXd::Zero(n), T = Eigen::ArrayXd::Zero(n), shifted(n);
+    for (Eigen::Index j = 0; j < m; ++j) {
+        const Eigen::Index i0 = first(j), len = n - i0;
+        auto col = W.col(j).array();
+        shifted.tail(len) = col.tail(len) - rowMax.array().tail(len);
+        col.tail(len) = shifted.tail(len).exp();
+        S.tail(len) += col.tail(len);
+        if (rowEntropy) T.tail(len) += col.tail(len) * shifted.tail(len);
+        col.head(i0).setZero();
+    }
+    const Eigen::ArrayXd inv = S.inverse();  // each S_i >= 1: the row's maximum contributes exp(0)
+    for (Eigen::Index j = 0; j < m; ++j) W.col(j).array() *= inv;
+    if (rowEntropy) *rowEntropy = (S.log() - T * inv).matrix();
+}
+
 Eigen::MatrixXd softmaxRows(const Eigen::MatrixXd &logits, bool causal)
 {
-    // Subtract each row's largest allowed logit, exponentiate, zero masked entries, normalise.
-    // The matrix is column-major, so every step sweeps whole columns (contiguous, vectorised exp)
-    // and carries the per-row quantities (max, sum) along as vectors of length n.
-    Eigen::MatrixXd W = logits;  // (n, m): rows are queries, columns keys
-    const Eigen::Index n = W.rows(), m = W.cols();
-    if (n == 0 || m == 0) return W;
-    if (causal) W.triangularView<Eigen::StrictlyUpper>().setConstant(-std::numeric_limits<double>::infinity());
-    Eigen::VectorXd rowMax = W.col(0);  // (n); column 0 is never masked
-    for (Eigen::Index j = 1; j < m; ++j) rowMax = rowMax.cwiseMax(W.col(j));
-    Eigen::VectorXd rowSum = Eigen::VectorXd::Zero(n);
-    for (Eigen::Index j = 0; j < m; ++j) {
-        W.col(j).array() = (W.col(j) - rowMax).array().exp();
-        rowSum += W.col(j);
-    }
-    // Eigen's vectorised exp clamps -inf to exp(-709.4) ~ 1e-308: masked entries are zeroed exactly.
-    // (Their share of a row sum, which is >= 1, is below double precision.)
-    if (causal) W.triangularView<Eigen::StrictlyUpper>().setZero();
-    const Eigen::ArrayXd rowInv = rowSum.array().inverse();  // each sum >= 1 (the max's exp(0))
-    for (Eigen::Index j = 0; j < m; ++j) W.col(j).array() *= rowInv;
+    Eigen::MatrixXd W = logits;
+    softmaxRowsInPlace(W, causal);
     return W;
 }
 
@@ -229,10 +242,11 @@ AttentionResult multiHeadAttention(const AttentionParams &p)
     if (p.positional == PositionalScheme::Rope && pairs > 0) table = ropeTable(n, ropeInvFreq(2 * pairs, p.base));
 
     out.weights.resize(std::size_t(heads));
-    out.logits.resize(std::size_t(heads));
+    if (p.keepLogits) out.logits.resize(std::size_t(heads));
     out.entropy.assign(std::size_t(heads), 0.0);
     const std::uint64_t weightStream = mixSeed(p.seed, kWeights);
     const double wScale = 1.0 / std::sqrt(double(dModel));  // W ~ N(0, 1/d_model)
+    const double qScale = p.scaled ? 1.0 / std::sqrt(double(dk)) : 1.0;  // folded into Q: n d_k, not n^2
     // One head per task: a head is already a few 100 x 100 products, worth a thread.
     tbb::parallel_for(tbb::blocked_range<int>(0, heads, 1), [&](const tbb::blocked_range<int> &r) {
         for (int h = r.begin(); h < r.end(); ++h) {
@@ -241,15 +255,19 @@ AttentionResult multiHeadAttention(const AttentionParams &p)
             Eigen::MatrixXd Wqk(dModel, 2 * dk);
             fillNormals(rng, Wqk.data(), Wqk.size());
             Wqk *= wScale;
-            const Eigen::MatrixXd QK = X * Wqk;
-            Eigen::MatrixXd Q = QK.leftCols(dk), K = QK.rightCols(dk);  // (n, d_k) each
+            Eigen::MatrixXd QK = X * Wqk;
+            auto Q = QK.leftCols(dk), K = QK.rightCols(dk);  // (n, d_k) each
             if (p.positional == PositionalScheme::Rope && pairs > 0) {
                 Q.leftCols(2 * pairs) = applyRopeRows(Q.leftCols(2 * pairs), table);
                 K.leftCols(2 * pairs) = applyRopeRows(K.leftCols(2 * pairs), table);
             }
-            out.logits[std::size_t(h)] = attentionLogits(Q, K, p.scaled);
-            out.weights[std::size_t(h)] = softmaxRows(out.logits[std::size_t(h)], p.causal);
-            out.entropy[std::size_t(h)] = meanRowEntropy(out.weights[std::size_t(h)]);
+            Q *= qScale;
+            Eigen::MatrixXd &W = out.weights[std::size_t(h)];  // (n, n), logits first, then weights
+            W.noalias() = Q * K.transpose();
+            if (p.keepLogits) out.logits[std::size_t(h)] = W;
+            Eigen::VectorXd rowEntropy;
+            softmaxRowsInPlace(W, p.causal, &rowEntropy);
+            out.entropy[std::size_t(h)] = rowEntropy.mean();
         }
     });
     return out;

@@ -25,6 +25,11 @@ Eigen::MatrixXd attentionLogits(const Eigen::MatrixXd &Q, const Eigen::MatrixXd 
 // part in the row's normalisation.
 Eigen::MatrixXd softmaxRows(const Eigen::MatrixXd &logits, bool causal);
 
+// The same in place (W holds logits on entry, weights on return). rowEntropy, when given, receives
+// each row's entropy in nats, ln S_i - T_i / S_i with S_i = sum_j e_ij, T_i = sum_j e_ij (l_ij - max_i)
+// and e_ij = exp(l_ij - max_i): no logarithm per entry.
+void softmaxRowsInPlace(Eigen::MatrixXd &W, bool causal, Eigen::VectorXd *rowEntropy = nullptr);
+
 // softmax(Q K^T / sqrt(d_k)) (or without the scaling), rows = queries. causal masks keys > query.
 Eigen::MatrixXd attentionWeights(const Eigen::MatrixXd &Q, const Eigen::MatrixXd &K, bool causal,
                                  bool scaled = true);
@@ -44,14 +49,15 @@ struct AttentionParams {
     AttentionContent content = AttentionContent::RandomTokens;
     std::string sentence;    // for Sentence: words split on white space, each word a fixed random
                              // embedding (same word, same vector); n is then the number of words
+    bool keepLogits = false; // also return each head's logits (n x n more memory per head)
 };
 
 struct AttentionResult {
     std::vector<Eigen::MatrixXd> weights;  // [heads], each n x n, rows = queries
     std::vector<double> entropy;           // [heads], mean row entropy in nats
     std::vector<std::string> tokens;       // [n] label of each position (word or "t0", "t1", ...)
-    std::vector<Eigen::MatrixXd> logits;   // [heads], each n x n: scaled (or not) Q K^T before the
-                                           // causal mask and the softmax
+    std::vector<Eigen::MatrixXd> logits;   // [heads] if keepLogits (else empty), each n x n: scaled (or
+                                           // not) Q K^T before the causal mask and the softmax
 };
 
 // Words of text split on white space, at most maxWords (the sentence content's tokens).

@@ -22,6 +22,7 @@ struct CapacityResult {
     double ratio = 0.0;    // latentBits / tokenBits
 };
 
+// Both channels in bits per decoding step and their ratio (0 when V < 2 leaves no token channel).
 CapacityResult capacity(const CapacityParams &p);
 
 // The chapter's two tables (Part A of the cell in 218.6.5).

@@ -16,6 +16,7 @@ struct KvCacheResult {
     double bytes = 0.0;           // bytesPerToken x tokens
 };
 
+// KV bytes = 2 x layers x KV heads x head dim x tokens x bytes per value (decimal units are the caller's).
 KvCacheResult kvCache(const KvCacheParams &p);
 
 // Parameters of a dense stack: layers x 12 d^2 (4 d^2 attention + 8 d^2 for a 4x MLP).

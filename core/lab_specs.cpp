@@ -171,7 +171,7 @@ const LabSpec &capacitySpec()
 const LabSpec &accountingSpec()
 {
     static const LabSpec spec { "accounting", "Latent-feedback compute accounting", {
-        integer("layers", "layers L", "layers", 1, 1000, 32, "Transformer layers; the GLU's overheads fall as 1/L."),
+        integer("layers", "layers L", "", 1, 1000, 32, "Transformer layers; the GLU's overheads fall as 1/L."),
         real("phi", "latent phase fraction phi", "", 0, 1, 0.2,
              "Fraction of pretraining run with latent feedback on (the last part of the run)."),
         real("rho", "deep batch fraction rho", "", 0, 1, 0.1,
@@ -187,7 +187,7 @@ const LabSpec &accountingSpec()
 const LabSpec &kvCacheSpec()
 {
     static const LabSpec spec { "kv-cache", "KV cache size", {
-        integer("layers", "layers", "layers", 1, 1000, 80, "Transformer layers, each caching its own keys and values."),
+        integer("layers", "layers", "", 1, 1000, 80, "Transformer layers, each caching its own keys and values."),
         integer("kv_heads", "KV heads", "", 1, 1024, 8, "Key/value heads per layer (fewer than query heads under GQA/MQA)."),
         integer("head_dim", "head dimension", "", 1, 16384, 128, "Width of one key or value head."),
         integer("tokens", "context length", "tokens", 1, 1e9, 131072, "Tokens held in the cache.", true),

@@ -26,6 +26,9 @@ struct RopeInvarianceResult {
     double sinusoidalSpread() const { return sinusoidalMax - sinusoidalMin; }
 };
 
+// q then k drawn from Rng(seed); for m = 0..positions-1 the RoPE logit (R_m q).(R_{m+offset} k) on the
+// (possibly rescaled) frequencies and the additive logit with the plain base. Rotations use cos/sin of
+// exact angles, so maxDeviation stays near 1e-15 |referenceLogit| out to 65,536 positions.
 RopeInvarianceResult ropeInvariance(const RopeInvarianceParams &p);
 
 } // namespace fb

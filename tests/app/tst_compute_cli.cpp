@@ -1,0 +1,214 @@
+// `fullband compute`: the built executable, run as a user would, reproduces the chapter's numbers
+// and refuses bad input with exit code 2 and one line on stderr.
+#include "support/fuzzy.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <cmath>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runCompute(const QStringList &args)
+{
+    Run r;
+    const QString bin = qEnvironmentVariable("FULLBAND_BIN");
+    if (bin.isEmpty()) return r;
+    QProcess p;
+    p.start(bin, QStringList { QStringLiteral("compute") } + args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+} // namespace
+
+class TestComputeCli : public QObject {
+    Q_OBJECT
+private:
+    // Runs compute with args, expects exit 0, nothing on stderr, one JSON object on stdout.
+    QJsonObject json(const QStringList &args)
+    {
+        const Run r = runCompute(args);
+        if (r.exitCode != 0 || !r.err.isEmpty()) {
+            qWarning("compute %s: exit %d, stderr: %s", qPrintable(args.join(' ')), r.exitCode, r.err.constData());
+            return {};
+        }
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject()) return {};
+        return doc.object();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("FULLBAND_BIN").isEmpty(), "FULLBAND_BIN must point at the fullband executable");
+    }
+    void decayBound()
+    {
+        const QJsonObject o = json({ "decay-bound" });
+        const QJsonArray distance = o["distance"].toArray(), bound = o["bound"].toArray();
+        QCOMPARE(distance.size(), 512);
+        QCOMPARE(bound.size(), 512);
+        for (int i = 0; i < 512; ++i) QCOMPARE(distance[i].toDouble(), double(i + 1));
+        FB_FUZZY_COMPARE(bound[0].toDouble(), 15.95, 0.005);
+        FB_FUZZY_COMPARE(bound[63].toDouble(), 5.70, 0.005);
+        FB_FUZZY_COMPARE(bound[511].toDouble(), 2.99, 0.005);
+        const QJsonObject longer = json({ "decay-bound", "--set", "d=128", "--set=max_distance=2000", "--set",
+                                          "scaling=yarn", "--set", "factor=4" });
+        QCOMPARE(longer["bound"].toArray().size(), 2000);
+    }
+    void ropeInvariance()
+    {
+        const QJsonObject o = json({ "rope-invariance" });
+        const double ref = o["reference_logit"].toDouble(), dev = o["max_deviation"].toDouble();
+        QVERIFY(std::abs(ref) > 1e-3);
+        QVERIFY2(dev <= 1e-12 * std::abs(ref), qPrintable(QStringLiteral("%1 vs %2").arg(dev).arg(ref)));
+        const QJsonArray rope = o["rope_logits"].toArray(), sinus = o["sinusoidal_logits"].toArray();
+        QCOMPARE(rope.size(), 256);
+        QCOMPARE(sinus.size(), 256);
+        double lo = INFINITY, hi = -INFINITY;
+        for (const QJsonValue &v : sinus) {
+            lo = std::min(lo, v.toDouble());
+            hi = std::max(hi, v.toDouble());
+        }
+        QCOMPARE(o["sinusoidal_min"].toDouble(), lo);
+        QCOMPARE(o["sinusoidal_max"].toDouble(), hi);
+        QVERIFY(hi - lo > 1.0);  // the additive scheme drifts
+        const QJsonObject far = json({ "rope-invariance", "--set", "positions=65536", "--set", "offset=-300" });
+        QVERIFY(far["max_deviation"].toDouble() <= 1e-12 * std::abs(far["reference_logit"].toDouble()));
+    }
+    void contextExtension()
+    {
+        const QJsonObject plain = json({ "context-extension" });
+        const QJsonArray f = plain["inv_freq"].toArray();
+        QCOMPARE(f.size(), 32);
+        for (int i = 0; i < 32; ++i) FB_FUZZY_COMPARE(f[i].toDouble(), std::pow(10000.0, -2.0 * i / 64), 1e-16);
+        QCOMPARE(plain["base"].toDouble(), 10000.0);
+        QCOMPARE(plain["attention_factor"].toDouble(), 1.0);
+        const QJsonObject yarn = json({ "context-extension", "--set", "method=yarn", "--set", "factor=8" });
+        FB_FUZZY_COMPARE(yarn["attention_factor"].toDouble(), 0.1 * std::log(8.0) + 1.0, 1e-15);
+        const QJsonObject ntk = json({ "context-extension", "--set", "method=ntk", "--set", "factor=8" });
+        FB_FUZZY_COMPARE(ntk["base"].toDouble(), 10000.0 * std::pow(8.0, 64.0 / 62.0), 1e-6);
+    }
+    void attention()
+    {
+        const QJsonObject o = json({ "attention" });
+        const QJsonArray weights = o["weights"].toArray();
+        QCOMPARE(weights.size(), 4);
+        QCOMPARE(o["entropy"].toArray().size(), 4);
+        QCOMPARE(o["tokens"].toArray().size(), 12);
+        for (const QJsonValue &head : weights) {
+            const QJsonArray rows = head.toArray();
+            QCOMPARE(rows.size(), 12);
+            for (const QJsonValue &row : rows) {
+                double sum = 0.0;
+                for (const QJsonValue &w : row.toArray()) sum += w.toDouble();
+                QCOMPARE(row.toArray().size(), 12);
+                FB_FUZZY_COMPARE(sum, 1.0, 1e-12);
+            }
+        }
+        const QJsonObject sentence = json({ "attention", "--set", "content=sentence", "--set", "causal=1" });
+        const QJsonArray tokens = sentence["tokens"].toArray();
+        QCOMPARE(tokens.size(), 11);
+        QCOMPARE(tokens[1].toString(), QStringLiteral("cat"));
+        QCOMPARE(sentence["weights"].toArray()[0].toArray()[0].toArray()[1].toDouble(), 0.0);
+    }
+    void capacity()
+    {
+        const QJsonObject o = json({ "capacity" });
+        FB_FUZZY_COMPARE(o["token_bits"].toDouble(), 16.97, 0.005);
+        FB_FUZZY_COMPARE(o["latent_bits"].toDouble(), 7084.9, 0.05);
+        FB_FUZZY_COMPARE(o["ratio"].toDouble(), 417.6, 0.05);
+        FB_FUZZY_COMPARE(json({ "capacity", "--set", "vocab=256000" })["token_bits"].toDouble(), 17.97, 0.005);
+        FB_FUZZY_COMPARE(json({ "capacity", "--set", "d=8192" })["latent_bits"].toDouble(), 14169.8, 0.05);
+    }
+    void accounting()
+    {
+        const QJsonObject o = json({ "accounting" });
+        FB_FUZZY_COMPARE(o["param_overhead"].toDouble(), 0.0104, 0.00005);
+        FB_FUZZY_COMPARE(o["decode_overhead"].toDouble(), 0.0104, 0.00005);
+        FB_FUZZY_COMPARE(o["phase_multiplier"].toDouble(), 1.367, 0.0005);
+        FB_FUZZY_COMPARE(o["run_multiplier"].toDouble(), 1.073, 0.0005);
+        FB_FUZZY_COMPARE(o["total_multiplier"].toDouble(), 1.085, 0.0005);
+        FB_FUZZY_COMPARE(o["saving"].toDouble(), 0.277, 0.0005);
+    }
+    void kvCache()
+    {
+        const QJsonObject o = json({ "kv-cache" });
+        QCOMPARE(o["bytes_per_token"].toDouble(), 327680.0);
+        QCOMPARE(o["bytes"].toDouble(), 327680.0 * 131072);
+        FB_FUZZY_COMPARE(json({ "kv-cache", "--set", "kv_heads=64" })["bytes"].toDouble() / 1e9, 344.0, 0.5);
+    }
+    void bayesFloor()
+    {
+        const QJsonObject o = json({ "bayes-floor" });
+        QCOMPARE(o["analytic"].toDouble(), 0.5);
+        FB_FUZZY_COMPARE(o["monte_carlo"].toDouble(), 0.4999, 0.002);
+    }
+    void help()
+    {
+        const Run r = runCompute({ "--help" });
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        for (const char *lab : { "decay-bound", "rope-invariance", "context-extension", "attention", "capacity",
+                                 "accounting", "kv-cache", "bayes-floor" })
+            QVERIFY2(text.contains(QLatin1String(lab)), lab);
+        QVERIFY(text.contains(QStringLiteral("max_distance: an integer in [1, 65536], default 512")));
+        QVERIFY(text.contains(QStringLiteral("snr: a number in [0, 1000000], default 10")));
+    }
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("errorPart");  // the key (or the problem) the one stderr line names
+        QTest::newRow("no lab") << QStringList {} << "compute needs a lab";
+        QTest::newRow("unknown lab") << QStringList { "rope" } << "unknown lab 'rope'";
+        QTest::newRow("extra argument") << QStringList { "capacity", "4096" } << "extra argument '4096'";
+        QTest::newRow("unknown key") << QStringList { "capacity", "--set", "width=4096" } << "unknown key 'width'";
+        QTest::newRow("not a number") << QStringList { "capacity", "--set", "d=wide" } << "d (coordinates) must be an integer in [1, 1048576]";
+        QTest::newRow("no equals") << QStringList { "capacity", "--set", "d" } << "--set expects KEY=VALUE";
+        QTest::newRow("unknown option") << QStringList { "capacity", "--fast" } << "Unknown option 'fast'";
+        QTest::newRow("odd d") << QStringList { "decay-bound", "--set", "d=63" } << "d must be an even integer in [2, 1024]";
+        QTest::newRow("base 1") << QStringList { "decay-bound", "--set", "base=1" } << "base must be a number in [1.0001";
+        QTest::newRow("absurd distance") << QStringList { "decay-bound", "--set", "max_distance=100000000" } << "max_distance";
+        QTest::newRow("negative snr") << QStringList { "capacity", "--set", "snr=-1" } << "snr must be a number in [0, 1000000]";
+        QTest::newRow("vocab 1") << QStringList { "capacity", "--set", "vocab=1" } << "vocab";
+        QTest::newRow("layers 0") << QStringList { "accounting", "--set", "layers=0" } << "layers must be an integer in [1, 1000]";
+        QTest::newRow("phi 2") << QStringList { "accounting", "--set", "phi=2" } << "phi must be a number in [0, 1]";
+        QTest::newRow("rho nan") << QStringList { "accounting", "--set", "rho=nan" } << "rho must be";
+        QTest::newRow("tokens inf") << QStringList { "kv-cache", "--set", "tokens=inf" } << "tokens";
+        QTest::newRow("heads do not divide") << QStringList { "attention", "--set", "d_model=66" } << "heads must divide d_model";
+        QTest::newRow("odd rope head") << QStringList { "attention", "--set", "positional=rope", "--set", "heads=8", "--set", "d_model=72" }
+                                       << "d_model / heads must be even";
+        QTest::newRow("n 10000") << QStringList { "attention", "--set", "n=10000" } << "n (tokens) must be an integer in [1, 512]";
+        QTest::newRow("samples absurd") << QStringList { "bayes-floor", "--set", "samples=1e15" } << "samples";
+    }
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, errorPart);
+        const Run r = runCompute(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.left(200).constData());
+        QCOMPARE(r.err.count('\n'), 1);  // one line
+        QVERIFY2(QString::fromUtf8(r.err).contains(errorPart), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestComputeCli)
+#include "tst_compute_cli.moc"
