@@ -1,5 +1,12 @@
 #include "app/lab_registry.h"
 
+#include "core/accounting_lab_spec.h"
+#include "core/capacity_lab_spec.h"
+#include "core/costs_lab_spec.h"
+#include "core/lab_specs.h"
+#include "views/accounting_view.h"
+#include "views/capacity_view.h"
+#include "views/costs_view.h"
 #include "views/decay_bound_view.h"
 #include "views/training_view.h"
 
@@ -9,9 +16,15 @@ const QList<LabEntry> &labRegistry()
 {
     static const QList<LabEntry> labs {
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
-          [] { return static_cast<LabView *>(new DecayBoundView); } },
+          [] { return static_cast<LabView *>(new DecayBoundView); }, decayBoundSpec },
+        { QStringLiteral("capacity"), QObject::tr("Channel capacity"), QStringLiteral(":/icons/labs/capacity.svg"),
+          [] { return static_cast<LabView *>(new CapacityView); }, capacityLabSpec },
         { QStringLiteral("training"), QObject::tr("Latent-feedback training"), QStringLiteral(":/icons/labs/training.svg"),
-          [] { return static_cast<LabView *>(new TrainingView); } },
+          [] { return static_cast<LabView *>(new TrainingView); }, TrainingView::labSpec },
+        { QStringLiteral("accounting"), QObject::tr("Compute accounting"), QStringLiteral(":/icons/labs/accounting.svg"),
+          [] { return static_cast<LabView *>(new AccountingView); }, accountingLabSpec },
+        { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),
+          [] { return static_cast<LabView *>(new CostsView); }, costsLabSpec },
     };
     return labs;
 }
@@ -22,6 +35,13 @@ int labIndex(const QString &name)
     for (int i = 0; i < labs.size(); ++i)
         if (labs[i].name == name) return i;
     return -1;
+}
+
+const LabSpec *labSpec(const QString &name)
+{
+    const int i = labIndex(name);
+    if (i < 0 || !labRegistry()[i].spec) return nullptr;
+    return &labRegistry()[i].spec();
 }
 
 QString labNames()

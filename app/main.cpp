@@ -57,9 +57,11 @@ int main(int argc, char **argv)
         "  compute LAB [--set KEY=VALUE]...   print a lab's figures as JSON\n"
         "  train [--set KEY=VALUE]...         train the latent-feedback toy, print JSON\n"
         "  export LAB [--set KEY=VALUE]... --out FILE.png [--size WxH]\n"
+        "fullband FILE opens a scene (.fullband), a deck, or a PNG exported by FullBand.\n"
         "Run 'fullband SUBCOMMAND --help' for the keys of each."));
     parser.addHelpOption();
     parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A scene, deck or exported PNG to open."), QStringLiteral("[FILE]"));
     if (!parser.parse(QCoreApplication::arguments()))
         return fb::failBadInput(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -70,11 +72,15 @@ int main(int argc, char **argv)
         std::printf("FullBand %s\n", FULLBAND_VERSION);
         return 0;
     }
-    if (!parser.positionalArguments().isEmpty())
-        return fb::failBadInput(QStringLiteral("unknown subcommand '%1'; expected compute, train or export")
-                                    .arg(parser.positionalArguments().first()));
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1)
+        return fb::failBadInput(QStringLiteral("open one scene, deck or exported PNG at a time, got %1 files").arg(files.size()));
 
     fb::MainWindow window;
+    if (!files.isEmpty()) {
+        // A file that cannot be opened is refused before any window appears.
+        if (const QString err = window.openPath(files.first()); !err.isEmpty()) return fb::failBadInput(err);
+    }
     window.show();
     return app.exec();
 }

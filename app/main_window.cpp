@@ -3,31 +3,46 @@
 #include "app/export_dialog.h"
 #include "app/image_export.h"
 #include "app/lab_registry.h"
+#include "app/lecture_mode.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QIcon>
+#include <QImageReader>
+#include <QJsonDocument>
 #include <QKeySequence>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 namespace fb {
+
+namespace {
+const QString kSceneText = QStringLiteral("fullband-scene");  // PNG text chunk holding the scene
+constexpr int kMaxRecent = 8;
+} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
 {
     setWindowTitle(QStringLiteral("FullBand"));
+    setAcceptDrops(true);
     sidebar_ = new QListWidget;
     sidebar_->setObjectName(QStringLiteral("labList"));
     sidebar_->setIconSize(QSize(28, 28));
@@ -46,49 +61,74 @@ MainWindow::MainWindow(QWidget *parent)
     split->addWidget(stack_);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
-    setCentralWidget(split);
+
+    lecture_ = new LectureMode(this);
+    auto *central = new QWidget;
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(lecture_->header());
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
     connect(sidebar_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
     buildMenus();
-    restoreState();
+    restoreSettings();
 }
 
-LabView *MainWindow::currentLab() const
-{
-    return qobject_cast<LabView *>(stack_->currentWidget());
-}
+MainWindow::~MainWindow() = default;
 
-LabView *MainWindow::lab(int index) const
-{
-    return qobject_cast<LabView *>(stack_->widget(index));
-}
-
-int MainWindow::labCount() const
-{
-    return stack_->count();
-}
+LabView *MainWindow::currentLab() const { return qobject_cast<LabView *>(stack_->currentWidget()); }
+LabView *MainWindow::lab(int index) const { return qobject_cast<LabView *>(stack_->widget(index)); }
+int MainWindow::labCount() const { return stack_->count(); }
 
 void MainWindow::showLab(int index)
 {
     if (index >= 0 && index < stack_->count()) sidebar_->setCurrentRow(index);
 }
 
+void MainWindow::setSidebarVisible(bool visible)
+{
+    sidebar_->setVisible(visible);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *exportOne = file->addAction(tr("&Export chart…"), this, &MainWindow::exportChartDialog);
-    exportOne->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("&Open scene or deck…"), this, &MainWindow::openDialog)->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Save scene…"), this, &MainWindow::saveDialog)->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    file->addAction(tr("&Export chart…"), this, &MainWindow::exportChartDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export &all charts…"), this, &MainWindow::exportAllDialog)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction *caption = file->addAction(tr("Caption strip on exported charts"));
+    caption->setCheckable(true);
+    connect(caption, &QAction::toggled, this, &MainWindow::setCaptionStrip);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
+    rebuildRecentMenu();
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *copy = edit->addAction(tr("&Copy chart"), this, &MainWindow::copyChart);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WindowShortcut);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *full = view->addAction(tr("&Full screen"));
     full->setShortcut(QKeySequence(Qt::Key_F11));
     full->setCheckable(true);
     connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+    QAction *lecture = view->addAction(tr("&Lecture mode"), this, [this] { lecture_->toggle(); });
+    lecture->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction *side = view->addAction(tr("&Parameter panel"), this, [this] {
+        if (LabView *l = currentLab()) {
+            const bool show = !l->isSideVisible();
+            for (int i = 0; i < labCount(); ++i) lab(i)->setSideVisible(show);
+        }
+    });
+    side->setShortcut(QKeySequence(Qt::Key_F6));
     view->addSeparator();
     const auto &labs = labRegistry();
     for (int i = 0; i < labs.size(); ++i) {
@@ -110,31 +150,193 @@ void MainWindow::about()
         "“The Road to Transformers”, a textbook chapter (000_031aadcae6604a46.txt): sections 218.1–218.6, "
         "Figures 218.1 and 218.2.<br>"
         "An encyclopedia page on transformers (004_21534ea083b6ce9c.txt): the cost formulas of the Costs lab.</p>"
+        "<p>Lecture mode: F5; Page Down / Page Up step through a deck; Esc leaves.</p>"
         "<p>Built with Qt %2, Eigen and oneTBB.</p>").arg(QStringLiteral(FULLBAND_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::report(const QString &title, const QString &error)
+{
+    if (error.isEmpty()) return;
+    if (QApplication::platformName() == QLatin1String("offscreen")) {
+        statusBar()->showMessage(error);  // no modal dialogs where nobody can click them
+        return;
+    }
+    QMessageBox::warning(this, title, error);
+}
+
+// --- scenes ---------------------------------------------------------------------------------
+
+Scene MainWindow::currentScene() const
+{
+    Scene s;
+    if (LabView *l = currentLab()) {
+        s.lab = l->name();
+        s.title = l->title();
+        s.values = l->values();
+        s.extra = l->extraState();
+    }
+    return s;
+}
+
+QString MainWindow::applyScene(const Scene &scene)
+{
+    const int index = labIndex(scene.lab);
+    if (index < 0) return tr("lab '%1' is not a FullBand lab").arg(scene.lab);
+    LabView *target = lab(index);
+    const ParamValues before = target->values();
+    if (QString err = target->setValues(scene.values); !err.isEmpty()) return err;
+    if (QString err = target->setExtraState(scene.extra); !err.isEmpty()) {
+        target->setValues(before);
+        return err;
+    }
+    showLab(index);
+    return {};
+}
+
+QString MainWindow::openPath(const QString &path)
+{
+    SceneParse parsed;
+    if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+        QImageReader reader(path);
+        const QString text = reader.text(kSceneText);
+        if (text.isEmpty()) return tr("'%1' carries no FullBand scene").arg(path);
+        parsed = parseSceneOrDeck(text.toUtf8(), labSpec);
+    } else {
+        parsed = readSceneFile(path, labSpec);
+    }
+    if (!parsed.error.isEmpty()) return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), parsed.error);
+    if (parsed.isDeck) {
+        lecture_->setDeck(parsed.deck, 0);
+    } else if (QString err = applyScene(parsed.scene); !err.isEmpty()) {
+        return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), err);
+    }
+    rememberRecent(path);
+    if (!parsed.warnings.isEmpty()) statusBar()->showMessage(parsed.warnings.join(QStringLiteral("; ")), 10000);
+    return {};
+}
+
+QString MainWindow::saveScene(const QString &path)
+{
+    const Scene s = currentScene();
+    const LabSpec *spec = labSpec(s.lab);
+    if (!spec) return tr("no lab is open");
+    const QString err = writeFileAtomically(path, serializeScene(s, *spec));
+    if (err.isEmpty()) rememberRecent(path);
+    return err;
+}
+
+void MainWindow::openDialog()
+{
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scene or deck"),
+        settings.value(QStringLiteral("scenes/folder")).toString(),
+        tr("FullBand scenes and decks (*.fullband *.json *.png);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("scenes/folder"), QFileInfo(path).absolutePath());
+    report(tr("Open scene"), openPath(path));
+}
+
+void MainWindow::saveDialog()
+{
+    QSettings settings;
+    const QString start = QDir(settings.value(QStringLiteral("scenes/folder"),
+        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString())
+        .filePath((currentLab() ? currentLab()->name() : QStringLiteral("scene")) + QStringLiteral(".fullband"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scene"), start, tr("FullBand scenes (*.fullband)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(".fullband"))) path += QStringLiteral(".fullband");
+    settings.setValue(QStringLiteral("scenes/folder"), QFileInfo(path).absolutePath());
+    const QString err = saveScene(path);
+    if (err.isEmpty()) statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    report(tr("Save scene"), err.isEmpty() ? QString() : err + tr("\nThe previous file, if any, is unchanged."));
+}
+
+void MainWindow::rememberRecent(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("scenes/recent")).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QStringLiteral("scenes/recent"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("scenes/recent")).toStringList();
+    for (const QString &path : recent)
+        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { report(tr("Open scene"), openPath(path)); })
+            ->setToolTip(path);
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile()) report(tr("Open dropped file"), openPath(url.toLocalFile()));
+}
+
+// --- export ---------------------------------------------------------------------------------
+
+QImage MainWindow::chartImage(int chartIndex, QSize size, qreal scale)
+{
+    LabView *l = currentLab();
+    if (!l || chartIndex < 0 || chartIndex >= l->exportables().size()) return {};
+    l->waitForResult();
+    Exportable *chart = l->exportables()[chartIndex];
+    QImage image;
+    if (captionStrip_) {
+        // The chart above, one line of key parameters below, in the requested size overall.
+        const int strip = std::max(28, size.height() / 24);
+        const QImage top = chart->renderImage(QSize(size.width(), size.height() - strip), scale);
+        image = QImage(size * scale, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(scale);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        p.drawImage(QPointF(0, 0), top);
+        QFont font = p.font();
+        font.setPointSizeF(std::max(8.0, strip * 0.38));
+        p.setFont(font);
+        p.setPen(QColor(60, 60, 60));
+        p.drawText(QRect(12, size.height() - strip, size.width() - 24, strip), Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(l->caption(), Qt::ElideRight, size.width() - 24));
+    } else {
+        image = chart->renderImage(size, scale);
+    }
+    const Scene s = currentScene();
+    if (const LabSpec *spec = labSpec(s.lab))
+        image.setText(kSceneText, QString::fromUtf8(QJsonDocument(sceneToJson(s, *spec)).toJson(QJsonDocument::Compact)));
+    return image;
 }
 
 QString MainWindow::exportChart(int chartIndex, const QString &path, QSize size, qreal scale)
 {
-    LabView *lab = currentLab();
-    if (!lab) return tr("no lab is open");
-    const auto charts = lab->exportables();
+    LabView *l = currentLab();
+    if (!l) return tr("no lab is open");
+    const auto charts = l->exportables();
     if (chartIndex < 0 || chartIndex >= charts.size())
         return tr("chart must be in [1, %1], got %2").arg(charts.size()).arg(chartIndex + 1);
-    lab->waitForResult();
-    return writePng(renderChart(*charts[chartIndex], { size, scale }), path);
+    return writePng(chartImage(chartIndex, size, scale), path);
 }
 
 QString MainWindow::exportAllCharts(const QString &folder, QSize size, qreal scale)
 {
-    LabView *lab = currentLab();
-    if (!lab) return tr("no lab is open");
+    LabView *l = currentLab();
+    if (!l) return tr("no lab is open");
     if (!QDir(folder).exists()) return tr("folder '%1' does not exist").arg(folder);
-    lab->waitForResult();
-    const auto charts = lab->exportables();
+    const auto charts = l->exportables();
     for (int i = 0; i < charts.size(); ++i) {
         const QString path = QDir(folder).filePath(QStringLiteral("%1-%2-%3.png")
-            .arg(lab->name()).arg(i + 1).arg(fileSlug(charts[i]->exportTitle())));
-        if (QString err = writePng(renderChart(*charts[i], { size, scale }), path); !err.isEmpty()) return err;
+            .arg(l->name()).arg(i + 1).arg(fileSlug(charts[i]->exportTitle())));
+        if (QString err = writePng(chartImage(i, size, scale), path); !err.isEmpty()) return err;
     }
     statusBar()->showMessage(tr("Wrote %1 charts to %2").arg(charts.size()).arg(folder), 5000);
     return {};
@@ -142,13 +344,13 @@ QString MainWindow::exportAllCharts(const QString &folder, QSize size, qreal sca
 
 void MainWindow::exportChartDialog()
 {
-    LabView *lab = currentLab();
-    if (!lab || lab->exportables().isEmpty()) return;
-    ExportDialog dialog(lab, this);
+    LabView *l = currentLab();
+    if (!l || l->exportables().isEmpty()) return;
+    ExportDialog dialog(l, this);
     if (dialog.exec() != QDialog::Accepted) return;
     const QString err = exportChart(dialog.chartIndex(), dialog.path(), dialog.size(), dialog.scale());
-    if (!err.isEmpty()) QMessageBox::warning(this, tr("Export chart"), err);
-    else statusBar()->showMessage(tr("Wrote %1").arg(dialog.path()), 5000);
+    if (err.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(dialog.path()), 5000);
+    report(tr("Export chart"), err);
 }
 
 void MainWindow::exportAllDialog()
@@ -159,23 +361,59 @@ void MainWindow::exportAllDialog()
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Export all charts to"), start);
     if (folder.isEmpty()) return;
     settings.setValue(QStringLiteral("export/folder"), folder);
-    const QString err = exportAllCharts(folder, QSize(1600, 1000), 1.0);
-    if (!err.isEmpty()) QMessageBox::warning(this, tr("Export all charts"), err);
+    report(tr("Export all charts"), exportAllCharts(folder, QSize(1600, 1000), 1.0));
 }
 
-void MainWindow::restoreState()
+void MainWindow::copyChart()
+{
+    LabView *l = currentLab();
+    if (!l || l->exportables().isEmpty()) return;
+    // The chart under the mouse if there is one, otherwise the lab's first chart.
+    int index = 0;
+    const auto charts = l->exportables();
+    for (int i = 0; i < charts.size(); ++i)
+        if (auto *w = dynamic_cast<QWidget *>(charts[i]); w && w->underMouse()) index = i;
+    QApplication::clipboard()->setImage(chartImage(index, QSize(1600, 1000), 1.0));
+    statusBar()->showMessage(tr("Copied “%1” to the clipboard").arg(charts[index]->exportTitle()), 4000);
+}
+
+// --- settings -------------------------------------------------------------------------------
+
+void MainWindow::restoreSettings()
 {
     QSettings settings;
+    // Every lab comes back as it was left; a stored state that no longer fits is ignored.
+    for (int i = 0; i < labCount(); ++i) {
+        const QByteArray stored = settings.value(QStringLiteral("labs/%1").arg(lab(i)->name())).toByteArray();
+        if (stored.isEmpty()) continue;
+        const SceneParse parsed = parseSceneOrDeck(stored, labSpec);
+        if (parsed.error.isEmpty() && !parsed.isDeck && parsed.scene.lab == lab(i)->name()) {
+            lab(i)->setValues(parsed.scene.values);
+            lab(i)->setExtraState(parsed.scene.extra);
+        }
+    }
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1600, 1000);
     const int last = labIndex(settings.value(QStringLiteral("window/lab")).toString());
     sidebar_->setCurrentRow(last >= 0 ? last : 0);
 }
 
-void MainWindow::closeEvent(QCloseEvent *event)
+void MainWindow::saveSettings()
 {
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    if (LabView *lab = currentLab()) settings.setValue(QStringLiteral("window/lab"), lab->name());
+    if (!lecture_->isActive()) settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    if (LabView *l = currentLab()) settings.setValue(QStringLiteral("window/lab"), l->name());
+    for (int i = 0; i < labCount(); ++i) {
+        LabView *l = lab(i);
+        const LabSpec *spec = labSpec(l->name());
+        if (!spec) continue;
+        Scene s { l->name(), l->title(), l->values(), l->extraState() };
+        settings.setValue(QStringLiteral("labs/%1").arg(l->name()), serializeScene(s, *spec));
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
     event->accept();
 }
 

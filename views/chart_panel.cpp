@@ -68,6 +68,15 @@ void ChartPanel::setFontScale(double scale)
 {
     fontScale_ = scale;
     applyFonts();
+    // Lines thicken with the fonts so a projector shows them from the back row.
+    for (QAbstractSeries *series : chart()->series()) {
+        auto *xy = qobject_cast<QXYSeries *>(series);
+        const QVariant base = series->property("fbBaseWidth");
+        if (!xy || !base.isValid()) continue;
+        QPen pen = xy->pen();
+        pen.setWidthF(base.toDouble() * scale);
+        xy->setPen(pen);
+    }
 }
 
 void ChartPanel::styleAxis(QAbstractAxis *axis, const QString &title)
@@ -84,6 +93,9 @@ void ChartPanel::styleAxis(QAbstractAxis *axis, const QString &title)
 static void replaceAxis(QChart *chart, QAbstractAxis *&slot, QAbstractAxis *axis, Qt::Alignment align)
 {
     if (slot) {
+        // Qt Charts deletes the axis' graphics later, from the event loop: hide them first so an
+        // export rendered before then (headless, no event loop) does not show the old axis.
+        slot->setVisible(false);
         chart->removeAxis(slot);
         delete slot;
     }
@@ -95,6 +107,7 @@ static void replaceAxis(QChart *chart, QAbstractAxis *&slot, QAbstractAxis *axis
 QValueAxis *ChartPanel::setValueAxis(Qt::Orientation orientation, const QString &title)
 {
     auto *axis = new QValueAxis;
+    axis->setLabelFormat(QStringLiteral("%g"));
     styleAxis(axis, title);
     if (orientation == Qt::Horizontal) replaceAxis(chart(), axisX_, axis, Qt::AlignBottom);
     else replaceAxis(chart(), axisY_, axis, Qt::AlignLeft);
@@ -123,6 +136,7 @@ QLineSeries *ChartPanel::addLine(const QString &name, const QColor &color, qreal
     pen.setStyle(style);
     pen.setCapStyle(Qt::RoundCap);
     s->setPen(pen);
+    s->setProperty("fbBaseWidth", width);
     chart()->addSeries(s);
     if (axisX_) s->attachAxis(axisX_);
     if (axisY_) s->attachAxis(axisY_);
@@ -162,8 +176,10 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
         return;
     }
     double pad = (hi - lo) * padFraction;
-    if (pad == 0.0) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
+    if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);  // an empty range, not "no padding"
     axis->setRange(lo - pad, hi + pad);
+    // Round ticks (0, 5, 10, ...) instead of the range's raw ends.
+    if (auto *value = qobject_cast<QValueAxis *>(axis)) value->applyNiceNumbers();
 }
 
 QImage ChartPanel::renderImage(QSize logicalSize, qreal dpr)

@@ -8,6 +8,7 @@
 #include "views/readout_panel.h"
 
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPushButton>
@@ -112,7 +113,7 @@ DecayBoundView::DecayBoundView(QWidget *parent)
 
     wavelengthChart_ = new ChartPanel(tr("Wavelength of each frequency pair"));
     wavelengthChart_->setValueAxis(Qt::Horizontal, tr("pair index i"));
-    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λ_i = 2π/θ_i (tokens)"));
+    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λ_i = 2π/θ_i, tokens"));
     plainWavelength_ = wavelengthChart_->addLine(tr("plain RoPE"), seriesColor(0));
     scaledWavelength_ = wavelengthChart_->addLine(tr("with context extension"), seriesColor(1), 2.5, Qt::DashLine);
     trainedMark_ = wavelengthChart_->addLine(tr("trained length L"), QColor(90, 90, 90), 1.5, Qt::DotLine);
@@ -182,12 +183,60 @@ void DecayBoundView::showResult(const std::any &any)
 void DecayBoundView::pinCurrent()
 {
     if (lastPlain_.isEmpty()) return;
+    pin(tr("pinned: %1").arg(lastLabel_), lastPlain_);
+}
+
+void DecayBoundView::pin(const QString &label, const QList<QPointF> &points)
+{
     // Okabe-Ito colours after the two live ones, lighter so the live curves stay in front.
     QColor c = seriesColor(2 + int(pins_.size()));
     c.setAlphaF(0.75f);
-    QLineSeries *ghost = decayChart_->addLine(tr("pinned: %1").arg(lastLabel_), c, 2.0, Qt::DashDotLine);
-    decayChart_->replacePoints(ghost, lastPlain_);
+    QLineSeries *ghost = decayChart_->addLine(label, c, 2.0, Qt::DashDotLine);
+    decayChart_->replacePoints(ghost, points);
     pins_.append(ghost);
+}
+
+QJsonObject DecayBoundView::extraState() const
+{
+    QJsonArray pins;
+    for (const QLineSeries *s : pins_) {
+        QJsonArray xs, ys;
+        for (const QPointF &p : s->points()) {
+            xs.append(p.x());
+            ys.append(p.y());
+        }
+        pins.append(QJsonObject { { QStringLiteral("label"), s->name() }, { QStringLiteral("distance"), xs },
+                                  { QStringLiteral("bound"), ys } });
+    }
+    return pins.isEmpty() ? QJsonObject() : QJsonObject { { QStringLiteral("pins"), pins } };
+}
+
+QString DecayBoundView::setExtraState(const QJsonObject &state)
+{
+    // Check everything first, then replace the pins: a bad scene changes nothing.
+    const QJsonValue pinsValue = state.value(QStringLiteral("pins"));
+    if (!pinsValue.isUndefined() && !pinsValue.isArray()) return tr("extra.pins must be an array");
+    QList<QPair<QString, QList<QPointF>>> pins;
+    const QJsonArray arr = pinsValue.toArray();
+    if (arr.size() > 16) return tr("extra.pins holds %1 curves; at most 16").arg(arr.size());
+    for (qsizetype i = 0; i < arr.size(); ++i) {
+        const QJsonObject o = arr[i].toObject();
+        const QJsonArray xs = o.value(QStringLiteral("distance")).toArray();
+        const QJsonArray ys = o.value(QStringLiteral("bound")).toArray();
+        if (!o.value(QStringLiteral("label")).isString() || xs.size() != ys.size() || xs.size() > 70000)
+            return tr("extra.pins[%1] needs a label and equally long distance and bound arrays").arg(i);
+        QList<QPointF> pts;
+        for (qsizetype k = 0; k < xs.size(); ++k) {
+            const double x = xs[k].toDouble(-1), y = ys[k].toDouble(-1);
+            if (!xs[k].isDouble() || !ys[k].isDouble() || !std::isfinite(x) || !std::isfinite(y) || x <= 0)
+                return tr("extra.pins[%1] point %2 must be a positive distance and a finite bound").arg(i).arg(k);
+            pts.append(QPointF(x, y));
+        }
+        pins.append({ o.value(QStringLiteral("label")).toString().left(120), pts });
+    }
+    clearPins();
+    for (const auto &[label, pts] : pins) pin(label, pts);
+    return {};
 }
 
 void DecayBoundView::clearPins()

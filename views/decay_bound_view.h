@@ -19,12 +19,16 @@ public:
 
     // Freezes the current plain curve as a labelled ghost; clearPins removes them all.
     void pinCurrent();
+    void pin(const QString &label, const QList<QPointF> &points);
     void clearPins();
     int pinCount() const { return int(pins_.size()); }
 
     // Series shown, for tests.
     QLineSeries *plainSeries() const { return plain_; }
     QLineSeries *scaledSeries() const { return scaled_; }
+
+    QJsonObject extraState() const override;
+    QString setExtraState(const QJsonObject &state) override;
 
 protected:
     void showResult(const std::any &result) override;

@@ -1,5 +1,6 @@
 #include "views/lab_view.h"
 
+#include "views/chart_panel.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
 
@@ -43,6 +44,7 @@ LabView::LabView(const LabSpec &spec, const QString &title, QWidget *parent)
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setFixedWidth(360);
     outer->addWidget(scroll);
+    side_ = scroll;
 
     chartArea_ = new QVBoxLayout;
     outer->addLayout(chartArea_, 1);
@@ -81,6 +83,21 @@ QString LabView::caption() const
         parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(p.key), value);
     }
     return title_ + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+}
+
+void LabView::setPresentationScale(double scale)
+{
+    for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->setFontScale(scale);
+}
+
+void LabView::setSideVisible(bool visible)
+{
+    side_->setVisible(visible);
+}
+
+bool LabView::isSideVisible() const
+{
+    return !side_->isHidden();
 }
 
 void LabView::setComputation(Computation computation)

@@ -6,6 +6,7 @@
 #include "core/param_spec.h"
 
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QList>
 #include <QWidget>
 
@@ -52,6 +53,16 @@ public:
     // The lab's key figures in one line, for captions and tooltips.
     virtual QString caption() const;
 
+    // Lab-specific state beyond the parameters (pinned curves, kept runs), saved in scenes.
+    virtual QJsonObject extraState() const { return {}; }
+    // Restores it; a malformed object is refused with a message and changes nothing.
+    virtual QString setExtraState(const QJsonObject &) { return {}; }
+
+    // Presentation: fonts and lines scaled for a projector (1 = normal), parameter column shown or not.
+    virtual void setPresentationScale(double scale);
+    void setSideVisible(bool visible);
+    bool isSideVisible() const;
+
 Q_SIGNALS:
     // A result was drawn (after the charts were updated).
     void resultShown();
@@ -83,6 +94,7 @@ private:
     ReadoutPanel *readouts_ = nullptr;
     QVBoxLayout *chartArea_ = nullptr;
     QVBoxLayout *sideArea_ = nullptr;
+    QWidget *side_ = nullptr;
     QList<Exportable *> exportables_;
     Computation computation_;
     QElapsedTimer sinceChange_;

@@ -29,10 +29,20 @@ double logLow(const ParamSpec &s)
     return s.min > 0.0 ? s.min : std::max(s.max * 1e-6, 1e-3);
 }
 
+// 0.0001, 64, 65536, 1e9: short enough for a label.
+QString compactNumber(double v)
+{
+    if (std::fabs(v) >= 1e6) {
+        QString t = QString::number(v, 'g', 3);
+        t.replace(QStringLiteral("e+0"), QStringLiteral("e")).replace(QStringLiteral("e+"), QStringLiteral("e"));
+        return t;
+    }
+    return QString::fromStdString(formatNumber(v));
+}
+
 QString compactRange(const ParamSpec &s)
 {
-    QString r = QStringLiteral("%1 – %2").arg(QString::fromStdString(formatNumber(s.min)),
-                                               QString::fromStdString(formatNumber(s.max)));
+    QString r = QStringLiteral("%1 – %2").arg(compactNumber(s.min), compactNumber(s.max));
     if (s.kind == ParamKind::Integer && s.multipleOf == 2) r += QStringLiteral(", even");
     else if (s.kind == ParamKind::Integer && s.multipleOf > 2) r += QStringLiteral(", ×%1").arg(s.multipleOf);
     return r;
@@ -57,7 +67,7 @@ int ParamPanel::sliderPosition(const ParamSpec &s, double v)
 double ParamPanel::sliderValue(const ParamSpec &s, int position)
 {
     if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps && !s.logScale)
-        return s.min + double(position) * double(s.multipleOf);
+        return std::clamp(s.min + double(position) * double(s.multipleOf), s.min, s.max);
     const double t = double(position) / kSliderSteps;
     double v;
     if (s.logScale) {

@@ -29,15 +29,6 @@ struct TrainingPreview {
     long long latentParams = 0;
 };
 
-// The trainer's parameters under the lab's command-line name ("training"; the trainer's own
-// subcommand calls them "train").
-LabSpec trainingLabSpec()
-{
-    LabSpec spec = trainSpec();
-    spec.name = "training";
-    return spec;
-}
-
 // One config per arm to train: token-only first when both.
 std::vector<TrainConfig> configsFrom(const ParamValues &values)
 {
@@ -69,8 +60,19 @@ QString grouped(long long n)
 
 } // namespace
 
+const LabSpec &TrainingView::labSpec()
+{
+    // The trainer's own subcommand calls these parameters "train".
+    static const LabSpec spec = [] {
+        LabSpec s = trainSpec();
+        s.name = "training";
+        return s;
+    }();
+    return spec;
+}
+
 TrainingView::TrainingView(QWidget *parent)
-    : LabView(trainingLabSpec(), tr("Latent-feedback training"), parent)
+    : LabView(labSpec(), tr("Latent-feedback training"), parent)
 {
     controls_ = new TrainingControlBar;
     chart_ = new LossCurveChart;

@@ -26,6 +26,8 @@ public:
     enum class State { Idle, Running, Paused, Stopping, Done };
 
     explicit TrainingView(QWidget *parent = nullptr);
+    // The trainer's parameters (trainSpec()) under the lab's name, "training".
+    static const LabSpec &labSpec();
     ~TrainingView() override;  // cancels a running training and joins its threads
 
     // Export and tests: with nothing trained yet, trains the current values to the end; a running

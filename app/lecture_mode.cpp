@@ -1,0 +1,131 @@
+#include "app/lecture_mode.h"
+
+#include "app/main_window.h"
+#include "views/lab_view.h"
+
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMenuBar>
+
+namespace fb {
+
+LectureMode::LectureMode(MainWindow *window)
+    : QObject(window)
+    , window_(window)
+{
+    header_ = new QLabel;
+    header_->setObjectName(QStringLiteral("lectureHeader"));
+    header_->setStyleSheet(QStringLiteral("QLabel { background:#1f2a44; color:white; padding:6px 14px; font-weight:bold; }"));
+    header_->hide();
+    qApp->installEventFilter(this);
+}
+
+void LectureMode::setDeck(const Deck &deck, int position)
+{
+    deck_ = deck;
+    position_ = -1;
+    if (!deck_.scenes.isEmpty()) show(qBound(0, position, int(deck_.scenes.size()) - 1));
+    updateHeader();
+}
+
+void LectureMode::enter()
+{
+    if (active_) return;
+    active_ = true;
+    wasFullScreen_ = window_->isFullScreen();
+    normalFont_ = QApplication::font();
+    QFont big = normalFont_;
+    big.setPointSizeF(normalFont_.pointSizeF() * kFontScale);
+    QApplication::setFont(big);
+    for (int i = 0; i < window_->labCount(); ++i) window_->lab(i)->setPresentationScale(kFontScale);
+    window_->setSidebarVisible(false);
+    window_->menuBar()->hide();
+    header_->show();
+    updateHeader();
+    window_->showFullScreen();
+}
+
+void LectureMode::leave()
+{
+    if (!active_) return;
+    active_ = false;
+    QApplication::setFont(normalFont_);
+    for (int i = 0; i < window_->labCount(); ++i) {
+        window_->lab(i)->setPresentationScale(1.0);
+        window_->lab(i)->setSideVisible(true);
+    }
+    window_->setSidebarVisible(true);
+    window_->menuBar()->show();
+    header_->hide();
+    if (!wasFullScreen_) window_->showNormal();
+}
+
+QString LectureMode::step(int delta)
+{
+    if (deck_.scenes.isEmpty()) return tr("no deck is open");
+    return show(qBound(0, position_ + delta, int(deck_.scenes.size()) - 1));
+}
+
+QString LectureMode::show(int position)
+{
+    if (position < 0 || position >= deck_.scenes.size()) return tr("no scene %1 in this deck").arg(position + 1);
+    if (position == position_) return {};
+    const QString err = window_->applyScene(deck_.scenes[position]);
+    if (err.isEmpty()) position_ = position;
+    updateHeader();
+    return err;
+}
+
+void LectureMode::updateHeader()
+{
+    if (deck_.scenes.isEmpty() || position_ < 0) {
+        header_->setText(tr("FullBand lecture mode — Esc leaves, F6 shows the parameters"));
+        return;
+    }
+    const Scene &s = deck_.scenes[position_];
+    header_->setText(QStringLiteral("%1   ·   %2 / %3   ·   %4")
+                         .arg(s.title.isEmpty() ? s.lab : s.title)
+                         .arg(position_ + 1)
+                         .arg(deck_.scenes.size())
+                         .arg(deck_.title));
+}
+
+bool LectureMode::eventFilter(QObject *watched, QEvent *event)
+{
+    if (!active_ || event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
+    // Only keys aimed at this window (not at an open dialog).
+    auto *w = qobject_cast<QWidget *>(watched);
+    if (!w || w->window() != window_) return QObject::eventFilter(watched, event);
+    const int key = static_cast<QKeyEvent *>(event)->key();
+    // Arrows and space still move a focused slider or edit a field; Page Up / Down always step.
+    const bool editing = qobject_cast<QAbstractSlider *>(w) || qobject_cast<QAbstractSpinBox *>(w)
+        || qobject_cast<QLineEdit *>(w) || qobject_cast<QComboBox *>(w);
+    if (editing && key != Qt::Key_PageDown && key != Qt::Key_PageUp && key != Qt::Key_Escape)
+        return QObject::eventFilter(watched, event);
+    switch (key) {
+    case Qt::Key_PageDown:
+    case Qt::Key_Right:
+    case Qt::Key_Down:
+    case Qt::Key_Space:
+        step(+1);
+        return true;
+    case Qt::Key_PageUp:
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+    case Qt::Key_Backspace:
+        step(-1);
+        return true;
+    case Qt::Key_Escape:
+        leave();
+        return true;
+    default:
+        return QObject::eventFilter(watched, event);
+    }
+}
+
+} // namespace fb

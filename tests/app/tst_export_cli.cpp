@@ -1,0 +1,82 @@
+// fullband export: headless PNGs of the requested size; bad input exits 2 and writes nothing.
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestExportCli : public QObject {
+    Q_OBJECT
+private:
+    struct Run { int code; QString out; QString err; };
+    Run run(const QStringList &args)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        p.setProcessEnvironment(env);
+        p.start(QString::fromLocal8Bit(qgetenv("FULLBAND_BIN")), args);
+        if (!p.waitForFinished(120000)) return { -1, {}, {} };
+        return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+    }
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(!qgetenv("FULLBAND_BIN").isEmpty()); }
+
+    void writesRequestedSize_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QSize>("pixels");
+        QTest::newRow("default") << QStringList {} << QSize(1600, 1000);
+        QTest::newRow("size") << QStringList { "--size", "800x600" } << QSize(800, 600);
+        QTest::newRow("2x") << QStringList { "--size", "800x500", "--scale", "2" } << QSize(1600, 1000);
+        QTest::newRow("second chart") << QStringList { "--chart", "2", "--size", "640x400" } << QSize(640, 400);
+    }
+    void writesRequestedSize()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QSize, pixels);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("decay.png"));
+        const Run r = run(QStringList { "export", "decay-bound", "--set", "base=500000", "--out", path } + extra);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QImage img(path);
+        QCOMPARE(img.size(), pixels);
+    }
+
+    void badInputExits2AndWritesNothing_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no lab") << QStringList { "export", "--out", "OUT" } << "LAB";
+        QTest::newRow("unknown lab") << QStringList { "export", "nope", "--out", "OUT" } << "unknown lab 'nope'";
+        QTest::newRow("unknown key") << QStringList { "export", "decay-bound", "--set", "dd=3", "--out", "OUT" } << "unknown key 'dd'";
+        QTest::newRow("odd d") << QStringList { "export", "decay-bound", "--set", "d=63", "--out", "OUT" } << "d must be";
+        QTest::newRow("no out") << QStringList { "export", "decay-bound" } << "--out";
+        QTest::newRow("not png") << QStringList { "export", "decay-bound", "--out", "OUT.jpg" } << ".png";
+        QTest::newRow("bad size") << QStringList { "export", "decay-bound", "--size", "10x10", "--out", "OUT" } << "--size";
+        QTest::newRow("bad scale") << QStringList { "export", "decay-bound", "--scale", "9", "--out", "OUT" } << "--scale";
+        QTest::newRow("bad chart") << QStringList { "export", "decay-bound", "--chart", "7", "--out", "OUT" } << "--chart";
+        QTest::newRow("missing folder") << QStringList { "export", "decay-bound", "--out", "MISSING" } << "does not exist";
+    }
+    void badInputExits2AndWritesNothing()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out.png"));
+        for (QString &a : args) {
+            if (a == QLatin1String("OUT")) a = out;
+            else if (a == QLatin1String("OUT.jpg")) a = dir.filePath(QStringLiteral("out.jpg"));
+            else if (a == QLatin1String("MISSING")) a = dir.filePath(QStringLiteral("no/such/out.png"));
+        }
+        const Run r = run(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        // One line of ours (Qt may add its own environment warnings on lines of their own).
+        QCOMPARE(r.err.count(QStringLiteral("fullband:")), 1);
+        QVERIFY(!QFile::exists(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExportCli)
+#include "tst_export_cli.moc"

@@ -1,0 +1,282 @@
+#include "views/capacity_view.h"
+
+#include "core/capacity_lab_spec.h"
+#include "views/chart_label.h"
+#include "views/chart_panel.h"
+#include "views/number_text.h"
+#include "views/palette.h"
+#include "views/readout_panel.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace fb {
+
+namespace {
+
+// What the worker hands to the GUI thread.
+struct CapacityViewResult {
+    CapacityLabParams params;
+    CapacityResult chosen;
+    QList<QPointF> latent, snrOne;            // (d, bits) over the whole width range
+    QList<QPointF> latentMarks, snrOneMarks;  // at the chapter's widths
+    QList<QPointF> bandLow, bandHigh;         // log2(V) at the band's edges
+    QList<QPointF> point;                     // (d, log2 V) and (d, latent bits)
+    double xMin = 64, xMax = 16384, yMin = 1, yMax = 1e5;
+    std::vector<TokenRow> tokenRows;
+    std::vector<LatentRow> latentRows;
+};
+
+std::any computeCapacity(const ParamValues &values)
+{
+    CapacityLabParams p;
+    if (const std::string err = capacityLabFrom(values, p); !err.empty()) throw std::invalid_argument(err);
+    CapacityViewResult r;
+    r.params = p;
+    const double d = p.point.d, snr = p.point.snr;
+
+    // Powers of two around the chapter's 64 ... 16,384, widened to keep the chosen d inside.
+    r.xMin = 64;
+    while (r.xMin > d / 2 && r.xMin > 1) r.xMin /= 2;
+    r.xMax = 16384;
+    while (r.xMax < d * 2) r.xMax *= 2;
+    const int n = 97;
+    for (int i = 0; i < n; ++i) {
+        const double x = r.xMin * std::pow(r.xMax / r.xMin, double(i) / (n - 1));
+        r.latent.append(QPointF(x, latentBits(x, snr)));
+        r.snrOne.append(QPointF(x, latentBits(x, 1.0)));
+    }
+    for (double dim : chapterDims()) {
+        r.latentMarks.append(QPointF(dim, latentBits(dim, snr)));
+        r.snrOneMarks.append(QPointF(dim, latentBits(dim, 1.0)));
+    }
+    const double low = tokenBits(p.vocabMin), high = tokenBits(p.vocabMax);
+    r.bandLow = { QPointF(r.xMin, low), QPointF(r.xMax, low) };
+    r.bandHigh = { QPointF(r.xMin, high), QPointF(r.xMax, high) };
+    r.chosen = capacity(p.point);
+    r.point = { QPointF(d, r.chosen.tokenBits), QPointF(d, r.chosen.latentBits) };
+    r.tokenRows = tokenTable(chapterVocabs());
+    r.latentRows = latentTable(chapterDims(), snr, p.point.vocab);
+
+    // The y range spans every positive value drawn (log axis), with some room above and below.
+    double lo = HUGE_VAL, hi = 0;
+    for (const auto *pts : { &r.latent, &r.snrOne, &r.bandLow, &r.bandHigh, &r.point })
+        for (const QPointF &pt : *pts)
+            if (pt.y() > 0 && std::isfinite(pt.y())) {
+                lo = std::min(lo, pt.y());
+                hi = std::max(hi, pt.y());
+            }
+    if (hi > 0) {
+        r.yMin = std::pow(10.0, std::floor(std::log10(lo / 1.5)));
+        r.yMax = std::pow(10.0, std::ceil(std::log10(hi * 1.5)));
+    }
+    return r;
+}
+
+// A series added to the chart and its current axes.
+template<class Series>
+Series *attach(ChartPanel *panel, Series *series)
+{
+    panel->chart()->addSeries(series);
+    if (panel->axisX()) series->attachAxis(panel->axisX());
+    if (panel->axisY()) series->attachAxis(panel->axisY());
+    return series;
+}
+
+void hideFromLegend(QChart *chart, QAbstractSeries *series)
+{
+    for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
+}
+
+QScatterSeries *markers(const QColor &color, QScatterSeries::MarkerShape shape, qreal size)
+{
+    auto *s = new QScatterSeries;
+    s->setMarkerShape(shape);
+    s->setMarkerSize(size);
+    s->setColor(color);
+    s->setBorderColor(Qt::white);
+    return s;
+}
+
+QString snrText(double snr)
+{
+    return QString::fromStdString(formatNumber(std::round(snr * 1000) / 1000));
+}
+
+// The two tables exactly as the chapter's cell prints them (Part A of 218.6.5); the rows for the
+// chosen d and V in bold.
+QString tablesHtml(const CapacityViewResult &r)
+{
+    const CapacityParams &p = r.params.point;
+    auto row = [](const QString &line, bool bold) {
+        const QString esc = line.toHtmlEscaped();
+        return (bold ? QStringLiteral("<b>%1</b>").arg(esc) : esc) + QLatin1Char('\n');
+    };
+    QString html = QStringLiteral("<pre style='margin:0'>");
+    html += row(QStringLiteral("token-only channel: one sampled token per step"), false);
+    for (const TokenRow &t : r.tokenRows)
+        html += row(QStringLiteral("  V = %1   log2(V) = %2 bits")
+                        .arg(text::grouped(t.vocab), 7).arg(text::fixed(t.bits, 2), 6),
+                    t.vocab == p.vocab);
+    html += QLatin1Char('\n');
+    html += row(QStringLiteral("latent-feedback channel: Gaussian capacity of h_t, SNR = %1").arg(snrText(p.snr)), false);
+    const QString ref = QString::fromStdString(formatNumber(p.vocab));
+    for (const LatentRow &l : r.latentRows)
+        html += row(QStringLiteral("  d = %1   capacity = %2 bits   ratio to log2(%3) = %4x")
+                        .arg(QString::number(qlonglong(l.d)), 5)
+                        .arg(text::fixed(l.bits, 1), 9)
+                        .arg(ref)
+                        .arg(text::fixed(l.ratio, 1), 7),
+                    l.d == p.d);
+    html += QStringLiteral("</pre>");
+    return html;
+}
+
+} // namespace
+
+CapacityView::CapacityView(QWidget *parent)
+    : LabView(capacityLabSpec(), tr("Channel capacity"), parent)
+{
+    chart_ = new ChartPanel(tr("Inter-step channel capacity"));
+    chart_->setLogAxis(Qt::Horizontal, tr("model width d (log scale)"), 2.0)->setLabelFormat(QStringLiteral("%.0f"));
+    chart_->setLogAxis(Qt::Vertical, tr("bits crossing one step boundary (log scale)"), 10.0);
+    QChart *c = chart_->chart();
+
+    // Drawn back to front: band, curves, the chapter's widths, the chosen point.
+    band_ = new QAreaSeries;
+    bandLow_ = new QLineSeries(band_);  // owned by the band
+    bandHigh_ = new QLineSeries(band_);
+    band_->setUpperSeries(bandHigh_);
+    band_->setLowerSeries(bandLow_);
+    QColor grey(128, 128, 128);
+    grey.setAlphaF(0.35f);
+    band_->setBrush(grey);
+    band_->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
+    attach(chart_, band_);
+
+    latent_ = chart_->addLine(QString(), seriesColor(0), 2.5);
+    snrOne_ = chart_->addLine(tr("latent feedback, SNR 1"), seriesColor(1), 2.5, Qt::DashLine);
+    latentMarks_ = attach(chart_, markers(seriesColor(0), QScatterSeries::MarkerShapeCircle, 10));
+    snrOneMarks_ = attach(chart_, markers(seriesColor(1), QScatterSeries::MarkerShapeRectangle, 9));
+    gap_ = chart_->addLine(QString(), QColor(0, 0, 0), 1.5, Qt::DotLine);
+    point_ = attach(chart_, markers(QColor(0, 0, 0), QScatterSeries::MarkerShapeCircle, 14));
+    for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(latentMarks_), static_cast<QAbstractSeries *>(snrOneMarks_),
+                                static_cast<QAbstractSeries *>(gap_) })
+        hideFromLegend(c, s);
+    band_->setName(tr("token-only channel log2(V)"));
+    point_->setName(tr("chosen d and SNR"));
+    bandLabel_ = new ChartLabel(c, band_, QColor(70, 70, 70));
+    gapLabel_ = new ChartLabel(c, gap_, QColor(0, 0, 0));
+
+    tables_ = new QLabel;
+    tables_->setObjectName(QStringLiteral("capacityTables"));
+    tables_->setTextFormat(Qt::RichText);
+    tables_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setPointSizeF(11.0);
+    tables_->setFont(mono);
+    tables_->setMargin(8);
+    tables_->setAutoFillBackground(true);
+    tables_->setStyleSheet(QStringLiteral("QLabel { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
+    tables_->setToolTip(tr("Part A of the chapter's cell (218.6.5), recomputed for the chosen SNR and V"));
+
+    addChart(chart_, chart_, 1);
+    chartArea()->addWidget(tables_, 0);
+
+    setValidator([](const ParamValues &v) {
+        CapacityLabParams p;
+        return capacityLabFrom(v, p);
+    });
+    setComputation(computeCapacity);
+}
+
+QString CapacityView::tablesText() const
+{
+    return tablesPlain_;
+}
+
+QString CapacityView::bandLabel() const
+{
+    return bandLabel_->text();
+}
+
+QString CapacityView::gapLabel() const
+{
+    return gapLabel_->text();
+}
+
+void CapacityView::showResult(const std::any &any)
+{
+    const auto &r = std::any_cast<const CapacityViewResult &>(any);
+    const CapacityParams &p = r.params.point;
+
+    chart_->replacePoints(bandLow_, r.bandLow);
+    chart_->replacePoints(bandHigh_, r.bandHigh);
+    chart_->replacePoints(latent_, r.latent);
+    chart_->replacePoints(snrOne_, r.snrOne);
+    chart_->replacePoints(latentMarks_, r.latentMarks);
+    chart_->replacePoints(snrOneMarks_, r.snrOneMarks);
+    chart_->replacePoints(point_, r.point);
+    chart_->replacePoints(gap_, r.point);
+    // A tick every power of two up to 12 octaves (64 ... 16,384), every power of four beyond.
+    if (auto *x = qobject_cast<QLogValueAxis *>(chart_->axisX())) {
+        const double base = std::log2(r.xMax / r.xMin) > 12.5 ? 4.0 : 2.0;
+        if (x->base() != base) x->setBase(base);
+    }
+    ChartPanel::setRange(chart_->axisX(), r.xMin, r.xMax, 0.015);  // room for markers at the ends
+    ChartPanel::setRange(chart_->axisY(), r.yMin, r.yMax, 0.0);
+
+    auto rename = [](QAbstractSeries *s, const QString &name) {
+        if (s->name() != name) s->setName(name);
+    };
+    rename(latent_, tr("latent feedback, SNR %1").arg(snrText(p.snr)));
+    bandLabel_->set(tr("token-only channel: log2(V), V from %1 to %2")
+                        .arg(text::shortCount(r.params.vocabMin), text::shortCount(r.params.vocabMax)),
+                    QPointF(r.xMin, tokenBits(r.params.vocabMax)), Qt::AlignLeft | Qt::AlignBottom, QPointF(8, -4));
+    // The ratio beside the dotted gap, on the side of the chart with more room.
+    const bool rightHalf = std::log(p.d / r.xMin) > 0.6 * std::log(r.xMax / r.xMin);
+    const double middle = std::sqrt(std::max(r.chosen.tokenBits, 1e-300) * std::max(r.chosen.latentBits, 1e-300));
+    gapLabel_->set(r.chosen.latentBits > 0
+                       ? tr("%1 bits = %2 × %3 bits").arg(text::groupedFixed(r.chosen.latentBits, 1),
+                                                          text::groupedFixed(r.chosen.ratio, 1), text::fixed(r.chosen.tokenBits, 2))
+                       : QString(),
+                   QPointF(p.d, middle), (rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
+                   QPointF(rightHalf ? -10 : 10, 0));
+
+    const QString html = tablesHtml(r);
+    tables_->setText(html);
+    QTextDocument doc;
+    doc.setHtml(html);
+    tablesPlain_ = doc.toPlainText();
+
+    readouts()->setRow(QStringLiteral("token"), tr("Token channel log2(V)"),
+                       tr("%1 bits").arg(text::fixed(r.chosen.tokenBits, 2)),
+                       tr("The chapter: 16.97 bits at V = 128,000, 17.97 at 256,000"));
+    readouts()->setRow(QStringLiteral("latent"), tr("Latent (d/2)·log2(1+SNR)"),
+                       tr("%1 bits").arg(text::groupedFixed(r.chosen.latentBits, 1)),
+                       tr("The chapter: 7,084.9 bits at d = 4,096 and SNR 10"));
+    readouts()->setRow(QStringLiteral("ratio"), tr("Latent / token"), tr("%1×").arg(text::fixed(r.chosen.ratio, 1)),
+                       tr("The chapter: about 417.6 times"));
+    readouts()->setRow(QStringLiteral("coord"), tr("Bits per coordinate"),
+                       tr("%1 bits").arg(text::fixed(0.5 * std::log2(1.0 + p.snr), 3)));
+    readouts()->setRow(QStringLiteral("bf16"), tr("h_t in bfloat16 (16·d)"),
+                       tr("%1 bits").arg(text::grouped(16.0 * p.d)));
+    readouts()->setNote(tr("Doubling the vocabulary buys exactly one more bit; doubling d doubles the latent "
+                           "capacity. The bound assumes independent coordinates and stays far below the 16·d "
+                           "bits the vector occupies."));
+}
+
+} // namespace fb

@@ -1,0 +1,42 @@
+#pragma once
+// A text label on a light backing drawn inside a chart at a data point (in the series' axis coordinates), kept in
+// place when the chart is resized or exported at another size. For annotations the legend would
+// truncate: "token-only channel: log2(V), V from 32k to 256k", "crossover n = 6d".
+#include <QObject>
+#include <QPointF>
+
+class QAbstractSeries;
+class QChart;
+class QGraphicsRectItem;
+class QGraphicsSimpleTextItem;
+
+namespace fb {
+
+class ChartLabel : public QObject {
+    Q_OBJECT
+public:
+    // The label belongs to chart's scene and is positioned through series' axes.
+    ChartLabel(QChart *chart, QAbstractSeries *series, const QColor &color);
+
+    // Text, anchor point (data coordinates) and where the text sits relative to the anchor:
+    // alignment is the side of the text touching the anchor (e.g. Qt::AlignLeft | Qt::AlignBottom
+    // puts the text above and to the right), offset in pixels.
+    void set(const QString &text, QPointF anchor, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignBottom,
+             QPointF offset = QPointF(6, -4));
+    QString text() const;
+    void setVisible(bool visible);
+    // Keeps the label inside the plot area: call after axis ranges change.
+    void reposition();
+
+private:
+    QChart *chart_ = nullptr;
+    QAbstractSeries *series_ = nullptr;
+    QGraphicsRectItem *box_ = nullptr;          // white backing, so curves under the text stay readable
+    QGraphicsSimpleTextItem *item_ = nullptr;  // child of box_
+    QPointF anchor_;
+    Qt::Alignment alignment_ = Qt::AlignLeft | Qt::AlignBottom;
+    QPointF offset_;
+    bool visible_ = true;
+};
+
+} // namespace fb

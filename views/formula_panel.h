@@ -1,0 +1,32 @@
+#pragma once
+// A panel of formulas with today's values substituted ("saving = 1 − 1.085 / 1.5 = 27.7%"), large
+// enough to read from the back of a lecture room, and exportable as an image for slides.
+#include "views/exportable.h"
+
+#include <QLabel>
+
+namespace fb {
+
+class FormulaPanel : public QLabel, public Exportable {
+    Q_OBJECT
+public:
+    explicit FormulaPanel(const QString &title, QWidget *parent = nullptr);
+
+    // Rich text (an HTML table, usually); the panel's title is shown above it.
+    void setFormulas(const QString &html);
+    QString formulas() const { return html_; }
+    // The formulas without markup, for tests and the clipboard.
+    QString plainText() const;
+
+    QString exportTitle() const override { return title_; }
+    // Renders title and formulas centred on white, scaled to fill the image.
+    QImage renderImage(QSize logicalSize, qreal dpr = 1.0) override;
+
+private:
+    QString documentHtml() const;
+
+    QString title_;
+    QString html_;
+};
+
+} // namespace fb
