@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QFont>
 #include <QGraphicsSimpleTextItem>
+#include <QJsonArray>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -272,6 +273,65 @@ void LossCurveChart::placeFloorLabel()
     // curve is far below by the end of the run.
     floorText_->setPos(plot.right() - box.width() - 8.0, onLine.y() + 4.0);
     floorText_->setVisible(plot.height() > 4 * box.height());
+}
+
+
+QJsonObject LossCurveChart::state() const
+{
+    QJsonArray ghosts;
+    for (const Curve &g : ghosts_) {
+        QJsonArray losses;
+        for (double v : g.losses) losses.append(v);
+        ghosts.append(QJsonObject { { QStringLiteral("label"), g.label }, { QStringLiteral("losses"), losses } });
+    }
+    QJsonObject o { { QStringLiteral("window"), window_ } };
+    if (!ghosts.isEmpty()) o.insert(QStringLiteral("ghosts"), ghosts);
+    return o;
+}
+
+QString LossCurveChart::setState(const QJsonObject &state)
+{
+    constexpr qsizetype kMaxGhosts = 16, kMaxSteps = 100000;
+    int window = window_;
+    const QJsonValue w = state.value(QStringLiteral("window"));
+    if (!w.isUndefined()) {
+        if (!w.isDouble() || w.toDouble() != std::floor(w.toDouble()) || w.toDouble() < 1 || w.toDouble() > 101)
+            return tr("extra.window must be an integer in [1, 101]");
+        window = w.toInt();
+    }
+    const QJsonValue g = state.value(QStringLiteral("ghosts"));
+    if (!g.isUndefined() && !g.isArray()) return tr("extra.ghosts must be an array");
+    const QJsonArray arr = g.toArray();
+    if (arr.size() > kMaxGhosts) return tr("extra.ghosts holds %1 curves; at most %2").arg(arr.size()).arg(kMaxGhosts);
+    std::vector<std::pair<QString, std::vector<double>>> ghosts;
+    for (qsizetype i = 0; i < arr.size(); ++i) {
+        const QJsonObject o = arr[i].toObject();
+        const QJsonArray losses = o.value(QStringLiteral("losses")).toArray();
+        if (!o.value(QStringLiteral("label")).isString() || losses.isEmpty() || losses.size() > kMaxSteps)
+            return tr("extra.ghosts[%1] needs a label and 1 to %2 losses").arg(i).arg(kMaxSteps);
+        std::vector<double> values;
+        values.reserve(std::size_t(losses.size()));
+        for (qsizetype k = 0; k < losses.size(); ++k) {
+            const double v = losses[k].toDouble(-1.0);
+            if (!losses[k].isDouble() || !std::isfinite(v) || v < 0.0)
+                return tr("extra.ghosts[%1] loss %2 must be a finite number >= 0").arg(i).arg(k);
+            values.push_back(v);
+        }
+        ghosts.emplace_back(o.value(QStringLiteral("label")).toString().left(120), std::move(values));
+    }
+    clearGhosts();
+    window_ = window;
+    for (const auto &[label, losses] : ghosts) addGhost(label, losses);
+    setWindow(window);
+    return {};
+}
+
+void LossCurveChart::setLabelScale(double scale)
+{
+    QFont f = floorText_->font();
+    f.setPointSizeF(10.5 * scale);
+    floorText_->setFont(f);
+    placeFloorLabel();
 }
 
 } // namespace fb

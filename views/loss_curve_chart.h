@@ -5,6 +5,7 @@
 // QXYSeries::replace per series, never clear() + append().
 #include "views/chart_panel.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QPointF>
 #include <QString>
@@ -47,6 +48,15 @@ public:
     // A ghost with this label and exactly these losses exists already.
     bool hasGhost(const QString &label, const std::vector<double> &losses) const;
     int ghostCount() const { return int(ghosts_.size()); }
+
+    // The ghosts and the smoothing window as JSON, for scenes: {"window": 15, "ghosts": [{"label":
+    // "latent k=2, seed 0", "losses": [...]}, ...]}. setState checks everything first: a malformed
+    // object is refused with a message naming the field and changes nothing.
+    QJsonObject state() const;
+    QString setState(const QJsonObject &state);
+
+    // Scales the in-plot label with the chart's fonts (presentation mode).
+    void setLabelScale(double scale);
 
     // For tests and benchmarks.
     QLineSeries *rawSeries(int arm) const { return live_[std::size_t(arm)].raw; }

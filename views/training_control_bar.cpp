@@ -40,12 +40,9 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
     window_->setToolTip(tr("Moving-average window of the smoothed curves (the chapter uses 15 steps)"));
     windowLabel_ = new QLabel(this);
     windowLabel_->setMinimumWidth(windowLabel_->fontMetrics().horizontalAdvance(tr("smoothing: 101 steps")));
-    auto showWindow = [this](int w) {
-        windowLabel_->setText(w == 1 ? tr("smoothing: off") : tr("smoothing: %1 steps").arg(w));
-    };
-    showWindow(window_->value());
-    connect(window_, &QSlider::valueChanged, this, [this, showWindow](int w) {
-        showWindow(w);
+    setWindowText(window_->value());
+    connect(window_, &QSlider::valueChanged, this, [this](int w) {
+        setWindowText(w);
         Q_EMIT windowChanged(w);
     });
 
@@ -66,6 +63,11 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addLayout(runRow);
     outer->addLayout(viewRow);
+}
+
+void TrainingControlBar::setWindowText(int window)
+{
+    windowLabel_->setText(window == 1 ? tr("smoothing: off") : tr("smoothing: %1 steps").arg(window));
 }
 
 } // namespace fb

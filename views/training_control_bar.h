@@ -25,6 +25,8 @@ public:
     QPushButton *clearGhostsButton() const { return clear_; }
     QProgressBar *progressBar() const { return progress_; }
     QSlider *windowSlider() const { return window_; }
+    // "smoothing: 15 steps" ("off" for 1).
+    void setWindowText(int window);
 
 Q_SIGNALS:
     // The moving-average window changed (steps, 1 = raw).

@@ -10,6 +10,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -292,6 +293,29 @@ void TrainingView::waitForResult()
     if (state_ == State::Idle) start();
     if (run_ && (state_ == State::Running || state_ == State::Stopping)) run_->join();
     pull();
+}
+
+QJsonObject TrainingView::extraState() const
+{
+    return chart_->state();
+}
+
+QString TrainingView::setExtraState(const QJsonObject &state)
+{
+    const QString err = chart_->setState(state);
+    if (err.isEmpty()) {
+        QSignalBlocker block(controls_->windowSlider());
+        controls_->windowSlider()->setValue(chart_->window());
+        controls_->setWindowText(chart_->window());
+        updateButtons();
+    }
+    return err;
+}
+
+void TrainingView::setPresentationScale(double scale)
+{
+    LabView::setPresentationScale(scale);
+    chart_->setLabelScale(scale);
 }
 
 void TrainingView::updateButtons()

@@ -34,6 +34,11 @@ public:
     // training is waited for to its end; a paused one is drawn as it stands. Then draws everything.
     void waitForResult() override;
 
+    // Scenes keep the ghost curves and the smoothing window (see LossCurveChart::state).
+    QJsonObject extraState() const override;
+    QString setExtraState(const QJsonObject &state) override;
+    void setPresentationScale(double scale) override;
+
     // The buttons' actions. Parameters are copied at start(): later changes apply at the next start.
     void start();
     void pause();

@@ -10,6 +10,8 @@
 
 #include <QElapsedTimer>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QLineSeries>
@@ -225,6 +227,28 @@ private Q_SLOTS:
         view->clearGhosts();
         QCOMPARE(view->chart()->ghostCount(), 0);
         QVERIFY(!enabled(*view, "clear"));
+    }
+
+    void ghostsTravelInScenes()
+    {
+        auto view = makeView({ { "steps", 20 } });
+        view->waitForResult();
+        view->keepGhost();
+        const QJsonObject state = view->extraState();
+        QCOMPARE(state.value(QStringLiteral("ghosts")).toArray().size(), 2);
+
+        TrainingView other;
+        QVERIFY(other.setExtraState(state).isEmpty());
+        QCOMPARE(other.chart()->ghostCount(), 2);
+        QVERIFY(other.chart()->hasGhost(QStringLiteral("latent exact, seed 0"), view->chart()->losses(LossCurveChart::kLatent)));
+        QVERIFY(other.button(QStringLiteral("clear"))->isEnabled());
+
+        QJsonObject bad = state;
+        bad.insert(QStringLiteral("window"), 0);
+        QVERIFY(other.setExtraState(bad).contains(QStringLiteral("window")));
+        bad = QJsonObject { { QStringLiteral("ghosts"), QJsonArray { QJsonObject { { QStringLiteral("label"), 3 } } } } };
+        QVERIFY(other.setExtraState(bad).contains(QStringLiteral("ghosts[0]")));
+        QCOMPARE(other.chart()->ghostCount(), 2);  // refused: nothing changed
     }
 
     void closingWhileTrainingIsQuick()
