@@ -76,8 +76,7 @@ LossCurveChart::LossCurveChart(QWidget *parent)
     for (int arm = 0; arm < 2; ++arm) live_[std::size_t(arm)].smooth = addLine(names[arm], seriesColor(arm), 2.6);
     for (int arm = 0; arm < 2; ++arm) hideFromLegend(chart(), live_[std::size_t(arm)].raw);
     hideFromLegend(chart(), floor_);  // labelled in the plot, as in the chapter's figure
-    // On the right, one entry a line: room for the ghosts' labels.
-    chart()->legend()->setAlignment(Qt::AlignRight);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
 
     floorText_ = new QGraphicsSimpleTextItem(floorLabel(), chart());
     QFont f;
@@ -152,6 +151,8 @@ void LossCurveChart::addGhost(const QString &label, const std::vector<double> &l
     ghosts_.push_back(std::move(ghost));
     redraw(ghosts_.back());
     raiseLiveCurves();
+    // Ghost labels need a line each: the legend moves to the right while there are ghosts.
+    chart()->legend()->setAlignment(Qt::AlignRight);
     updateRanges();
 }
 
@@ -179,6 +180,7 @@ void LossCurveChart::clearGhosts()
 {
     for (Curve &g : ghosts_) removeSeries(g.smooth);
     ghosts_.clear();
+    chart()->legend()->setAlignment(Qt::AlignBottom);
     updateRanges();
 }
 

@@ -3,6 +3,7 @@
 #include "views/loss_curve_chart.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
+#include "views/training_configs.h"
 #include "views/training_control_bar.h"
 #include "views/training_results_table.h"
 #include "views/training_run.h"
@@ -29,19 +30,6 @@ struct TrainingPreview {
     long long tokenParams = 0;
     long long latentParams = 0;
 };
-
-// One config per arm to train: token-only first when both.
-std::vector<TrainConfig> configsFrom(const ParamValues &values)
-{
-    TrainConfig config;
-    bool both = false;
-    if (const std::string err = trainFrom(values, config, both); !err.empty()) throw std::invalid_argument(err);
-    if (!both) return { config };
-    TrainConfig token = config, latent = config;
-    token.arm = Arm::TokenOnly;
-    latent.arm = Arm::LatentFeedback;
-    return { token, latent };
-}
 
 std::any computePreview(const ParamValues &values)
 {
@@ -134,20 +122,6 @@ int TrainingView::chartArm(const TrainConfig &config)
     return config.arm == Arm::TokenOnly ? LossCurveChart::kTokenOnly : LossCurveChart::kLatent;
 }
 
-QString TrainingView::ghostLabel(const TrainConfig &c)
-{
-    if (c.arm == Arm::TokenOnly) return tr("token-only, seed %1").arg(c.seed);
-    if (c.passes == 0) return tr("latent exact, seed %1").arg(c.seed);
-    return tr("latent k=%1, seed %2").arg(c.passes).arg(c.seed);
-}
-
-QString TrainingView::runLabel(const TrainConfig &c)
-{
-    if (c.arm == Arm::TokenOnly) return tr("token-only, seed %1").arg(c.seed);
-    const QString passes = c.passes == 0 ? tr("exact") : tr("k = %1").arg(c.passes);
-    return tr("latent-feedback (%1), seed %2").arg(passes).arg(c.seed);
-}
-
 int TrainingView::stepsDone() const
 {
     int n = 0;
@@ -167,7 +141,7 @@ void TrainingView::start()
     if (state_ == State::Running || state_ == State::Paused || state_ == State::Stopping) return;
     std::vector<TrainConfig> configs;
     try {
-        configs = configsFrom(values());
+        configs = trainingConfigs(values());
     } catch (const std::exception &e) {
         readouts()->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>")
                                 .arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
@@ -387,22 +361,22 @@ void TrainingView::updateFinalReadouts()
 
 void TrainingView::showArms(const std::vector<TrainConfig> &configs)
 {
+    TrainConfig token, latent;
+    latent.arm = Arm::LatentFeedback;
     bool shown[2] = { false, false };
-    int passes = 0;
     for (const TrainConfig &c : configs) {
         shown[chartArm(c)] = true;
-        if (c.arm == Arm::LatentFeedback) passes = c.passes;
+        (c.arm == Arm::TokenOnly ? token : latent) = c;
     }
-    chart_->setArm(LossCurveChart::kTokenOnly, shown[0], tr("token-only feedback"));
-    chart_->setArm(LossCurveChart::kLatent, shown[1],
-                   passes == 0 ? tr("latent feedback (exact)") : tr("latent feedback, k = %1").arg(passes));
+    chart_->setArm(LossCurveChart::kTokenOnly, shown[0], legendName(token));
+    chart_->setArm(LossCurveChart::kLatent, shown[1], legendName(latent));
 }
 
 void TrainingView::previewCurrentValues()
 {
     // With nothing trained, the chart's title, axes and legend already show what Start will run.
     try {
-        const std::vector<TrainConfig> configs = configsFrom(values());
+        const std::vector<TrainConfig> configs = trainingConfigs(values());
         chart_->startRun(configs.front().steps, configs.front().seqLen, configs.front().buckets);
         showArms(configs);
         progressBar()->setRange(0, configs.front().steps * int(configs.size()));

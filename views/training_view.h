@@ -60,11 +60,6 @@ public:
     QPushButton *button(const QString &name) const;  // "start", "pause", "resume", "stop", "reset", "ghost", "clear"
     const std::vector<TrainConfig> &runConfigs() const { return configs_; }
 
-    // "token-only, seed 0", "latent k=2, seed 0", "latent exact, seed 0".
-    static QString ghostLabel(const TrainConfig &config);
-    // "token-only, seed 0", "latent-feedback (k = 2), seed 0", "latent-feedback (exact), seed 0".
-    static QString runLabel(const TrainConfig &config);
-
 protected:
     void showResult(const std::any &result) override;
 

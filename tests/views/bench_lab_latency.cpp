@@ -115,13 +115,15 @@ private:
     QSet<QWidget *> painted_;
 };
 
-// The drawing surfaces of a lab: every chart's viewport, and exportable widgets that are no charts.
+// The drawing surfaces of a lab that a new result repaints: every chart's viewport, and
+// exportable widgets that are no charts (heatmaps).
 QList<QWidget *> drawingSurfaces(LabView *lab)
 {
     QList<QWidget *> out;
-    for (QChartView *v : lab->findChildren<QChartView *>()) out << v->viewport();
+    for (QChartView *v : lab->findChildren<QChartView *>())
+        if (v->isVisible()) out << v->viewport();
     for (Exportable *e : lab->exportables())
-        if (auto *w = dynamic_cast<QWidget *>(e); w && !qobject_cast<QChartView *>(w)) out << w;
+        if (auto *w = dynamic_cast<QWidget *>(e); w && w->isVisible() && !qobject_cast<QChartView *>(w)) out << w;
     return out;
 }
 
@@ -179,6 +181,7 @@ Stats drag(LabView *lab, const ParamSpec &param)
             continue;
         }
         const double atShown = double(clock.nsecsElapsed()) / 1e6;
+        watch.clear();  // a paint before the result showed the old values: wait for the new frame
         waitPainted(watch, 250);
         ms.push_back(double(clock.nsecsElapsed()) / 1e6);
         shown.push_back(atShown);

@@ -5,6 +5,7 @@
 #include "views/moving_average.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
+#include "views/training_configs.h"
 #include "views/training_results_table.h"
 #include "views/training_view.h"
 
@@ -186,7 +187,7 @@ private Q_SLOTS:
             QCOMPARE(view->chart()->losses(arm), direct.curve);  // deterministic: bit for bit
             const int row = TrainingResultsTable::kChapterRows + int(i);
             auto cell = [&](int col) { return view->table()->item(row, col)->text(); };
-            QCOMPARE(cell(TrainingResultsTable::ArmColumn), TrainingView::runLabel(configs[i]));
+            QCOMPARE(cell(TrainingResultsTable::ArmColumn), runLabel(configs[i]));
             QCOMPARE(cell(TrainingResultsTable::ParamsColumn), QLocale(QLocale::English).toString(direct.params));
             QCOMPARE(cell(TrainingResultsTable::LossColumn), QString::number(direct.heldoutLoss, 'f', 4));
             QCOMPARE(cell(TrainingResultsTable::AccuracyColumn), QString::number(direct.accuracy, 'f', 3));
@@ -218,11 +219,11 @@ private Q_SLOTS:
         view->keepGhost();
         QCOMPARE(view->chart()->ghostCount(), 2);
         QVERIFY(!enabled(*view, "ghost") && enabled(*view, "clear"));
-        QCOMPARE(TrainingView::ghostLabel(view->runConfigs()[1]), QStringLiteral("latent k=2, seed 0"));
+        QCOMPARE(ghostLabel(view->runConfigs()[1]), QStringLiteral("latent k=2, seed 0"));
         TrainConfig exact;
         exact.arm = Arm::LatentFeedback;
         exact.seed = 3;
-        QCOMPARE(TrainingView::ghostLabel(exact), QStringLiteral("latent exact, seed 3"));
+        QCOMPARE(ghostLabel(exact), QStringLiteral("latent exact, seed 3"));
         view->chart()->setWindow(1);  // re-smooths ghosts too
         view->clearGhosts();
         QCOMPARE(view->chart()->ghostCount(), 0);
