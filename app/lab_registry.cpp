@@ -12,6 +12,7 @@
 #include "views/decay_bound_view.h"
 #include "views/depth_gradients_view.h"
 #include "views/rope_invariance_view.h"
+#include "views/training_view.h"
 
 namespace fb {
 
@@ -30,6 +31,8 @@ const QList<LabEntry> &labRegistry()
           [] { return static_cast<LabView *>(new DecayBoundView); }, decayBoundSpec },
         { QStringLiteral("capacity"), QObject::tr("Channel capacity"), QStringLiteral(":/icons/labs/capacity.svg"),
           [] { return static_cast<LabView *>(new CapacityView); }, capacityLabSpec },
+        { QStringLiteral("training"), QObject::tr("Latent-feedback training"), QStringLiteral(":/icons/labs/training.svg"),
+          [] { return static_cast<LabView *>(new TrainingView); }, TrainingView::labSpec },
         { QStringLiteral("accounting"), QObject::tr("Compute accounting"), QStringLiteral(":/icons/labs/accounting.svg"),
           [] { return static_cast<LabView *>(new AccountingView); }, accountingLabSpec },
         { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),

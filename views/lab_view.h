@@ -43,8 +43,8 @@ public:
     QString setValues(const ParamValues &values);
     const ParamValues &values() const;
 
-    // Blocks until the latest computation has been applied to the charts (tests, export). Labs with
-    // a worker of their own (training) extend it to wait for that too.
+    // Blocks until the latest computation has been applied to the charts (tests, export).
+    // Virtual for labs that draw from their own workers (the training lab trains to the end first).
     virtual void waitForResult();
 
     // Milliseconds from the last parameter change to its result being drawn.

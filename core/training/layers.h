@@ -23,14 +23,23 @@ template <typename S> using VecOut = Eigen::Ref<Vec<S>>;
 template <typename S> using VecIn = Eigen::Ref<const Vec<S>>;
 
 // ----------------------------------------------------------------------------------------------
-// Linear: out = weight * inp + bias, like torch.nn.Linear.
+// Linear: out = weight * inp + bias, like torch.nn.Linear. The matmul_* pieces are the same layer
+// without its bias, for a linear layer whose input is split into parts (concatenations such as
+// [x_t; obs_t] or [E[y_{t-1}]; h_{t-1}] are never built: each part adds its own product).
+
+// out is (OC, N), inp is (C, N), weight is (OC, C)
+template <typename S>
+void matmul_forward(Out<S> out, const In<S> &inp, const In<S> &weight)
+{
+    out.noalias() += weight * inp;
+}
 
 // out is (OC, N), inp is (C, N), weight is (OC, C), bias is (OC)
 template <typename S>
 void linear_forward(Out<S> out, const In<S> &inp, const In<S> &weight, const VecIn<S> &bias)
 {
     out.colwise() = bias;
-    out.noalias() += weight * inp;
+    matmul_forward<S>(out, inp, weight);
 }
 
 // Gradient with respect to the input only (the recurrence needs it step by step).
@@ -43,14 +52,23 @@ void linear_backward_inp(Out<S> dinp, const In<S> &dout, const In<S> &weight)
     dinp.noalias() += weight.transpose() * dout;
 }
 
+// dweight is (OC, C), dout is (OC, N), inp is (C, N)
+template <typename S>
+void matmul_backward_weight(Out<S> dweight, const In<S> &dout, const In<S> &inp)
+{
+    // in the forward pass this was: out += weight * inp
+    // d(L)/d(weight) = d(L)/d(out) * inp'
+    dweight.noalias() += dout * inp.transpose();
+}
+
 // Gradient with respect to the parameters only (done once over all N columns).
 // dweight is (OC, C), dbias is (OC), dout is (OC, N), inp is (C, N)
 template <typename S>
 void linear_backward_params(Out<S> dweight, VecOut<S> dbias, const In<S> &dout, const In<S> &inp)
 {
     // in the forward pass this was: out = bias (broadcast over columns) + weight * inp
-    // d(L)/d(weight) = d(L)/d(out) * inp';  d(L)/d(bias) = sum over columns of d(L)/d(out)
-    dweight.noalias() += dout * inp.transpose();
+    // d(L)/d(bias) = sum over columns of d(L)/d(out)
+    matmul_backward_weight<S>(dweight, dout, inp);
     dbias += dout.rowwise().sum();
 }
 
@@ -105,6 +123,38 @@ void embedding_backward(Out<S> dtable, const In<S> &dout, const int *idx)
 {
     // in the forward pass this was: out.col(n) = table.col(idx[n])
     for (Eigen::Index n = 0; n < dout.cols(); ++n) dtable.col(idx[n]) += dout.col(n);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Embedding read by a linear layer, folded: weight * table[:, idx[n]] + bias is column idx[n] of
+// the (OC, V) table proj = weight * table + bias. The same function as embedding_forward followed
+// by linear_forward on the embedding, at a cost of OC per column instead of 2 OC C (V is 4 here,
+// N is 2048). Used for the token part of the first layer (token-only) and of the fusion (latent).
+
+// out is (OC, N), proj is (OC, V): workspace, table is (C, V), weight is (OC, C), bias is (OC),
+// idx is (N). out is assigned, not accumulated: the layer's other input parts add to it afterwards.
+template <typename S>
+void embedding_linear_forward(Out<S> out, Out<S> proj, const In<S> &table, const In<S> &weight,
+                              const VecIn<S> &bias, const int *idx)
+{
+    proj.colwise() = bias;
+    proj.noalias() += weight * table;
+    for (Eigen::Index n = 0; n < out.cols(); ++n) out.col(n) = proj.col(idx[n]);
+}
+
+// dtable is (C, V), dweight is (OC, C), dbias is (OC), dproj is (OC, V): workspace, dout is (OC, N)
+template <typename S>
+void embedding_linear_backward(Out<S> dtable, Out<S> dweight, VecOut<S> dbias, Out<S> dproj, const In<S> &dout,
+                               const In<S> &table, const In<S> &weight, const int *idx)
+{
+    // in the forward pass this was: out.col(n) = proj.col(idx[n]), proj = weight * table + bias
+    dproj.setZero();
+    for (Eigen::Index n = 0; n < dout.cols(); ++n) dproj.col(idx[n]) += dout.col(n);
+    // d(L)/d(weight) = d(L)/d(proj) * table';  d(L)/d(bias) = sum over tokens of d(L)/d(proj)
+    dweight.noalias() += dproj * table.transpose();
+    dbias += dproj.rowwise().sum();
+    // d(L)/d(table) = weight' * d(L)/d(proj)
+    dtable.noalias() += weight.transpose() * dproj;
 }
 
 // ----------------------------------------------------------------------------------------------
