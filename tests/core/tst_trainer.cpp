@@ -220,9 +220,12 @@ private Q_SLOTS:
             double longestGap = 0.0;
             for (std::size_t i = 1; i < stepTimes.size(); ++i)
                 longestGap = std::max(longestGap, stepTimes[i] - stepTimes[i - 1]);
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             QVERIFY2(longestGap >= 0.12, qPrintable(QStringLiteral("no pause seen, longest gap %1 s").arg(longestGap)));
-            QVERIFY(r.trainSeconds < longestGap + 5.0);  // paused time is not counted as training time
-            QVERIFY(r.seconds < stepTimes.back() - 0.1 + 5.0);
+            // The paused time (150 ms, less at most one step before the pause is noticed) is not
+            // counted in the result's times.
+            QVERIFY2(r.seconds < wall - 0.1, qPrintable(QStringLiteral("%1 s of %2 s").arg(r.seconds).arg(wall)));
+            QVERIFY(r.trainSeconds <= r.seconds);
         }
     }
 
