@@ -67,6 +67,7 @@ QJsonObject runRopeInvariance(const ParamValues &v, Json &j, std::string &error)
     if (error = ropeInvarianceFrom(v, p); !error.empty()) return {};
     const RopeInvarianceResult r = ropeInvariance(p);
     return { { "reference_logit", j.num(r.referenceLogit) }, { "max_deviation", j.num(r.maxDeviation) },
+             { "max_deviation_float32", j.num(r.maxDeviationFloat32) },
              { "sinusoidal_min", j.num(r.sinusoidalMin) }, { "sinusoidal_max", j.num(r.sinusoidalMax) },
              { "rope_logits", j.array(r.ropeLogits) }, { "sinusoidal_logits", j.array(r.sinusoidalLogits) } };
 }

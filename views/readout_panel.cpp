@@ -16,7 +16,8 @@ ReadoutPanel::ReadoutPanel(const QString &title, QWidget *parent)
     outer->addWidget(heading);
     form_ = new QFormLayout;
     form_->setLabelAlignment(Qt::AlignLeft);
-    form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    // Label above value: the side column is narrow and long labels would otherwise be clipped.
+    form_->setRowWrapPolicy(QFormLayout::WrapAllRows);
     outer->addLayout(form_);
     note_ = new QLabel;
     note_->setWordWrap(true);

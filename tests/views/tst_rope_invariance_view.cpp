@@ -42,7 +42,7 @@ class TestRopeInvarianceView : public QObject {
         QCOMPARE(r->value(QStringLiteral("reference")),
                  QStringLiteral("RoPE logit at offset %1, query position 0: %2").arg(p.offset).arg(ref.referenceLogit, 0, 'f', 6));
         QCOMPARE(r->value(QStringLiteral("deviation")),
-                 QStringLiteral("Max deviation across %1 shifted positions: %2").arg(p.positions).arg(ref.maxDeviation, 0, 'e', 2));
+                 QStringLiteral("Max deviation across %1 shifted positions: %2").arg(p.positions).arg(ref.maxDeviationFloat32, 0, 'e', 2));
         QVERIFY(QRegularExpression(QStringLiteral("^Max deviation across \\d+ shifted positions: \\d\\.\\d\\de[+-]\\d\\d$"))
                     .match(r->value(QStringLiteral("deviation"))).hasMatch());
         QCOMPARE(r->value(QStringLiteral("range")),
