@@ -36,6 +36,7 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
         v->setWordWrap(true);  // a long value wraps instead of widening the fixed-width side column
         auto *l = new QLabel(label);
         l->setWordWrap(true);
+        l->setStyleSheet(QStringLiteral("color:#555;"));
         form_->addRow(l, v);
         it = values_.emplace(key, v).first;
     }
