@@ -186,21 +186,41 @@ void glu_backward(Out<S> dfz, const In<S> &dx, const In<S> &fz, const In<S> &sig
 // Softmax cross entropy averaged over all N positions, like torch.nn.CrossEntropyLoss().
 
 // logits is (V, N), targets is (N), probs is (V, N): receives softmax(logits) for the backward
-// pass. Returns the sum (not the mean) of -log softmax(logits)[target] over the N columns, in
-// double so that 32k held-out positions add up without float rounding; the caller divides.
+// pass, colmax and logsum are (N): workspaces. Returns the sum (not the mean) of
+// -log softmax(logits)[target] over the N columns, in double so that 32k held-out positions add up
+// without float rounding; the caller divides. V is small (4 buckets): exp and log run as one
+// vectorised pass over the whole block rather than column by column.
 template <typename S>
-double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> probs)
+double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> probs, VecOut<S> colmax,
+                            VecOut<S> logsum)
 {
-    double total = 0.0;
-    for (Eigen::Index n = 0; n < logits.cols(); ++n) {
-        const auto z = logits.col(n);
-        auto p = probs.col(n);
-        const S maxz = z.maxCoeff();
-        p = (z.array() - maxz).exp().matrix();
-        const S sum = p.sum();
-        total += double(std::log(sum)) + double(maxz) - double(z(targets[n]));
-        p /= sum;
+    const Eigen::Index V = logits.rows(), N = logits.cols();
+    for (Eigen::Index n = 0; n < N; ++n) {  // shift by the column's maximum (stable softmax)
+        const S *z = logits.data() + n * logits.outerStride();
+        S *p = probs.data() + n * probs.outerStride();
+        S maxz = z[0];
+        for (Eigen::Index v = 1; v < V; ++v) maxz = z[v] > maxz ? z[v] : maxz;
+        for (Eigen::Index v = 0; v < V; ++v) p[v] = z[v] - maxz;
+        colmax[n] = maxz;
     }
+    if (probs.outerStride() == V) {  // contiguous: one flat, vectorised exp
+        Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>> flat(probs.data(), probs.size());
+        flat = flat.exp();
+    } else {
+        probs = probs.array().exp().matrix();
+    }
+    for (Eigen::Index n = 0; n < N; ++n) {
+        S *p = probs.data() + n * probs.outerStride();
+        S sum = 0;
+        for (Eigen::Index v = 0; v < V; ++v) sum += p[v];
+        const S inv = S(1) / sum;
+        for (Eigen::Index v = 0; v < V; ++v) p[v] *= inv;
+        logsum[n] = sum;
+    }
+    logsum = logsum.array().log().matrix();
+    double total = 0.0;  // -log softmax(z)[target] = log sum exp(z - max) + max - z[target]
+    for (Eigen::Index n = 0; n < N; ++n)
+        total += double(logsum[n]) + double(colmax[n]) - double(logits(targets[n], n));
     return total;
 }
 

@@ -144,6 +144,8 @@ public:
         h2_.resize(H, n);
         logits_.resize(Vb, n);
         probs_.resize(Vb, n);
+        colmax_.resize(n);
+        logsum_.resize(n);
         dlogits_.resize(Vb, n);
         dh2_.resize(H, n);
         dh1_.resize(H, n);
@@ -367,7 +369,8 @@ private:
     double head_forward(const ToyBatch &batch, Eigen::Index N)
     {
         nn::linear_forward<S>(logits_.leftCols(N), h2_.leftCols(N), P(L_.Wh), PV(L_.bh));
-        return nn::crossentropy_forward<S>(logits_.leftCols(N), batch.y.data(), probs_.leftCols(N)) / double(N);
+        return nn::crossentropy_forward<S>(logits_.leftCols(N), batch.y.data(), probs_.leftCols(N), colmax_.head(N),
+                                           logsum_.head(N)) / double(N);
     }
 
     ToySizes s_;
@@ -384,6 +387,7 @@ private:
     M h2_;       // (D_HID, N)         second tanh output, h_t
     M logits_;   // (V_b, N)
     M probs_;    // (V_b, N)           softmax of logits
+    V colmax_, logsum_;  // (N)        cross-entropy workspaces
     M proj_;     // (D_HID or 2 D_FUSE, V_b)  folded token table of embedding_linear
     // Gradients of the above (dh2_/dh1_ also hold the pre-activation gradients); dh0_ a scratch.
     M dlogits_, dh2_, dh1_, dx_, dfz_, dproj_, dh0_;

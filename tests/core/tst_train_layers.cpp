@@ -203,13 +203,16 @@ private Q_SLOTS:
     {
         Rng rng(5);
         Md logits = randomMatrix(rng, 4, 9, 3.0), probs(4, 9);
+        Vd colmax(9), logsum(9);
+        logits(2, 3) = 80.0;  // a large logit: the stable softmax must not overflow
         const int targets[9] = { 0, 1, 2, 3, 3, 2, 1, 0, 2 };
-        auto loss = [&] { return nn::crossentropy_forward<double>(logits, targets, probs) / 9.0; };
+        auto loss = [&] { return nn::crossentropy_forward<double>(logits, targets, probs, colmax, logsum) / 9.0; };
         // The value itself: mean of -log softmax at the target.
         double expected = 0.0;
         for (int n = 0; n < 9; ++n)
             expected -= std::log(std::exp(logits(targets[n], n)) / logits.col(n).array().exp().sum());
         QVERIFY(std::abs(loss() - expected / 9.0) < 1e-12);
+        QVERIFY((probs.colwise().sum().array() - 1.0).abs().maxCoeff() < 1e-15);
         loss();
         Md dlogits = Md::Zero(4, 9);
         nn::crossentropy_backward<double>(dlogits, probs, targets, 1.0);
