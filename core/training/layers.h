@@ -8,7 +8,10 @@
 // matrix product W (OC, C) * inp (C, N) over every row of the batch. The N = T*B columns are ordered
 // time-major (column n = t*B + b), so the B columns of one position t are one contiguous block:
 // the exact recurrence works on .middleCols(t*B, B) and the k-pass shift h_{t-1} -> u_t is a single
-// block copy. Everything is templated on the scalar: float for training, double for gradient checks.
+// block copy. With this layout the forward products (W * inp) and the input gradients (W' * dout)
+// take Eigen's natural GEMM path; only the weight gradients (dout * inp') read an operand across
+// columns. (Row-major activations would turn that around for two products of three.)
+// Everything is templated on the scalar: float for training, double for gradient checks.
 #include <Eigen/Core>
 
 #include <cmath>
@@ -24,8 +27,9 @@ template <typename S> using VecIn = Eigen::Ref<const Vec<S>>;
 
 // ----------------------------------------------------------------------------------------------
 // Linear: out = weight * inp + bias, like torch.nn.Linear. The matmul_* pieces are the same layer
-// without its bias, for a linear layer whose input is split into parts (concatenations such as
-// [x_t; obs_t] or [E[y_{t-1}]; h_{t-1}] are never built: each part adds its own product).
+// without its bias, for a linear layer whose input is a concatenation of parts kept in different
+// buffers ([E[y_{t-1}]; h_{t-1}] in the fusion, [E[y_{t-1}]; obs_t] in token-only layer 1): the
+// concatenation is never copied together, each part adds its own product.
 
 // out is (OC, N), inp is (C, N), weight is (OC, C)
 template <typename S>
