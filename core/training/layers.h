@@ -25,6 +25,11 @@ template <typename S> using In = Eigen::Ref<const Mat<S>>;     // a read-only (r
 template <typename S> using VecOut = Eigen::Ref<Vec<S>>;
 template <typename S> using VecIn = Eigen::Ref<const Vec<S>>;
 
+// matmul_backward_weight computes the weight gradient of a layer with at most kFewRows outputs
+// (and at most kFewRowsMaxInput inputs) through a small fixed-capacity matrix on the stack.
+constexpr int kFewRows = 8;
+constexpr int kFewRowsMaxInput = 1024;
+
 // ----------------------------------------------------------------------------------------------
 // Linear: out = weight * inp + bias, like torch.nn.Linear. The matmul_* pieces are the same layer
 // without its bias, for a linear layer whose input is a concatenation of parts kept in different
@@ -62,7 +67,19 @@ void matmul_backward_weight(Out<S> dweight, const In<S> &dout, const In<S> &inp)
 {
     // in the forward pass this was: out += weight * inp
     // d(L)/d(weight) = d(L)/d(out) * inp'
-    dweight.noalias() += dout * inp.transpose();
+    // The same product in the order Eigen runs fastest for its shape (measured at N = 2048):
+    if (inp.rows() <= 4) {
+        // a narrow input (obs_t, 2 rows): one matrix-vector product per input row, 2.5x faster
+        for (Eigen::Index c = 0; c < inp.rows(); ++c) dweight.col(c).noalias() += dout * inp.row(c).transpose();
+    } else if (dout.rows() <= kFewRows && inp.rows() <= kFewRowsMaxInput) {
+        // few outputs (the head, V_b = 4 rows): d(weight)' = inp * d(L)/d(out)', 2x faster
+        Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kFewRowsMaxInput, kFewRows> dweightT(
+            inp.rows(), dout.rows());
+        dweightT.noalias() = inp * dout.transpose();
+        dweight += dweightT.transpose();
+    } else {
+        dweight.noalias() += dout * inp.transpose();
+    }
 }
 
 // Gradient with respect to the parameters only (done once over all N columns).
