@@ -26,8 +26,8 @@
 //
 // Parameters live in one flat vector (params, and grads with the same layout) in the order of the
 // chapter's modules: emb, W_a/W_b, stack.body[0], stack.body[2], stack.head, h0. W_a and W_b are
-// stored as the two row blocks of one (2*D_FUSE, D_EMB + D_HID) matrix Wf = [W_a; W_b] so that the
-// fusion is one matrix product. Initialisation follows PyTorch's defaults: Linear weight and bias
+// stored as the two row blocks of one (2*D_FUSE, D_EMB + D_HID) matrix Wf = [W_a; W_b] so that a
+// and g come out of the same products. Initialisation follows PyTorch's defaults: Linear weight and bias
 // U(-1/sqrt(fan_in), 1/sqrt(fan_in)), Embedding N(0, 1), h0 zeros.
 //
 // Concatenated inputs are never built: W [a; b] is computed as W[:, :A] a + W[:, A:] b. Where the
