@@ -39,7 +39,10 @@ ChartPanel::ChartPanel(const QString &title, QWidget *parent)
     c->setMargins(QMargins(6, 6, 6, 6));
     c->legend()->setAlignment(Qt::AlignBottom);
     c->legend()->setShowToolTips(true);
+    // QChartView made a default chart of its own; setChart releases it without deleting it.
+    QChart *initial = chart();
     setChart(c);
+    delete initial;
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 240);
     applyFonts();
