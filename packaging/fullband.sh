@@ -71,7 +71,7 @@ sanitize() {
 tsan() {
   build_dir=$here/build-tsan
   configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFULLBAND_SANITIZE=thread -DFULLBAND_CORE_ONLY=ON "$@"
-  export TSAN_OPTIONS="suppressions=$here/packaging/tsan.supp:halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0"
+  export TSAN_OPTIONS="suppressions=$here/packaging/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
   # Newer kernels randomise mmap more than GCC 12's ThreadSanitizer accepts; run without ASLR then.
   local norandom=()
   if [ "$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)" -gt 28 ] && setarch -R true 2>/dev/null; then

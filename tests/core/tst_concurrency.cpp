@@ -2,13 +2,18 @@
 // thread, the latest-wins runner fed from several threads at once, and the oneTBB computations
 // (decay bound, multi-head attention) run from several threads at the same time. In the normal
 // suite these check the results; built with FULLBAND_SANITIZE=thread they give ThreadSanitizer
-// every shared access to look at.
+// every shared access to look at. Every parallel computation also matches a one-thread run of it:
+// a race between the chunks of one loop would show as a difference.
 #include "core/attention.h"
+#include "core/bayes_floor.h"
 #include "core/decay_bound.h"
 #include "core/latest_wins_runner.h"
+#include "core/rope_invariance.h"
 #include "core/training/trainer.h"
 
 #include <QTest>
+
+#include <tbb/task_arena.h>
 
 #include <atomic>
 #include <chrono>
@@ -46,6 +51,26 @@ TrainConfig longSmallRun(Arm arm)
     return c;
 }
 
+// Cancels a training and joins its thread when a check fails half-way (a joinable std::thread
+// must not be destroyed).
+struct StopOnExit {
+    TrainControl &control;
+    std::thread &thread;
+    ~StopOnExit()
+    {
+        control.cancel();
+        if (thread.joinable()) thread.join();
+    }
+};
+
+// Runs f inside an arena of one thread: oneTBB's loops then run serially on the caller.
+template <typename F>
+auto oneThread(F f)
+{
+    tbb::task_arena arena(1);
+    return arena.execute(f);
+}
+
 // Runs f on n threads at once (they start together) and joins them.
 void onThreads(int n, const std::function<void(int)> &f)
 {
@@ -74,6 +99,7 @@ private Q_SLOTS:
             result = train(longSmallRun(Arm::LatentFeedback),
                            [&](const TrainProgress &p) { steps.store(p.step); }, &control);
         });
+        StopOnExit stop { control, trainer };
 
         QVERIFY(waitFor([&] { return steps.load() >= 5; }));
         // Pause from a third thread, as a GUI's worker might.
@@ -110,7 +136,8 @@ private Q_SLOTS:
 
     void bothArmsStopTogetherOnOneCancel()
     {
-        // trainAll runs the arms as oneTBB tasks sharing one control, as the training lab does.
+        // trainAll runs the arms as oneTBB tasks sharing one control (side by side when the pool
+        // has two threads, one after the other when it has one, as under ThreadSanitizer).
         TrainControl control;
         std::atomic<int> stepsA { 0 }, stepsB { 0 };
         std::vector<TrainResult> results;
@@ -119,7 +146,8 @@ private Q_SLOTS:
                                [&](std::size_t i, const TrainProgress &p) { (i == 0 ? stepsA : stepsB).store(p.step); },
                                &control);
         });
-        QVERIFY(waitFor([&] { return stepsA.load() >= 3 && stepsB.load() >= 3; }));
+        StopOnExit stop { control, trainer };
+        QVERIFY(waitFor([&] { return stepsA.load() + stepsB.load() >= 6; }));
         std::thread([&] { control.cancel(); }).join();
         trainer.join();
         QCOMPARE(int(results.size()), 2);
@@ -188,6 +216,52 @@ private Q_SLOTS:
             QVERIFY(ran.load() >= 1);
             QVERIFY(ran.load() <= 61);
         }
+    }
+
+    void parallelEqualsOneThread()
+    {
+        // The same computation split over the pool and run on one thread gives the same numbers.
+        DecayBoundParams db;
+        db.d = 512;
+        db.maxDistance = 20000;
+        const DecayBoundResult dbPar = decayBound(db);
+        const DecayBoundResult dbOne = oneThread([&] { return decayBound(db); });
+        QCOMPARE(dbPar.bound.size(), dbOne.bound.size());
+        for (std::size_t k = 0; k < dbPar.bound.size(); ++k)
+            QVERIFY2(std::abs(dbPar.bound[k] - dbOne.bound[k]) <= 1e-12 * std::max(1.0, std::abs(dbOne.bound[k])),
+                     qPrintable(QStringLiteral("decay bound at distance %1").arg(k + 1)));
+
+        AttentionParams at;
+        at.n = 96;
+        at.dModel = 256;
+        at.heads = 8;
+        at.positional = PositionalScheme::Rope;
+        const AttentionResult atPar = multiHeadAttention(at);
+        const AttentionResult atOne = oneThread([&] { return multiHeadAttention(at); });
+        QCOMPARE(atPar.weights.size(), atOne.weights.size());
+        for (std::size_t h = 0; h < atPar.weights.size(); ++h)
+            QVERIFY((atPar.weights[h] - atOne.weights[h]).cwiseAbs().maxCoeff() <= 1e-12);
+        QCOMPARE(atPar.entropy.size(), atOne.entropy.size());
+        for (std::size_t h = 0; h < atPar.entropy.size(); ++h) QVERIFY(std::abs(atPar.entropy[h] - atOne.entropy[h]) <= 1e-12);
+
+        RopeInvarianceParams ri;
+        ri.positions = 4096;
+        const RopeInvarianceResult riPar = ropeInvariance(ri);
+        const RopeInvarianceResult riOne = oneThread([&] { return ropeInvariance(ri); });
+        QCOMPARE(riPar.ropeLogits.size(), riOne.ropeLogits.size());
+        for (std::size_t k = 0; k < riPar.ropeLogits.size(); ++k) {
+            QVERIFY(std::abs(riPar.ropeLogits[k] - riOne.ropeLogits[k]) <= 1e-9);
+            QVERIFY(std::abs(riPar.sinusoidalLogits[k] - riOne.sinusoidalLogits[k]) <= 1e-9);
+        }
+
+        // Monte Carlo: each chunk draws from its own stream, so the estimate must not depend on
+        // how the chunks are spread over threads.
+        BayesFloorParams bf;
+        const BayesFloorResult bfPar = bayesFloor(bf);
+        const BayesFloorResult bfOne = oneThread([&] { return bayesFloor(bf); });
+        QCOMPARE(bfPar.analytic, bfOne.analytic);
+        QVERIFY2(std::abs(bfPar.monteCarlo - bfOne.monteCarlo) <= 1e-12 * std::max(1.0, std::abs(bfOne.monteCarlo)),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(bfPar.monteCarlo, 0, 'g', 17).arg(bfOne.monteCarlo, 0, 'g', 17)));
     }
 
     void decayBoundFromSeveralThreads()
