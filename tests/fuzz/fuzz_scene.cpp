@@ -1,6 +1,7 @@
 // libFuzzer target: random bytes into the scene and deck loader (parseSceneOrDeck), with the labs'
 // real parameter specs. Besides the sanitizers' own checks (ASan, UBSan) it checks one property:
-// whatever the loader accepts is valid for its lab and survives a save and reload unchanged.
+// whatever the loader accepts is valid for its lab and survives a save and reload unchanged (lab,
+// title, every parameter, the lab's extra state; a deck's title and scenes).
 #include "app/scene.h"
 #include "core/accounting_lab_spec.h"
 #include "core/capacity_lab_spec.h"
@@ -49,7 +50,8 @@ void checkScene(const fb::Scene &scene)
         fail("accepted values its lab refuses", QString::fromStdString(err));
     const fb::SceneParse back = fb::parseSceneOrDeck(fb::serializeScene(scene, *spec), specFor);
     if (!back.error.isEmpty()) fail("a saved scene does not load", back.error);
-    if (back.isDeck || back.scene.lab != scene.lab || !(back.scene.values == scene.values))
+    if (back.isDeck || back.scene.lab != scene.lab || back.scene.title != scene.title
+        || !(back.scene.values == scene.values) || back.scene.extra != scene.extra)
         fail("a saved scene loads differently", scene.lab);
 }
 
@@ -67,7 +69,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (r.deck.scenes.isEmpty()) fail("accepted an empty deck", r.deck.title);
     for (const fb::Scene &s : r.deck.scenes) checkScene(s);
     const fb::SceneParse back = fb::parseSceneOrDeck(fb::serializeDeck(r.deck, specFor), specFor);
-    if (!back.error.isEmpty() || !back.isDeck || back.deck.scenes.size() != r.deck.scenes.size())
+    if (!back.error.isEmpty() || !back.isDeck || back.deck.title != r.deck.title
+        || back.deck.scenes.size() != r.deck.scenes.size())
         fail("a saved deck does not load back", back.error);
+    for (qsizetype i = 0; i < r.deck.scenes.size(); ++i)
+        if (back.deck.scenes[i].lab != r.deck.scenes[i].lab || !(back.deck.scenes[i].values == r.deck.scenes[i].values))
+            fail("a saved deck's scene loads differently", r.deck.scenes[i].lab);
     return 0;
 }
