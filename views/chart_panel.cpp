@@ -39,7 +39,10 @@ ChartPanel::ChartPanel(const QString &title, QWidget *parent)
     c->setMargins(QMargins(6, 6, 6, 6));
     c->legend()->setAlignment(Qt::AlignBottom);
     c->legend()->setShowToolTips(true);
+    // QChartView made a default chart of its own; setChart releases it without deleting it.
+    QChart *initial = chart();
     setChart(c);
+    delete initial;
     setRenderHint(QPainter::Antialiasing);
     // A data change moves most of the chart (series, axes, grid): one paint of the whole view is
     // about three times cheaper than the many small regions of the default minimal update.
