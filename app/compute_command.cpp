@@ -1,5 +1,6 @@
 // fullband compute LAB [--set KEY=VALUE]...: one analytic lab, printed as one JSON object.
 #include "app/cli.h"
+#include "app/depth_command.h"
 #include "app/commands.h"
 #include "core/lab_specs.h"
 
@@ -66,6 +67,7 @@ QJsonObject runRopeInvariance(const ParamValues &v, Json &j, std::string &error)
     if (error = ropeInvarianceFrom(v, p); !error.empty()) return {};
     const RopeInvarianceResult r = ropeInvariance(p);
     return { { "reference_logit", j.num(r.referenceLogit) }, { "max_deviation", j.num(r.maxDeviation) },
+             { "max_deviation_float32", j.num(r.maxDeviationFloat32) },
              { "sinusoidal_min", j.num(r.sinusoidalMin) }, { "sinusoidal_max", j.num(r.sinusoidalMax) },
              { "rope_logits", j.array(r.ropeLogits) }, { "sinusoidal_logits", j.array(r.sinusoidalLogits) } };
 }
@@ -142,6 +144,7 @@ QString labNames()
 {
     QStringList names;
     for (const LabSpec *lab : analyticLabs()) names << QString::fromStdString(lab->name);
+    names << QStringLiteral("depth-gradients") << QStringLiteral("rnn-gradients");
     return names.join(QStringLiteral(", "));
 }
 
@@ -198,6 +201,9 @@ int runCompute(int argc, char **argv)
     if (positional.size() > 1)
         return failBadInput(QStringLiteral("compute takes one lab, got extra argument '%1' (use --set KEY=VALUE "
                                            "for parameters)").arg(positional.at(1)));
+    // The depth and gradients lab (sections 218.1 and 218.2) has its own JSON builders.
+    if (positional.first() == QLatin1String("depth-gradients") || positional.first() == QLatin1String("rnn-gradients"))
+        return runDepthCompute(positional.first(), parser.values(kSetOption));
     const std::string name = positional.first().toStdString();
     const LabSpec *lab = findAnalyticLab(name);
     const auto run = labRuns().find(name);

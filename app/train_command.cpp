@@ -2,6 +2,7 @@
 // one JSON object {"arms": [{"arm", "params", "heldout_loss", "accuracy", "curve", "seconds",
 // "status", ...}]}. With arm=both the two arms train at the same time, one thread each.
 #include "app/cli.h"
+#include "app/depth_command.h"
 #include "app/commands.h"
 #include "core/training/trainer.h"
 
@@ -73,7 +74,9 @@ int runTrain(int argc, char **argv)
         "loop, with FullBand's own forward and backward passes. Prints one JSON object: "
         "{\"arms\": [{\"arm\", \"params\", \"heldout_loss\", \"accuracy\", \"curve\", \"seconds\", \"status\", "
         "...}]}. Held-out loss (nats) and accuracy are measured on 2,048 fresh sequences; the latent arm is "
-        "evaluated with the exact recurrence, also when trained with k passes."));
+        "evaluated with the exact recurrence, also when trained with k passes.\n"
+        "--set task=lstm-vs-mean trains the LSTM and mean-pooling classifiers of section 218.2 instead "
+        "(keys: arm lstm|mean-pooling|both, steps, batch, lr, seed, hidden, embed, vocab, seq_len, heldout)."));
     addCommonOptions(parser);
     parser.addPositionalArgument(QStringLiteral("train"), QStringLiteral("The subcommand."));
     if (!parser.parse(QCoreApplication::arguments())) return failBadInput(parser.errorText());
@@ -86,8 +89,19 @@ int runTrain(int argc, char **argv)
         return failBadInput(QStringLiteral("train takes no arguments besides --set KEY=VALUE, got '%1'")
                                 .arg(positional.at(1)));
 
+    // task=lstm-vs-mean trains the classifiers of section 218.2; task=toy (the default) the toy below.
+    QStringList sets = parser.values(kSetOption);
+    for (qsizetype i = 0; i < sets.size(); ++i) {
+        const QString set = sets[i].trimmed();
+        if (!set.startsWith(QLatin1String("task="))) continue;
+        const QString task = set.mid(5).trimmed();
+        if (task == QLatin1String("lstm-vs-mean")) return runLstmVsMeanTrain(sets);
+        if (task != QLatin1String("toy"))
+            return failBadInput(QStringLiteral("task must be one of toy|lstm-vs-mean, got '%1'").arg(task));
+        sets.removeAt(i--);
+    }
     ParamValues values = spec.defaults();
-    if (const QString err = applySets(spec, values, parser.values(kSetOption)); !err.isEmpty())
+    if (const QString err = applySets(spec, values, sets); !err.isEmpty())
         return failBadInput(err);
     TrainConfig config;
     bool both = false;

@@ -108,7 +108,7 @@ const LabSpec &ropeInvarianceSpec()
                 "Key position minus query position, held fixed as the pair slides."),
         integer("positions", "query positions", "tokens", 1, kMaxDistance, 256,
                 "Query positions m = 0..positions-1 swept with the key at m + offset.", true),
-        seedSpec(0, "Seed of the content pair q, k ~ N(0, I)."),
+        seedSpec(0, "Seed of the content pair q, k ~ N(0, I), drawn as torch.manual_seed(seed); torch.randn(d) twice (0 is the chapter's)."),
     } };
     return spec;
 }

@@ -1,5 +1,7 @@
 #include "core/rope_invariance.h"
 
+#include "core/torch_generator.h"
+
 #include "core/positional.h"
 #include "core/rng.h"
 
@@ -61,11 +63,13 @@ RopeInvarianceResult ropeInvariance(const RopeInvarianceParams &p)
         return out;
     }
 
-    // One fixed content pair, q then k, each ~ N(0, I_d) (the chapter's torch.randn).
-    Rng rng(p.seed);
-    Eigen::VectorXd q(d), k(d);
-    for (int c = 0; c < d; ++c) q[c] = rng.normal();
-    for (int c = 0; c < d; ++c) k[c] = rng.normal();
+    // One fixed content pair, q then k, each ~ N(0, I_d), drawn exactly as the chapter's cell does:
+    // torch.manual_seed(seed); q = torch.randn(d, float64); k = torch.randn(d, float64). With the
+    // chapter's seed 0 this reproduces its printed logits to the last digit.
+    TorchGenerator torch(p.seed);
+    const std::vector<double> qv = torch.randn(d), kv = torch.randn(d);
+    const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(qv.data(), d);
+    const Eigen::VectorXd k = Eigen::Map<const Eigen::VectorXd>(kv.data(), d);
 
     const Eigen::VectorXd thetaR = scaledFrequencies(d, p.base, p.extension).invFreq;  // RoPE (d/2)
     const Eigen::VectorXd thetaS = ropeInvFreq(d, p.base);  // sinusoidal keeps the plain ladder
@@ -113,8 +117,14 @@ RopeInvarianceResult ropeInvariance(const RopeInvarianceParams &p)
         }
     });
 
-    for (int m = 0; m < P; ++m)
+    // The chapter collects the logits with torch.tensor(list), a float32 tensor, so its printed
+    // deviation is measured after rounding both sides to float32.
+    const float referenceF = static_cast<float>(out.referenceLogit);
+    for (int m = 0; m < P; ++m) {
         out.maxDeviation = std::max(out.maxDeviation, std::fabs(out.ropeLogits[m] - out.referenceLogit));
+        out.maxDeviationFloat32 = std::max(out.maxDeviationFloat32,
+                                           double(std::fabs(static_cast<float>(out.ropeLogits[m]) - referenceF)));
+    }
     if (P > 0) {
         const auto [lo, hi] = std::minmax_element(out.sinusoidalLogits.begin(), out.sinusoidalLogits.end());
         out.sinusoidalMin = *lo;

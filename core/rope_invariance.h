@@ -13,7 +13,7 @@ struct RopeInvarianceParams {
     double base = 10000.0;   // RoPE and sinusoidal base b
     int offset = 8;          // key position minus query position
     int positions = 256;     // query positions m = 0..positions-1
-    std::uint64_t seed = 0;  // q, k ~ N(0, I) from this seed
+    std::uint64_t seed = 0;  // q, k ~ N(0, I) as torch.manual_seed(seed); torch.randn(d) twice (seed 0: the chapter's)
     ContextExtension extension;  // rescaled RoPE frequencies (sinusoidal keeps plain ones)
 };
 
@@ -21,7 +21,8 @@ struct RopeInvarianceResult {
     std::vector<double> ropeLogits;        // [positions]
     std::vector<double> sinusoidalLogits;  // [positions]
     double referenceLogit = 0.0;           // RoPE logit at (0, offset)
-    double maxDeviation = 0.0;             // max |ropeLogits[m] - referenceLogit|
+    double maxDeviation = 0.0;             // max |ropeLogits[m] - referenceLogit|, in double
+    double maxDeviationFloat32 = 0.0;      // the same after rounding to float32, as the chapter's cell measures it
     double sinusoidalMin = 0.0, sinusoidalMax = 0.0;
     double sinusoidalSpread() const { return sinusoidalMax - sinusoidalMin; }
 };

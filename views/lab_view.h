@@ -44,7 +44,8 @@ public:
     const ParamValues &values() const;
 
     // Blocks until the latest computation has been applied to the charts (tests, export).
-    void waitForResult();
+    // Virtual for labs that draw from their own workers (the training lab trains to the end first).
+    virtual void waitForResult();
 
     // Milliseconds from the last parameter change to its result being drawn.
     double lastLatencyMs() const { return lastLatencyMs_; }

@@ -179,15 +179,13 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
         grid->addWidget(r.slider, row++, 0, 1, 2);
         connect(r.slider, &QSlider::valueChanged, this, [this, key](int pos) {
             if (syncing_) return;
-            ParamValues c = values_;
-            c.numbers[key] = sliderValue(*rows_.at(key).spec, pos);
-            propose(c);
+            const Row &row = rows_.at(key);
+            // Keys and clicks step past refused values; a drag goes where the mouse is.
+            proposeStep(key, sliderValue(*row.spec, pos), !row.slider->isSliderDown());
         });
         connect(r.spin, &QDoubleSpinBox::valueChanged, this, [this, key](double v) {
             if (syncing_) return;
-            ParamValues c = values_;
-            c.numbers[key] = v;
-            propose(c);
+            proposeStep(key, v, true);
         });
     }
     rows_[key] = r;
@@ -213,6 +211,31 @@ void ParamPanel::propose(ParamValues candidate)
     showMessage(QString(), false);
     syncControls();
     Q_EMIT valuesChanged(values_);
+}
+
+void ParamPanel::proposeStep(const std::string &key, double value, bool skipRefused)
+{
+    ParamValues c = values_;
+    c.numbers[key] = value;
+    const ParamSpec &s = *rows_.at(key).spec;
+    const double delta = value - values_.number(key);
+    // One integer step onto a value only the cross-key rules refuse (heads = 5 with d_model = 64)
+    // moves on in the same direction to the next accepted value and says so: stepping never sticks.
+    if (skipRefused && validator_ && s.kind == ParamKind::Integer
+        && std::fabs(delta) == double(std::max<long long>(s.multipleOf, 1)) && checkAll(spec_, c).empty()) {
+        const std::string refusal = validator_(c);
+        for (double v = value + delta; !refusal.empty() && v >= s.min && v <= s.max; v += delta) {
+            c.numbers[key] = v;
+            if (!checkAll(spec_, c).empty() || !validator_(c).empty()) continue;
+            propose(c);
+            showMessage(tr("%1 = %2 skipped: %3").arg(QString::fromStdString(key),
+                                                      QString::fromStdString(formatNumber(value)),
+                                                      QString::fromStdString(refusal)), false);
+            return;
+        }
+        c.numbers[key] = value;
+    }
+    propose(c);
 }
 
 QString ParamPanel::setValues(const ParamValues &values)

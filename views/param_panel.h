@@ -68,6 +68,9 @@ private:
     void buildRow(const ParamSpec &spec, QGridLayout *grid, int &row);
     // A control changed: check the candidate values; apply or refuse.
     void propose(ParamValues candidate);
+    // A slider or spin box moved key to value; with skipRefused a single step onto a value the
+    // validator refuses continues to the next accepted one.
+    void proposeStep(const std::string &key, double value, bool skipRefused);
     void syncControls();
     void showMessage(const QString &text, bool error);
 

@@ -16,7 +16,8 @@ ReadoutPanel::ReadoutPanel(const QString &title, QWidget *parent)
     outer->addWidget(heading);
     form_ = new QFormLayout;
     form_->setLabelAlignment(Qt::AlignLeft);
-    form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    // Label above value: the side column is narrow and long labels would otherwise be clipped.
+    form_->setRowWrapPolicy(QFormLayout::WrapAllRows);
     outer->addLayout(form_);
     note_ = new QLabel;
     note_->setWordWrap(true);
@@ -32,8 +33,10 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
         auto *v = new QLabel;
         v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         v->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        v->setWordWrap(true);  // a long value wraps instead of widening the fixed-width side column
         auto *l = new QLabel(label);
         l->setWordWrap(true);
+        l->setStyleSheet(QStringLiteral("color:#555;"));
         form_->addRow(l, v);
         it = values_.emplace(key, v).first;
     }

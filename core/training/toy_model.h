@@ -26,9 +26,13 @@
 //
 // Parameters live in one flat vector (params, and grads with the same layout) in the order of the
 // chapter's modules: emb, W_a/W_b, stack.body[0], stack.body[2], stack.head, h0. W_a and W_b are
-// stored as the two row blocks of one (2*D_FUSE, D_EMB + D_HID) matrix Wf = [W_a; W_b] so that the
-// fusion is one matrix product. Initialisation follows PyTorch's defaults: Linear weight and bias
+// stored as the two row blocks of one (2*D_FUSE, D_EMB + D_HID) matrix Wf = [W_a; W_b] so that a
+// and g come out of the same products. Initialisation follows PyTorch's defaults: Linear weight and bias
 // U(-1/sqrt(fan_in), 1/sqrt(fan_in)), Embedding N(0, 1), h0 zeros.
+//
+// Concatenated inputs are never built: W [a; b] is computed as W[:, :A] a + W[:, A:] b. Where the
+// part is a token embedding (token-only layer 1, the fusion's E[y_{t-1}] half) the product is folded
+// into a (rows, V_b) table first (nn::embedding_linear_*), the same function at V_b/N of the cost.
 #include "core/rng.h"
 #include "core/training/layers.h"
 #include "core/training/toy_task.h"
@@ -64,10 +68,10 @@ struct ToyLayout {
         const int cx = latent ? s.dFuse : s.dEmb;  // width of x_t, the stack's input besides obs
         add(E, s.dEmb, s.buckets);                 // one embedding per column
         if (latent) {
-            add(Wf, 2 * s.dFuse, s.dEmb + s.dHid);
+            add(Wf, 2 * s.dFuse, s.dEmb + s.dHid);  // columns [0, D_EMB) read E[y], the rest h
             add(bf, 2 * s.dFuse, 1);
         }
-        add(W1, s.dHid, cx + 2);
+        add(W1, s.dHid, cx + 2);  // columns [0, cx) read x_t, the last two obs_t
         add(b1, s.dHid, 1);
         add(W2, s.dHid, s.dHid);
         add(b2, s.dHid, 1);
@@ -96,14 +100,12 @@ public:
     V grads;   // d(loss)/d(params), same layout
 
     ToyNet(Arm arm, const ToySizes &sizes)
-        : arm_(arm), s_(sizes), L_(arm, sizes), latent_(arm == Arm::LatentFeedback),
-          cx_(latent_ ? sizes.dFuse : sizes.dEmb)
+        : s_(sizes), L_(arm, sizes), latent_(arm == Arm::LatentFeedback)
     {
         params = V::Zero(L_.total);
         grads = V::Zero(L_.total);
     }
 
-    Arm arm() const { return arm_; }
     const ToySizes &sizes() const { return s_; }
     const ToyLayout &layout() const { return L_; }
     Eigen::Index parameterCount() const { return L_.total; }
@@ -137,23 +139,29 @@ public:
         const Eigen::Index n = Eigen::Index(maxBatch) * s_.seqLen;
         if (n <= capacity_) return;
         capacity_ = n;
-        const Eigen::Index H = s_.dHid, Vb = s_.buckets;
-        in1_.resize(cx_ + 2, n);
+        const Eigen::Index H = s_.dHid, Vb = s_.buckets, F = s_.dFuse;
         h1_.resize(H, n);
         h2_.resize(H, n);
         logits_.resize(Vb, n);
         probs_.resize(Vb, n);
+        colmax_.resize(n);
+        logsum_.resize(n);
         dlogits_.resize(Vb, n);
         dh2_.resize(H, n);
         dh1_.resize(H, n);
-        dx_.resize(cx_, n);
-        if (latent_) {
-            u_.resize(s_.dEmb + H, n);
-            fz_.resize(2 * s_.dFuse, n);
-            sig_.resize(s_.dFuse, n);
-            dfz_.resize(2 * s_.dFuse, n);
-            du_.resize(std::max<Eigen::Index>(s_.dEmb, H), n);
+        proj_.resize(latent_ ? 2 * F : H, Vb);
+        dproj_.resize(latent_ ? 2 * F : H, Vb);
+        if (!latent_) {
+            obs_.resize(2, n);
+            return;
         }
+        hp_.resize(H, n);
+        fz_.resize(2 * F, n);
+        sig_.resize(F, n);
+        in1_.resize(F + 2, n);
+        dfz_.resize(2 * F, n);
+        dx_.resize(F, n);
+        dh0_.resize(H, n);
     }
 
     void zero_grad() { grads.setZero(); }
@@ -163,26 +171,27 @@ public:
     double forward(const ToyBatch &batch, int passes)
     {
         const Eigen::Index B = batch.batch, N = check(batch, passes);
-        // in1 is (Cx + 2, N): rows [0, Cx) are x_t, the last two rows the observation
-        in1_.bottomRows(2).leftCols(N) = batch.obs.cast<S>();
+        const int *yPrev = batch.yPrev.data();
         if (!latent_) {
-            nn::embedding_forward<S>(in1_.topRows(cx_).leftCols(N), P(L_.E), batch.yPrev.data());
-            stack_forward(0, N);
+            obs_.leftCols(N) = batch.obs.cast<S>();
+            token_stack_forward(N, yPrev);
+            return head_forward(batch, N);
+        }
+        // in1 is (D_FUSE + 2, N): rows [0, D_FUSE) are x_t (written by the GLU), then obs_t
+        in1_.bottomRows(2).leftCols(N) = batch.obs.cast<S>();
+        if (passes == 0) {
+            fusion_token_part(N, yPrev);
+            for (Eigen::Index t = 0; t < s_.seqLen; ++t) {
+                auto hp = hp_.middleCols(t * B, B);
+                if (t == 0) hp.colwise() = PV(L_.h0);
+                else hp = h2_.middleCols((t - 1) * B, B);  // h_{t-1}
+                latent_stack_forward(t * B, B);
+            }
         } else {
-            // u is (D_EMB + D_HID, N): the token embedding on top, the fed-back state below
-            nn::embedding_forward<S>(u_.topRows(s_.dEmb).leftCols(N), P(L_.E), batch.yPrev.data());
-            if (passes == 0) {
-                for (Eigen::Index t = 0; t < s_.seqLen; ++t) {
-                    auto ub = u_.bottomRows(s_.dHid).middleCols(t * B, B);
-                    if (t == 0) ub.colwise() = PV(L_.h0);
-                    else ub = h2_.middleCols((t - 1) * B, B);  // h_{t-1}
-                    stack_forward(t * B, B);
-                }
-            } else {
-                for (int p = 1; p <= passes; ++p) {
-                    set_feedback(B, N, p == 1 ? nullptr : &h2_);
-                    stack_forward(0, N);
-                }
+            for (int p = 1; p <= passes; ++p) {
+                set_feedback(B, N, p == 1 ? nullptr : &h2_);
+                fusion_token_part(N, yPrev);
+                latent_stack_forward(0, N);
             }
         }
         return head_forward(batch, N);
@@ -196,9 +205,9 @@ public:
         const Eigen::Index B = batch.batch, N = check(batch, 1);
         if (!latent_) throw std::logic_error("forward_final_pass: latent arm only");
         in1_.bottomRows(2).leftCols(N) = batch.obs.cast<S>();
-        nn::embedding_forward<S>(u_.topRows(s_.dEmb).leftCols(N), P(L_.E), batch.yPrev.data());
         set_feedback(B, N, feedback);
-        stack_forward(0, N);
+        fusion_token_part(N, batch.yPrev.data());
+        latent_stack_forward(0, N);
         return head_forward(batch, N);
     }
 
@@ -207,7 +216,7 @@ public:
     {
         const Eigen::Index B = batch.batch, N = check(batch, passes);
         const int *yPrev = batch.yPrev.data();
-        const Eigen::Index H = s_.dHid, E = s_.dEmb;
+        const Eigen::Index H = s_.dHid, E = s_.dEmb, F = s_.dFuse;
         auto cols = [N](M &m) { return m.leftCols(N); };
 
         // loss = mean cross entropy of logits; logits = Wh h + bh
@@ -222,27 +231,23 @@ public:
             cols(dh1_).setZero();
             nn::linear_backward<S>(cols(dh1_), G(L_.W2), GV(L_.b2), cols(dh2_), cols(h1_), P(L_.W2));
             nn::tanh_backward_inplace<S>(cols(dh1_), cols(h1_));  // dh1 now holds d(pre1)
-            nn::linear_backward_params<S>(G(L_.W1), GV(L_.b1), cols(dh1_), cols(in1_));
-            cols(dx_).setZero();  // only the x rows of in1: obs needs no gradient
-            nn::linear_backward_inp<S>(cols(dx_), cols(dh1_), P(L_.W1).leftCols(cx_));
             if (!latent_) {
-                nn::embedding_backward<S>(G(L_.E), cols(dx_), yPrev);
+                // in the forward pass this was: pre1 = (W1[:, :E] E + b1)[:, y_{t-1}] + W1[:, E:] obs_t
+                nn::matmul_backward_weight<S>(G(L_.W1).rightCols(2), cols(dh1_), cols(obs_));
+                nn::embedding_linear_backward<S>(G(L_.E), G(L_.W1).leftCols(E), GV(L_.b1), dproj_, cols(dh1_),
+                                                 P(L_.E), P(L_.W1).leftCols(E), yPrev);
                 return;
             }
+            // in the forward pass this was: pre1 = W1 [x_t; obs_t] + b1, x_t = GLU(fz_t)
+            nn::linear_backward_params<S>(G(L_.W1), GV(L_.b1), cols(dh1_), cols(in1_));
+            cols(dx_).setZero();  // only the x rows of in1: obs needs no gradient
+            nn::linear_backward_inp<S>(cols(dx_), cols(dh1_), P(L_.W1).leftCols(F));
             cols(dfz_).setZero();
             nn::glu_backward<S>(cols(dfz_), cols(dx_), cols(fz_), cols(sig_));
-            nn::linear_backward_params<S>(G(L_.Wf), GV(L_.bf), cols(dfz_), cols(u_));
-            auto duE = du_.topRows(E).leftCols(N);
-            duE.setZero();
-            nn::linear_backward_inp<S>(duE, cols(dfz_), P(L_.Wf).leftCols(E));
-            nn::embedding_backward<S>(G(L_.E), duE, yPrev);
+            fusion_backward_params(N, yPrev);
             // h0 is read directly by every column in pass 1 and by the t = 0 columns in later
             // passes; the other columns read h^(k-1), a constant of the stop-gradient objective.
-            const Eigen::Index direct = passes == 1 ? N : B;
-            auto dh0cols = du_.topRows(H).leftCols(direct);
-            dh0cols.setZero();
-            nn::linear_backward_inp<S>(dh0cols, dfz_.leftCols(direct), P(L_.Wf).rightCols(H));
-            GV(L_.h0) += dh0cols.rowwise().sum();
+            add_dh0(passes == 1 ? N : B);
             return;
         }
 
@@ -255,28 +260,19 @@ public:
         for (Eigen::Index t = s_.seqLen - 1; t >= 0; --t) {
             auto blk = [t, B](M &m) { return m.middleCols(t * B, B); };
             if (t + 1 < s_.seqLen) {
-                // in the forward pass this was: u_{t+1} = [E[y_t]; h_t], fz_{t+1} = Wf u_{t+1} + bf
+                // in the forward pass this was: fz_{t+1} = (token part) + Wf[:, E:] h_t
                 nn::linear_backward_inp<S>(blk(dh2_), dfz_.middleCols((t + 1) * B, B), P(L_.Wf).rightCols(H));
             }
             nn::tanh_backward_inplace<S>(blk(dh2_), blk(h2_));
             nn::linear_backward_inp<S>(blk(dh1_), blk(dh2_), P(L_.W2));
             nn::tanh_backward_inplace<S>(blk(dh1_), blk(h1_));
-            nn::linear_backward_inp<S>(blk(dx_), blk(dh1_), P(L_.W1).leftCols(cx_));
+            nn::linear_backward_inp<S>(blk(dx_), blk(dh1_), P(L_.W1).leftCols(F));
             nn::glu_backward<S>(blk(dfz_), blk(dx_), blk(fz_), blk(sig_));
         }
-        // h_{-1} = h0 for every sequence
-        auto dh0cols = du_.topRows(H).leftCols(B);
-        dh0cols.setZero();
-        nn::linear_backward_inp<S>(dh0cols, dfz_.leftCols(B), P(L_.Wf).rightCols(H));
-        GV(L_.h0) += dh0cols.rowwise().sum();
-
+        add_dh0(B);  // h_{-1} = h0 for every sequence
         nn::linear_backward_params<S>(G(L_.W2), GV(L_.b2), cols(dh2_), cols(h1_));
         nn::linear_backward_params<S>(G(L_.W1), GV(L_.b1), cols(dh1_), cols(in1_));
-        nn::linear_backward_params<S>(G(L_.Wf), GV(L_.bf), cols(dfz_), cols(u_));
-        auto duE = du_.topRows(E).leftCols(N);
-        duE.setZero();
-        nn::linear_backward_inp<S>(duE, cols(dfz_), P(L_.Wf).leftCols(E));
-        nn::embedding_backward<S>(G(L_.E), duE, yPrev);
+        fusion_backward_params(N, yPrev);
     }
 
     // Results of the last forward, over its N = T*B columns.
@@ -305,56 +301,96 @@ private:
         for (Eigen::Index i = 0; i < b.size(); ++i) params[b.offset + i] = S(rng.uniform(-bound, bound));
     }
 
-    // u's bottom rows for one k-pass pass over all N = T*B columns: h0 for t = 0 (and for every t
-    // when feedback is null), otherwise feedback's column block of position t-1. With the
+    // The fed-back state of one k-pass pass over all N = T*B columns: h0 for t = 0 (and for every
+    // t when feedback is null), otherwise feedback's column block of position t-1. With the
     // time-major layout that shift by one position is one block copy.
     void set_feedback(Eigen::Index B, Eigen::Index N, const M *feedback)
     {
-        auto ub = u_.bottomRows(s_.dHid);
         if (!feedback) {
-            ub.leftCols(N).colwise() = PV(L_.h0);
+            hp_.leftCols(N).colwise() = PV(L_.h0);
             return;
         }
-        ub.leftCols(B).colwise() = PV(L_.h0);
-        ub.middleCols(B, N - B) = feedback->leftCols(N - B);
+        hp_.leftCols(B).colwise() = PV(L_.h0);
+        hp_.middleCols(B, N - B) = feedback->leftCols(N - B);
     }
 
-    // The fusion (latent arm) and the two tanh layers over columns [c0, c0 + n).
-    void stack_forward(Eigen::Index c0, Eigen::Index n)
+    // Token-only: the stack over all N columns (no recurrence).
+    void token_stack_forward(Eigen::Index N, const int *yPrev)
+    {
+        auto cols = [N](M &m) { return m.leftCols(N); };
+        // pre1 = W1 [E[y_{t-1}]; obs_t] + b1: the folded token part, then the observation part
+        nn::embedding_linear_forward<S>(cols(h1_), proj_, P(L_.E), P(L_.W1).leftCols(s_.dEmb), PV(L_.b1), yPrev);
+        nn::matmul_forward<S>(cols(h1_), cols(obs_), P(L_.W1).rightCols(2));
+        nn::tanh_forward<S>(cols(h1_), cols(h1_));
+        nn::linear_forward<S>(cols(h2_), cols(h1_), P(L_.W2), PV(L_.b2));
+        nn::tanh_forward<S>(cols(h2_), cols(h2_));
+    }
+
+    // Latent: the token part of the fusion for all N columns, fz = Wf[:, :E] E[y_{t-1}] + bf.
+    void fusion_token_part(Eigen::Index N, const int *yPrev)
+    {
+        nn::embedding_linear_forward<S>(fz_.leftCols(N), proj_, P(L_.E), P(L_.Wf).leftCols(s_.dEmb), PV(L_.bf),
+                                        yPrev);
+    }
+
+    // Latent: the rest of the fusion and the two tanh layers over columns [c0, c0 + n), reading the
+    // fed-back state from hp_ and the fusion's token part from fz_.
+    void latent_stack_forward(Eigen::Index c0, Eigen::Index n)
     {
         auto blk = [c0, n](M &m) { return m.middleCols(c0, n); };
-        if (latent_) {
-            nn::linear_forward<S>(blk(fz_), blk(u_), P(L_.Wf), PV(L_.bf));
-            nn::glu_forward<S>(in1_.topRows(cx_).middleCols(c0, n), blk(sig_), blk(fz_));
-        }
+        // fz = [W_a; W_b] [E[y_{t-1}]; h_{t-1}] + [b_a; b_b]: add the state part to the token part
+        nn::matmul_forward<S>(blk(fz_), blk(hp_), P(L_.Wf).rightCols(s_.dHid));
+        nn::glu_forward<S>(in1_.topRows(s_.dFuse).middleCols(c0, n), blk(sig_), blk(fz_));
         nn::linear_forward<S>(blk(h1_), blk(in1_), P(L_.W1), PV(L_.b1));
         nn::tanh_forward<S>(blk(h1_), blk(h1_));
         nn::linear_forward<S>(blk(h2_), blk(h1_), P(L_.W2), PV(L_.b2));
         nn::tanh_forward<S>(blk(h2_), blk(h2_));
     }
 
+    // Latent: parameter gradients of the fusion from dfz over all N columns.
+    void fusion_backward_params(Eigen::Index N, const int *yPrev)
+    {
+        const Eigen::Index E = s_.dEmb;
+        // in the forward pass this was: fz = (Wf[:, :E] E + bf)[:, y_{t-1}] + Wf[:, E:] h_{t-1}
+        nn::matmul_backward_weight<S>(G(L_.Wf).rightCols(s_.dHid), dfz_.leftCols(N), hp_.leftCols(N));
+        nn::embedding_linear_backward<S>(G(L_.E), G(L_.Wf).leftCols(E), GV(L_.bf), dproj_, dfz_.leftCols(N),
+                                         P(L_.E), P(L_.Wf).leftCols(E), yPrev);
+    }
+
+    // Latent: dh0 += the gradient reaching h0 through the first `direct` columns of hp_, which hold h0.
+    void add_dh0(Eigen::Index direct)
+    {
+        auto d = dh0_.leftCols(direct);
+        d.setZero();
+        nn::linear_backward_inp<S>(d, dfz_.leftCols(direct), P(L_.Wf).rightCols(s_.dHid));
+        GV(L_.h0) += d.rowwise().sum();
+    }
+
     double head_forward(const ToyBatch &batch, Eigen::Index N)
     {
         nn::linear_forward<S>(logits_.leftCols(N), h2_.leftCols(N), P(L_.Wh), PV(L_.bh));
-        return nn::crossentropy_forward<S>(logits_.leftCols(N), batch.y.data(), probs_.leftCols(N)) / double(N);
+        return nn::crossentropy_forward<S>(logits_.leftCols(N), batch.y.data(), probs_.leftCols(N), colmax_.head(N),
+                                           logsum_.head(N)) / double(N);
     }
 
-    Arm arm_;
     ToySizes s_;
     ToyLayout L_;
     bool latent_;
-    Eigen::Index cx_;
     Eigen::Index capacity_ = 0;
     // Workspaces, (rows, capacity) each; a batch uses the first N = T*B columns.
-    M u_;        // (D_EMB + D_HID, N) fusion input [E[y_{t-1}]; h_{t-1}]     (latent)
-    M fz_;       // (2 D_FUSE, N)      fusion pre-activations [a; g]           (latent)
-    M sig_;      // (D_FUSE, N)        sigmoid(g), the GLU gate                 (latent)
-    M in1_;      // (Cx + 2, N)        stack input [x_t; obs_t]
+    M obs_;      // (2, N)             observations obs_t                          (token-only)
+    M hp_;       // (D_HID, N)         fed-back state h_{t-1} of every column      (latent)
+    M fz_;       // (2 D_FUSE, N)      fusion pre-activations [a; g]               (latent)
+    M sig_;      // (D_FUSE, N)        sigmoid(g), the GLU gate                    (latent)
+    M in1_;      // (D_FUSE + 2, N)    stack input [x_t; obs_t]                    (latent)
     M h1_;       // (D_HID, N)         first tanh output
     M h2_;       // (D_HID, N)         second tanh output, h_t
     M logits_;   // (V_b, N)
     M probs_;    // (V_b, N)           softmax of logits
-    M dlogits_, dh2_, dh1_, dx_, dfz_, du_;  // gradients of the above (dh2_/dh1_ reused for pre-activations)
+    V colmax_, logsum_;  // (N)        cross-entropy workspaces
+    M proj_;     // (D_HID or 2 D_FUSE, V_b)  folded token table of embedding_linear
+    // Gradients of the above (dh2_/dh1_ also hold the pre-activation gradients); dh0_ a scratch.
+    M dlogits_, dh2_, dh1_, dx_, dfz_, dproj_, dh0_;
 };
 
 } // namespace fb

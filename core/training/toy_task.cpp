@@ -9,6 +9,7 @@ void ToyBatch::resize(int b, int t)
     batch = b;
     seqLen = t;
     obs.resize(2, Eigen::Index(b) * t);
+    increments.resize(Eigen::Index(b) * t);
     yPrev.assign(std::size_t(b) * t, 0);
     y.assign(std::size_t(b) * t, 0);
 }
@@ -25,10 +26,12 @@ void makeToyBatch(Rng &rng, int buckets, ToyBatch &out)
             z += a;              // z_t = (z_{t-1} + a_t) mod 1, with both terms in [0, 1)
             if (z >= 1.0) z -= 1.0;
             out.y[n] = toyBucket(z, buckets);
-            out.obs(0, Eigen::Index(n)) = std::cos(2.0 * M_PI * a);
-            out.obs(1, Eigen::Index(n)) = std::sin(2.0 * M_PI * a);
+            out.increments[Eigen::Index(n)] = float(a);
         }
     }
+    const Eigen::Index n = out.columns();
+    out.obs.row(0) = (float(2.0 * M_PI) * out.increments.head(n)).cos().matrix().transpose();
+    out.obs.row(1) = (float(2.0 * M_PI) * out.increments.head(n)).sin().matrix().transpose();
 }
 
 } // namespace fb

@@ -19,7 +19,11 @@ namespace fb {
 struct ToyBatch {
     int batch = 0;            // B
     int seqLen = 0;           // T
-    Eigen::MatrixXd obs;      // (2, T*B): cos, sin of the increment a_t
+    // (2, T*B): cos, sin of the increment a_t, in float (the models compute in float; the double
+    // gradient checks only need some fixed input). Row-major so that each row is one vectorised
+    // cos or sin over the batch.
+    Eigen::Matrix<float, 2, Eigen::Dynamic, Eigen::RowMajor> obs;
+    Eigen::ArrayXf increments;  // (T*B): a_t, scratch for the vectorised cos and sin
     std::vector<int> yPrev;   // (T*B): previous bucket, the teacher-forced input
     std::vector<int> y;       // (T*B): target bucket
 

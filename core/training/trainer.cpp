@@ -49,25 +49,24 @@ long long parameterCount(const TrainConfig &config)
     return ToyLayout(config.arm, toySizes(config)).total;
 }
 
-double trainFlopsPerStep(const TrainConfig &c)
+double trainFlopsPerStep(const TrainConfig &c, bool folded)
 {
     const double N = double(c.batch) * c.seqLen, B = c.batch;
     const double V = c.buckets, E = c.dEmb, H = c.dHid, F = c.dFuse;
     const bool latent = c.arm == Arm::LatentFeedback;
-    const double cx = latent ? F : E;
     // one multiply-add per (output row, input row, column) of every product, 2 FLOPs each
     auto mm = [](double rows, double inner, double cols) { return 2.0 * rows * inner * cols; };
-    const double stack = mm(H, cx + 2, N) + mm(H, H, N);            // layers 1 and 2, forward
-    const double fusion = latent ? mm(2 * F, E + H, N) : 0.0;        // [W_a; W_b] u, forward
-    const double head = mm(V, H, N);
-    const int passes = latent ? std::max(1, c.passes) : 1;           // exact: T steps of B columns = 1 pass of N
-    double flops = passes * (fusion + stack) + head;                 // forward
-    flops += 2 * head + 2 * mm(H, H, N);                             // head and layer 2: weights and input
-    flops += mm(H, cx + 2, N) + mm(H, cx, N);                        // layer 1: weights, input (x rows only)
-    if (latent) {
-        flops += mm(2 * F, E + H, N) + mm(2 * F, E, N);              // fusion: weights, embedding rows
-        flops += mm(2 * F, H, c.passes == 0 || c.passes == 1 ? N : B); // fusion: h rows (BPTT, or h0)
-    }
+    // A linear layer reading a token embedding of width E (and rows outputs) over N columns:
+    // forward, weight gradient and embedding gradient. Folded: three (rows, E, V) table products.
+    auto tokenPart = [&](double rows) { return folded ? 3 * mm(rows, E, V) : 3 * mm(rows, E, N); };
+    const double head = mm(V, H, N), layer2 = mm(H, H, N);
+    double flops = head + 2 * head + layer2 + 2 * layer2;  // forward, then input and weight gradients
+    if (!latent) return flops + tokenPart(H) + 2 * mm(H, 2, N);  // layer 1 = token part + obs part
+    const int passes = std::max(1, c.passes);                 // exact: T steps of B columns = one pass of N
+    const double fusionH = mm(2 * F, H, N), layer1 = mm(H, F + 2, N);
+    flops += (passes - 1) * (tokenPart(2 * F) / 3 + fusionH + layer1 + layer2);  // passes without gradient
+    flops += tokenPart(2 * F) + 2 * fusionH + layer1 + 2 * layer1 - mm(H, 2, N); // last pass: fwd, weights, x rows
+    flops += mm(2 * F, H, c.passes == 0 || c.passes == 1 ? N : B);              // gradient into h (BPTT, or h0)
     return flops;
 }
 
@@ -75,10 +74,10 @@ double trainWorkspaceBytes(const TrainConfig &c)
 {
     // The (rows, T * max(batch, eval chunk)) workspaces of ToyNet, in float.
     const double cols = double(std::max(c.batch, std::min(kEvalChunk, c.evalSequences))) * c.seqLen;
-    const bool latent = c.arm == Arm::LatentFeedback;
-    const double H = c.dHid, E = c.dEmb, F = c.dFuse, cx = latent ? F : E;
-    double rows = (cx + 2) + 4 * H + 3 * c.buckets + cx;           // in1, h1, h2, dh1, dh2, logits, probs, dlogits, dx
-    if (latent) rows += (E + H) + 2 * (2 * F) + std::max(E, H) + F;  // u, fz, dfz, du, sigmoid
+    const double H = c.dHid, F = c.dFuse;
+    double rows = 4 * H + 3 * c.buckets;  // h1, h2, dh1, dh2, logits, probs, dlogits
+    rows += c.arm == Arm::LatentFeedback ? 2 * H + 2 * F + F + (F + 2) + 2 * F + F  // hp, dh0, fz, sig, in1, dfz, dx
+                                         : 2;                                      // obs
     return rows * cols * sizeof(float) + cols * (2 * sizeof(double) + 2 * sizeof(int));  // + the batch
 }
 
@@ -145,8 +144,8 @@ struct Eval {
 };
 
 // Held-out loss and accuracy over config.evalSequences sequences from the fixed eval seed, in
-// chunks of up to kEvalChunk sequences (the set does not depend on the chunk size).
-
+// chunks of up to kEvalChunk sequences (the set does not depend on the chunk size). passes as in
+// ToyNet::forward: 0 = the exact recurrence, as the model decodes.
 Eval evaluate(ToyNet<float> &net, const TrainConfig &c, int passes)
 {
     Rng rng(c.evalSeed ^ kEvalStream);
@@ -268,7 +267,7 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
             break;
         }
         result.trainSeconds = elapsed();
-        if (onStep) onStep({ step, c.steps, loss, result.trainSeconds });
+        if (onStep) onStep({ step, c.steps, loss, result.trainSeconds, norm });
     }
 
     const Eval held = evaluate(net, c, 0);

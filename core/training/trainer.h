@@ -30,6 +30,7 @@ struct TrainConfig {
     int dHid = 64;
     int dFuse = 16;
     int passes = 0;           // latent arm: 0 = exact (BPTT through all T steps), k >= 1 = k-pass
+                              // (Section 218.6.4; pass 1 feeds GLU(E[y_{t-1}], h0), see toy_model.h)
     std::uint64_t seed = 0;   // initialisation and training batches
     double clip = 0.0;        // gradient-norm clipping threshold; 0 = off
     int evalSequences = 2048; // held-out set size
@@ -46,6 +47,7 @@ struct TrainProgress {
     int steps = 0;
     double loss = 0.0;        // training cross entropy of that step (nats)
     double elapsedSeconds = 0.0;
+    double gradNorm = 0.0;    // added: 2-norm of that step's gradient, before clipping
 };
 
 enum class TrainStatus { Finished, Cancelled, Diverged };
@@ -96,15 +98,19 @@ private:
 
 // Runs one training. onStep (may be empty) is called on the training thread after every step.
 // control (may be null) is checked every step: paused waits (without spinning hot), cancelled
-// stops with TrainStatus::Cancelled. A non-finite loss or gradient stops with Diverged and keeps
-// the last good weights and curve.
+// stops with TrainStatus::Cancelled. A non-finite loss or gradient (or a loss above divergeLoss)
+// stops with Diverged and keeps the last good weights and curve: the curve ends with the last
+// accepted loss and the held-out pass uses the weights that produced it. Deterministic: the same
+// config gives the same curve bit for bit, on any thread, paused or not. Throws
+// std::invalid_argument for a config that checkTrainConfig refuses.
 TrainResult train(const TrainConfig &config,
                   const std::function<void(const TrainProgress &)> &onStep = {},
                   TrainControl *control = nullptr);
 
 // Added: runs several trainings at once (oneTBB, one task per config; each training itself is
 // single-threaded) and returns their results in the order of configs. onStep gets the index of the
-// config. Used for arm=both and for sweeps.
+// config and may be called from several training threads at once. control, when given, pauses and
+// cancels all of them. Used for arm=both and for sweeps.
 std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
                                   const std::function<void(std::size_t, const TrainProgress &)> &onStep = {},
                                   TrainControl *control = nullptr);
@@ -113,8 +119,10 @@ std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
 long long parameterCount(const TrainConfig &config);
 
 // Added: FLOPs of the matrix products of one training step (forward and backward, 2 per
-// multiply-add; elementwise work not counted), as FullBand performs them for config's arm and passes.
-double trainFlopsPerStep(const TrainConfig &config);
+// multiply-add; elementwise work not counted) for config's arm and passes. folded = true: as
+// FullBand performs them (a linear layer reading a token embedding is folded into a (rows, V_b)
+// table); false: as the chapter's PyTorch modules do (embedding lookup, then the full product).
+double trainFlopsPerStep(const TrainConfig &config, bool folded = true);
 
 // Added: empty when config is trainable, otherwise one sentence naming the bad field. train()
 // throws std::invalid_argument with this sentence for a bad config.

@@ -90,6 +90,10 @@ private Q_SLOTS:
         QCOMPARE(o["sinusoidal_min"].toDouble(), lo);
         QCOMPARE(o["sinusoidal_max"].toDouble(), hi);
         QVERIFY(hi - lo > 1.0);  // the additive scheme drifts
+        // The chapter's printed lines, from the same torch.manual_seed(0) draws.
+        QVERIFY(std::abs(ref - 1.634715) <= 5e-7);
+        QCOMPARE(o["max_deviation_float32"].toDouble(), 0.0);
+        QVERIFY(std::abs(lo - 17.058) <= 5e-4 && std::abs(hi - 41.833) <= 5e-4);
         const QJsonObject far = json({ "rope-invariance", "--set", "positions=65536", "--set", "offset=-300" });
         QVERIFY(far["max_deviation"].toDouble() <= 1e-12 * std::abs(far["reference_logit"].toDouble()));
     }

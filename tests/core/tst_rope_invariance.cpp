@@ -2,6 +2,7 @@
 #include "core/positional.h"
 #include "core/rng.h"
 #include "core/rope_invariance.h"
+#include "core/torch_generator.h"
 #include "support/fuzzy.h"
 
 #include <QTest>
@@ -64,14 +65,14 @@ private Q_SLOTS:
     }
     void logitsMatchDirectComputation()
     {
-        // Same content pair as the sweep: q then k, d normals each, from Rng(seed).
+        // Same content pair as the sweep: q then k, torch.randn(d) each from torch.manual_seed(seed).
         RopeInvarianceParams p;
         p.positions = 3000;
         const RopeInvarianceResult r = ropeInvariance(p);
-        Rng rng(p.seed);
-        Eigen::VectorXd q(p.d), k(p.d);
-        for (int i = 0; i < p.d; ++i) q[i] = rng.normal();
-        for (int i = 0; i < p.d; ++i) k[i] = rng.normal();
+        TorchGenerator torch(p.seed);
+        const std::vector<double> qv = torch.randn(p.d), kv = torch.randn(p.d);
+        const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(qv.data(), p.d);
+        const Eigen::VectorXd k = Eigen::Map<const Eigen::VectorXd>(kv.data(), p.d);
         const Eigen::VectorXd theta = ropeInvFreq(p.d, p.base);
         FB_FUZZY_COMPARE(r.referenceLogit, applyRope(q, 0, theta).dot(applyRope(k, p.offset, theta)), 1e-14);
         for (int m : { 0, 1, 63, 64, 65, 255, 1000, 2999 }) {
@@ -91,6 +92,18 @@ private Q_SLOTS:
         QVERIFY(r.sinusoidalSpread() > 5.0);
         QVERIFY(r.sinusoidalSpread() > 1e9 * r.maxDeviation);
     }
+    // The cell's printed lines (218.4.4): q, k come from torch.manual_seed(0), reproduced bit for bit.
+    void reproducesTheChaptersPrintedNumbers()
+    {
+        const RopeInvarianceResult r = ropeInvariance(RopeInvarianceParams {});
+        QVERIFY(std::fabs(r.referenceLogit - 1.634715) <= 5e-7);      // "1.634715"
+        QCOMPARE(r.maxDeviationFloat32, 0.0);                         // "0.00e+00"
+        QVERIFY(r.maxDeviation <= 1e-13);
+        QVERIFY(std::fabs(r.sinusoidalMin - 17.058) <= 5e-4);         // "[17.058, 41.833]"
+        QVERIFY(std::fabs(r.sinusoidalMax - 41.833) <= 5e-4);
+        QVERIFY(std::fabs(r.sinusoidalSpread() - 24.775) <= 5e-4);   // "(spread 24.775)"
+    }
+
     void sameSeedSameNumbers()
     {
         RopeInvarianceParams p;

@@ -1,0 +1,64 @@
+#include "core/torch_generator.h"
+
+#include <cmath>
+
+namespace fb {
+
+TorchGenerator::TorchGenerator(std::uint64_t seed)
+    : engine_(static_cast<std::uint32_t>(seed))
+{
+}
+
+double TorchGenerator::uniform()
+{
+    // at::uniform_real_distribution<double>: random64() = (first << 32) | second, keep 53 bits.
+    const std::uint64_t hi = engine_();
+    const std::uint64_t lo = engine_();
+    const std::uint64_t bits = (hi << 32) | lo;
+    return double(bits & ((std::uint64_t(1) << 53) - 1)) * std::ldexp(1.0, -53);
+}
+
+double TorchGenerator::normalScalar()
+{
+    if (hasNextNormal_) {
+        hasNextNormal_ = false;
+        return nextNormal_;
+    }
+    const double u1 = uniform();
+    const double u2 = uniform();
+    const double r = std::sqrt(-2.0 * std::log(1.0 - u2));
+    const double theta = 2.0 * M_PI * u1;
+    nextNormal_ = r * std::sin(theta);
+    hasNextNormal_ = true;
+    return r * std::cos(theta);
+}
+
+std::vector<double> TorchGenerator::randn(int n)
+{
+    std::vector<double> data(std::size_t(std::max(n, 0)));
+    if (n < 16) {
+        for (double &x : data) x = normalScalar();
+        return data;
+    }
+    // normal_fill: uniforms first, then Box-Muller in place on blocks of 16.
+    auto fill16 = [](double *block) {
+        for (int j = 0; j < 8; ++j) {
+            const double u1 = 1.0 - block[j];
+            const double u2 = block[j + 8];
+            const double radius = std::sqrt(-2.0 * std::log(u1));
+            const double theta = 2.0 * M_PI * u2;
+            block[j] = radius * std::cos(theta);
+            block[j + 8] = radius * std::sin(theta);
+        }
+    };
+    for (double &x : data) x = uniform();
+    for (int i = 0; i + 16 <= n; i += 16) fill16(data.data() + i);
+    if (n % 16 != 0) {
+        double *tail = data.data() + n - 16;  // the last 16 values are drawn again
+        for (int i = 0; i < 16; ++i) tail[i] = uniform();
+        fill16(tail);
+    }
+    return data;
+}
+
+} // namespace fb

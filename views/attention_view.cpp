@@ -1,0 +1,205 @@
+#include "views/attention_view.h"
+
+#include "core/lab_specs.h"
+#include "core/toeplitz.h"
+#include "views/heatmap_grid.h"
+#include "views/readout_panel.h"
+
+#include <QCheckBox>
+#include <QJsonObject>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+namespace fb {
+
+namespace {
+
+// Relative deviation below which the logits count as Toeplitz (rounding is ~1e-15).
+constexpr double kToeplitzTolerance = 1e-10;
+// The log colour scale spans this many decades below the largest weight.
+constexpr double kLogDecades = 4.0;
+
+// What the worker hands to the GUI thread.
+struct AttentionViewResult {
+    HeatmapGridData grid;
+    std::vector<double> entropy;     // [heads], nats
+    double meanEntropy = 0;
+    double uniformEntropy = 0;       // ln n
+    double causalUniformEntropy = 0; // mean over queries of ln(i + 1): uniform over visible keys
+    ToeplitzDeviation toeplitz;      // worst head
+    int n = 0, heads = 0, dk = 0;
+    bool causal = false;
+    bool sentence = false;
+    QString positional;
+};
+
+QString figureTitle(const AttentionParams &p, int n)
+{
+    QString t = p.scaled ? QStringLiteral("softmax(QKᵀ/√d_k)") : QStringLiteral("softmax(QKᵀ), unscaled");
+    t += QStringLiteral(" per head · n = %1 · d_k = %2 · %3 positions")
+             .arg(n).arg(p.dModel / std::max(p.heads, 1))
+             .arg(QString::fromStdString(positionalSchemeName(p.positional)));
+    if (p.causal) t += QStringLiteral(" · causal");
+    return t;
+}
+
+std::any computeAttention(const ParamValues &values)
+{
+    AttentionParams p;
+    if (const std::string err = attentionFrom(values, p); !err.empty()) throw std::invalid_argument(err);
+    p.keepLogits = true;  // for the Toeplitz check
+    AttentionResult a = multiHeadAttention(p);
+
+    AttentionViewResult r;
+    r.heads = int(a.weights.size());
+    r.n = r.heads > 0 ? int(a.weights.front().rows()) : 0;
+    r.dk = p.dModel / std::max(p.heads, 1);
+    r.causal = p.causal;
+    r.sentence = p.content == AttentionContent::Sentence;
+    r.positional = QString::fromStdString(positionalSchemeName(p.positional));
+    r.entropy = a.entropy;
+    for (double e : a.entropy) r.meanEntropy += e / std::max(r.heads, 1);
+    r.uniformEntropy = std::log(double(std::max(r.n, 1)));
+    for (int i = 0; i < r.n; ++i) r.causalUniformEntropy += std::log(double(i + 1)) / r.n;
+    for (const Eigen::MatrixXd &logits : a.logits) {
+        const ToeplitzDeviation t = toeplitzDeviation(logits);
+        r.toeplitz.maxAbs = std::max(r.toeplitz.maxAbs, t.maxAbs);
+        r.toeplitz.scale = std::max(r.toeplitz.scale, t.scale);
+    }
+
+    double maxWeight = 0;
+    for (const Eigen::MatrixXd &w : a.weights) maxWeight = std::max(maxWeight, w.maxCoeff());
+    HeatmapGridData &g = r.grid;
+    g.title = figureTitle(p, r.n);
+    g.maxValue = maxWeight;
+    g.logFloor = maxWeight * std::pow(10.0, -kLogDecades);
+    g.masked = p.causal;
+    g.xTitle = QObject::tr("key position");
+    g.yTitle = QObject::tr("query position");
+    g.valueTitle = QObject::tr("attention weight");
+    g.tokenTicks = r.sentence;
+    for (const std::string &t : a.tokens) g.tokens << QString::fromStdString(t);
+    for (int h = 0; h < r.heads; ++h) {
+        g.images << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal);
+        g.logImages << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal, g.logFloor);
+        g.panelTitles << QObject::tr("head %1 · entropy %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
+        g.shortTitles << QObject::tr("head %1 · %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
+    }
+    g.values = std::make_shared<const std::vector<Eigen::MatrixXd>>(std::move(a.weights));
+    return r;
+}
+
+// "1.23, 2.34, 3.45, 4.56" with a line break after every fourth value.
+QString entropyList(const std::vector<double> &entropy)
+{
+    QString s;
+    for (std::size_t h = 0; h < entropy.size(); ++h) {
+        if (h > 0) s += (h % 4 == 0) ? QStringLiteral(",\n") : QStringLiteral(", ");
+        s += QString::number(entropy[h], 'f', 3);
+    }
+    return s;
+}
+
+} // namespace
+
+AttentionView::AttentionView(QWidget *parent)
+    : LabView(attentionSpec(), tr("Attention"), parent)
+{
+    grid_ = new HeatmapGrid;
+    grid_->setExportTitle(tr("Attention weights per head"));
+    hoverLine_ = new QLabel(tr("Hover a cell to read its query, key and weight."));
+    hoverLine_->setObjectName(QStringLiteral("hoverLine"));
+    hoverLine_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    hoverLine_->setStyleSheet(QStringLiteral("color:#333; padding:2px 6px;"));
+    QFont f = hoverLine_->font();
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    hoverLine_->setFont(f);
+    addChart(grid_, grid_, 1);
+    chartArea()->addWidget(hoverLine_);
+    connect(grid_, &HeatmapGrid::hoverTextChanged, this, [this](const QString &text) {
+        hoverLine_->setText(text.isEmpty() ? tr("Hover a cell to read its query, key and weight.") : text);
+    });
+
+    logScale_ = new QCheckBox(tr("Logarithmic colour scale (4 decades)"));
+    logScale_->setToolTip(tr("Shows the small weights too: long sequences and causal masks put most weights "
+                             "far below the largest one. Both scales are computed with every result."));
+    connect(logScale_, &QCheckBox::toggled, grid_, &HeatmapGrid::setLogScale);
+    sideArea()->addWidget(logScale_);
+
+    setValidator([](const ParamValues &v) {
+        AttentionParams p;
+        return attentionFrom(v, p);
+    });
+    setComputation(computeAttention);
+}
+
+void AttentionView::setPresentationScale(double scale)
+{
+    LabView::setPresentationScale(scale);
+    grid_->setFontScale(scale);
+}
+
+QJsonObject AttentionView::extraState() const
+{
+    return logScale_->isChecked() ? QJsonObject { { QStringLiteral("logColourScale"), true } } : QJsonObject();
+}
+
+QString AttentionView::setExtraState(const QJsonObject &state)
+{
+    const QJsonValue log = state.value(QStringLiteral("logColourScale"));
+    if (!log.isUndefined() && !log.isBool()) return tr("extra.logColourScale must be true or false");
+    logScale_->setChecked(log.toBool(false));
+    return {};
+}
+
+void AttentionView::showResult(const std::any &any)
+{
+    const auto &r = std::any_cast<const AttentionViewResult &>(any);
+    // The hover text names words when the content is a sentence, and masked keys when causal.
+    const QStringList tokens = r.sentence ? r.grid.tokens : QStringList();
+    const bool causal = r.causal;
+    grid_->setHoverFormatter([tokens, causal](int head, int query, int key, double weight) {
+        auto pos = [&](int i) {
+            return i < tokens.size() ? QStringLiteral("%1 “%2”").arg(i).arg(tokens[i]) : QString::number(i);
+        };
+        QString w = (causal && key > query) ? tr("masked (key after query)")
+                                            : QStringLiteral("%1").arg(weight, 0, 'f', 6);
+        return tr("head %1 · query %2 · key %3 · weight %4").arg(head + 1).arg(pos(query), pos(key), w);
+    });
+    grid_->setData(r.grid);
+
+    readouts()->setRow(QStringLiteral("entropy"), tr("Entropy per head (nats)"), entropyList(r.entropy),
+                       tr("Mean over queries of −Σ w ln w for each head"));
+    readouts()->setRow(QStringLiteral("mean"), tr("Mean entropy over heads"),
+                       QStringLiteral("%1 nats").arg(r.meanEntropy, 0, 'f', 3));
+    QString uniform = QStringLiteral("ln %1 = %2 nats").arg(r.n).arg(r.uniformEntropy, 0, 'f', 3);
+    if (r.causal) uniform += tr("\ncausal: %1 nats").arg(r.causalUniformEntropy, 0, 'f', 3);
+    readouts()->setRow(QStringLiteral("uniform"), tr("Uniform attention"), uniform,
+                       tr("The entropy of attending equally to every key, the largest possible. Under the "
+                          "causal mask query i sees i + 1 keys: the mean of ln(i + 1) over the queries."));
+    const double reference = r.causal ? r.causalUniformEntropy : r.uniformEntropy;
+    readouts()->setRow(QStringLiteral("ratio"), tr("Mean / uniform"),
+                       reference > 0 ? QString::number(r.meanEntropy / reference, 'f', 3) : QStringLiteral("—"),
+                       tr("1 means no preference among keys; near 0 means each query looks at one key"));
+    const bool toeplitz = r.toeplitz.relative() <= kToeplitzTolerance;
+    readouts()->setRow(QStringLiteral("toeplitz"), tr("Pre-softmax logits Toeplitz?"),
+                       tr("%1, max deviation %2\n(relative %3)")
+                           .arg(toeplitz ? tr("yes") : tr("no"))
+                           .arg(r.toeplitz.maxAbs, 0, 'e', 2)
+                           .arg(r.toeplitz.relative(), 0, 'e', 2),
+                       tr("Largest |L(i, j) − L(i − s, j − s)| over all heads: each logit against the start "
+                          "of its diagonal. Zero up to rounding means the logit depends on j − i alone."));
+
+    QString note = tr("Each row is one query's distribution over the keys (rows sum to 1); all heads share "
+                      "one colour scale. Try positional = rope with content = repeated: every diagonal of "
+                      "the logits is then constant, because RoPE's logit depends only on the offset.");
+    if (r.sentence) note += tr("<br><b>n follows the sentence: %1 words</b> (the n slider is not used).").arg(r.n);
+    readouts()->setNote(note);
+}
+
+} // namespace fb

@@ -1,0 +1,345 @@
+#include "views/depth_gradients_view.h"
+
+#include "core/depth/depth_lab_spec.h"
+#include "views/chart_panel.h"
+#include "views/classifier_runner.h"
+#include "views/depth_gradients_compute.h"
+#include "views/palette.h"
+#include "views/param_panel.h"
+#include "views/readout_panel.h"
+
+#include <QGridLayout>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+namespace {
+
+// A log axis over [lo, hi] with two to about seven labelled ticks. Over many decades the base grows
+// (10, 100, 10^4 ...) so labels never pile up and the range is padded a little; over a few decades
+// the range widens to whole decades so that at least two ticks carry labels.
+void setLogRange(QAbstractAxis *axis, double lo, double hi)
+{
+    auto *log = qobject_cast<QLogValueAxis *>(axis);
+    if (!log || !(hi > 0.0) || !std::isfinite(hi)) return;
+    lo = std::clamp(lo, kSmallestDrawn, hi);
+    const double decades = std::log10(hi / lo);
+    const int step = std::max(1, int(std::ceil(decades / 7.0)));
+    log->setBase(std::pow(10.0, step));
+    // Qt spaces minor ticks linearly between majors: only meaningful within one decade.
+    log->setMinorTickCount(step == 1 ? 8 : 0);
+    if (decades < 3.0) {
+        // Whole decades, nudged outward so that Qt does not drop the ticks at the ends.
+        const double a = std::pow(10.0, std::floor(std::log10(lo) + 1e-9));
+        const double b = std::pow(10.0, std::ceil(std::log10(hi) - 1e-9));
+        log->setRange(a * (1.0 - 1e-9), (b > a ? b : a * 10.0) * (1.0 + 1e-9));
+        return;
+    }
+    const double pad = std::pow(10.0, 0.04 * decades);
+    log->setRange(std::max(lo / pad, kSmallestDrawn), hi * pad);
+}
+
+void extendRange(const QList<QPointF> &pts, double &lo, double &hi)
+{
+    for (const QPointF &p : pts) {
+        lo = std::min(lo, p.y());
+        hi = std::max(hi, p.y());
+    }
+}
+
+// Ratios of gradient norms; an exact 0 is an underflow below double's range.
+QString sci(double v)
+{
+    if (v == 0.0) return QStringLiteral("< 1e-300");
+    if (std::fabs(v) >= 1e-2 && std::fabs(v) < 1e4) return QString::number(v, 'g', 3);
+    return QString::number(v, 'e', 1);
+}
+
+QList<QPointF> curvePoints(const std::vector<double> &curve)
+{
+    QList<QPointF> pts;
+    pts.reserve(qsizetype(curve.size()));
+    for (std::size_t i = 0; i < curve.size(); ++i) pts.append(QPointF(double(i + 1), curve[i]));
+    return pts;
+}
+
+QList<QPointF> pairPoints(const std::vector<std::pair<int, double>> &curve)
+{
+    QList<QPointF> pts;
+    for (const auto &[step, value] : curve) pts.append(QPointF(step, value));
+    return pts;
+}
+
+ClassifierConfig classifierConfig(const ParamValues &v)
+{
+    DepthLabConfig c;
+    depthLabFrom(v, c);  // values in the panel are always valid
+    return c.classifier;
+}
+
+bool sameTraining(const ClassifierConfig &a, const ClassifierConfig &b)
+{
+    return a.vocab == b.vocab && a.seqLen == b.seqLen && a.embed == b.embed && a.hidden == b.hidden
+        && a.batch == b.batch && a.steps == b.steps && a.lr == b.lr && a.seed == b.seed && a.heldout == b.heldout;
+}
+
+const char *kNote =
+    "<p><b>The chapter's classifier cell cannot run as printed.</b> It computes <tt>emb = embedding(X)</tt> "
+    "once per step and backpropagates both losses through it: <tt>loss_lstm.backward()</tt> frees the graph "
+    "behind <tt>emb</tt>, so <tt>loss_avg.backward()</tt> fails (&ldquo;Trying to backward through the graph "
+    "a second time&rdquo;); and both optimisers update the one shared embedding. FullBand trains each arm on "
+    "its own graph with its own embedding (both start from the same values).</p>"
+    "<p>The label (mean token &gt; 10) is a linear function of the token counts, so mean pooling plus a "
+    "linear layer fits it exactly. With the chapter's 8 training sequences both arms reach 100% on them and "
+    "about chance on fresh ones; raise <i>training sequences</i> to see which arm generalises.</p>"
+    "<p>Without normalisation the residual gradient grows slowly, by about √(1 + ‖∂F/∂x‖²) per block: the "
+    "identity path keeps it from vanishing, not constant. With RMS norm on, even the plain stack keeps its "
+    "gradient, as He et al. (2016) observed for their normalised plain nets.</p>";
+
+} // namespace
+
+DepthGradientsView::DepthGradientsView(QWidget *parent)
+    : LabView(depthLabSpec(), tr("Depth and gradients"), parent)
+    , classifier_(new ClassifierRunner(this))
+{
+    buildCharts();
+    readouts()->setNote(QString::fromUtf8(kNote));
+    connect(classifier_, &ClassifierRunner::resultsReady, this, &DepthGradientsView::showClassifier);
+    connect(classifier_, &ClassifierRunner::progressed, this, &DepthGradientsView::showClassifierProgress);
+    connect(panel(), &ParamPanel::valuesChanged, this, &DepthGradientsView::onValuesChanged);
+    setValidator([](const ParamValues &v) {
+        DepthLabConfig c;
+        return depthLabFrom(v, c);
+    });
+    onValuesChanged();
+    // The computer belongs to the computation (not to this view); it only runs on the worker.
+    setComputation([computer = std::make_shared<DepthLabComputer>()](const ParamValues &v) -> std::any {
+        return computer->compute(v);
+    });
+}
+
+DepthGradientsView::~DepthGradientsView() = default;
+
+void DepthGradientsView::buildCharts()
+{
+    depthChart_ = new ChartPanel(QString());
+    depthChart_->setValueAxis(Qt::Horizontal, tr("layer l (0 = input, L = output)"));
+    depthChart_->setLogAxis(Qt::Vertical, tr("‖∂L/∂x_l‖ ÷ ‖∂L/∂x_L‖ (log)"));
+    plain_ = depthChart_->addLine(QString(), seriesColor(1));
+    residual_ = depthChart_->addLine(QString(), seriesColor(0));
+    depthUnit_ = depthChart_->addLine(QString(), QColor(120, 120, 120), 1.5, Qt::DotLine);
+
+    timeChart_ = new ChartPanel(QString());
+    timeChart_->setValueAxis(Qt::Horizontal, tr("time step k (loss at the last step T)"));
+    timeChart_->setLogAxis(Qt::Vertical, tr("norm ÷ norm at step T (log)"));
+    rnn_ = timeChart_->addLine(QString(), seriesColor(1));
+    lstmCell_ = timeChart_->addLine(QString(), seriesColor(0));
+    lstmHidden_ = timeChart_->addLine(QString(), seriesColor(5), 2.0, Qt::DashLine);
+    lstmCarousel_ = timeChart_->addLine(QString(), seriesColor(2), 2.5, Qt::DotLine);
+
+    classifierChart_ = new ChartPanel(QString());
+    classifierChart_->setValueAxis(Qt::Horizontal, tr("Adam step"));
+    classifierChart_->setValueAxis(Qt::Vertical, tr("accuracy, fraction correct"));
+    lstmHeldout_ = classifierChart_->addLine(QString(), seriesColor(0));
+    lstmTrain_ = classifierChart_->addLine(QString(), seriesColor(0), 1.8, Qt::DashLine);
+    meanHeldout_ = classifierChart_->addLine(QString(), seriesColor(1));
+    meanTrain_ = classifierChart_->addLine(QString(), seriesColor(1), 1.8, Qt::DashLine);
+    chance_ = classifierChart_->addLine(QString(), QColor(120, 120, 120), 1.5, Qt::DotLine);
+    if (auto *y = qobject_cast<QValueAxis *>(classifierChart_->axisY())) {
+        y->setRange(0.0, 1.0);
+        y->setTickCount(6);
+    }
+
+    // The figures in reading order: depth, time, classifier.
+    const QString wait = QStringLiteral("…");
+    readouts()->setRow(QStringLiteral("plainratio"), tr("Plain: ‖∂L/∂x₀‖ ÷ ‖∂L/∂x_L‖"), wait,
+                       tr("How much of the output layer's gradient reaches the input"));
+    readouts()->setRow(QStringLiteral("resratio"), tr("Residual: ‖∂L/∂x₀‖ ÷ ‖∂L/∂x_L‖"), wait);
+    readouts()->setRow(QStringLiteral("resfactor"), tr("Residual block factor, measured vs √(1 + s²)"), wait,
+                       tr("Geometric mean over the blocks of how much one block scales the gradient going back. "
+                          "The chapter's ∂L/∂x = ∂L/∂H·(1 + ∂F/∂x): the identity contributes 1, ∂F/∂x a term of size s, "
+                          "its RMS singular value, at right angles on average: √(1 + s²)"));
+    readouts()->setRow(QStringLiteral("jac"), tr("s = ‖∂F/∂x‖ per residual block"), wait,
+                       tr("RMS singular value of the block's Jacobian (geometric mean over blocks)"));
+    readouts()->setRow(QStringLiteral("plainfactor"), tr("Plain block factor, measured vs s"), wait,
+                       tr("Without the identity path a block scales the gradient by ‖∂F/∂x‖ alone"));
+    readouts()->setRow(QStringLiteral("rnnrate"), tr("RNN log-rate per step back, fit vs log ρ + log rms tanh′"), wait,
+                       tr("Slope of log‖∂L/∂h_k‖ per step, fitted over all steps. Each step multiplies the gradient by "
+                          "diag(tanh′)·W_hᵀ, and every singular value of W_h is ρ"));
+    readouts()->setRow(QStringLiteral("rnnderiv"), tr("E[tanh′] and log(ρ·E[tanh′])"), wait);
+    readouts()->setRow(QStringLiteral("lstmcell"), tr("LSTM ‖∂L/∂c₀‖ ÷ ‖∂L/∂c_T‖"), wait);
+    readouts()->setRow(QStringLiteral("carousel"), tr("… through the forget gates alone"), wait,
+                       tr("‖∂L/∂c_T ⊙ f_T ⋯ f_1‖ ÷ ‖∂L/∂c_T‖: the direct path c_{t−1} → c_t, without the detour "
+                          "through h and the gates"));
+    readouts()->setRow(QStringLiteral("forget"), tr("Mean forget gate f"), wait);
+    readouts()->setRow(QStringLiteral("lstmacc"), tr("LSTM accuracy, training / held-out"), wait);
+    readouts()->setRow(QStringLiteral("meanacc"), tr("Mean pooling, training / held-out"), wait);
+    readouts()->setRow(QStringLiteral("chance"), tr("Held-out, always the larger class"), wait);
+    readouts()->setRow(QStringLiteral("training"), tr("Classifier training"), wait);
+
+    // Legend markers drawn as short pieces of each line, so dashed and dotted series read as such.
+    for (ChartPanel *c : { depthChart_, timeChart_, classifierChart_ })
+        c->chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+
+    auto *area = new QWidget;
+    grid_ = new QGridLayout(area);
+    grid_->setContentsMargins(0, 0, 0, 0);
+    grid_->setSpacing(6);
+    chartArea()->addWidget(area, 1);
+    for (ChartPanel *c : { depthChart_, timeChart_, classifierChart_ }) registerExportable(c);
+}
+
+void DepthGradientsView::arrangeCharts(int focus)
+{
+    if (focus == focus_) return;
+    focus_ = focus;
+    ChartPanel *charts[3] = { depthChart_, timeChart_, classifierChart_ };
+    for (ChartPanel *c : charts) grid_->removeWidget(c);
+    grid_->addWidget(charts[focus], 0, 0, 1, 2);
+    int col = 0;
+    for (int i = 0; i < 3; ++i)
+        if (i != focus) grid_->addWidget(charts[i], 1, col++);
+    grid_->setRowStretch(0, 3);
+    grid_->setRowStretch(1, 2);
+    grid_->setColumnStretch(0, 1);
+    grid_->setColumnStretch(1, 1);
+    updateNames();
+}
+
+void DepthGradientsView::updateNames()
+{
+    const bool big0 = focus_ == 0, big1 = focus_ == 1, big2 = focus_ == 2;
+    depthChart_->chart()->setTitle(big0 ? tr("Gradient through depth, plain vs residual: %1").arg(depthParams_)
+                                        : tr("Through depth: plain vs residual"));
+    plain_->setName(big0 ? tr("plain: x_{l+1} = φ(W x_l + b)") : tr("plain"));
+    residual_->setName(big0 ? tr("residual: x_{l+1} = x_l + φ(W x_l + b)") : tr("residual"));
+    depthUnit_->setName(big0 ? tr("output layer (= 1)") : tr("= 1"));
+    timeChart_->chart()->setTitle(big1 ? tr("Gradient through time, vanilla RNN vs LSTM: %1").arg(timeParams_)
+                                       : tr("Through time: RNN vs LSTM"));
+    rnn_->setName(big1 ? tr("RNN ‖∂L/∂h_k‖, ρ = %1").arg(radius_) : tr("RNN h"));
+    lstmCell_->setName(big1 ? tr("LSTM ‖∂L/∂c_k‖, b_f = %1").arg(forgetBias_) : tr("LSTM c"));
+    lstmHidden_->setName(big1 ? tr("LSTM ‖∂L/∂h_k‖") : tr("LSTM h"));
+    lstmCarousel_->setName(big1 ? tr("forget gates alone ‖∂L/∂c_T ⊙ f_T⋯f_{k+1}‖") : tr("∏ f"));
+    classifierChart_->chart()->setTitle(big2 ? tr("LSTM vs mean pooling: the chapter's cell, each arm with its own embedding")
+                                             : tr("LSTM vs mean pooling"));
+    lstmHeldout_->setName(big2 ? tr("LSTM, held-out") : tr("LSTM"));
+    lstmTrain_->setName(big2 ? tr("LSTM, training set") : tr("LSTM train"));
+    meanHeldout_->setName(big2 ? tr("mean pooling, held-out") : tr("mean"));
+    meanTrain_->setName(big2 ? tr("mean pooling, training set") : tr("mean train"));
+    chance_->setName(big2 ? tr("always the larger class") : tr("chance"));
+}
+
+void DepthGradientsView::onValuesChanged()
+{
+    const std::string &study = values().text("study");
+    arrangeCharts(study == "time" ? 1 : study == "classifier" ? 2 : 0);
+    const ClassifierConfig c = classifierConfig(values());
+    if (trainedConfig_ && sameTraining(*trainedConfig_, c)) return;
+    trainedConfig_ = std::make_unique<ClassifierConfig>(c);
+    classifier_->start(c);
+    showClassifierProgress();
+}
+
+void DepthGradientsView::waitForResult()
+{
+    LabView::waitForResult();
+    classifier_->wait();
+}
+
+void DepthGradientsView::showResult(const std::any &any)
+{
+    const auto &f = std::any_cast<const DepthLabFrame &>(any);
+    const DepthGradients &d = f.depthNumbers;
+    const TimeGradients &t = f.timeNumbers;
+
+    // ---- study 1
+    depthChart_->replacePoints(plain_, f.plain);
+    depthChart_->replacePoints(residual_, f.residual);
+    depthChart_->replacePoints(depthUnit_, { QPointF(0, 1.0), QPointF(f.depth, 1.0) });
+    double lo = 1.0, hi = 1.0;
+    extendRange(f.plain, lo, hi);
+    extendRange(f.residual, lo, hi);
+    ChartPanel::setRange(depthChart_->axisX(), 0.0, f.depth, 0.0);
+    setLogRange(depthChart_->axisY(), lo, hi);
+
+    auto f4 = [](double v) { return QString::number(v, 'f', 4); };
+    readouts()->setRow(QStringLiteral("plainratio"), QString(), sci(d.plainRatio));
+    readouts()->setRow(QStringLiteral("resratio"), QString(), sci(d.residualRatio));
+    readouts()->setRow(QStringLiteral("resfactor"), QString(),
+                       QStringLiteral("%1 vs %2").arg(f4(d.residualFactorMeasured), f4(d.residualFactorPredicted)));
+    readouts()->setRow(QStringLiteral("jac"), QString(), QString::number(d.residualJacobianRms, 'f', 3));
+    readouts()->setRow(QStringLiteral("plainfactor"), QString(),
+                       QStringLiteral("%1 vs %2").arg(f4(d.plainFactorMeasured), f4(d.plainFactorPredicted)));
+
+    // ---- study 2
+    timeChart_->replacePoints(rnn_, f.rnn);
+    timeChart_->replacePoints(lstmCell_, f.lstmCell);
+    timeChart_->replacePoints(lstmHidden_, f.lstmHidden);
+    timeChart_->replacePoints(lstmCarousel_, f.lstmCarousel);
+    lo = 1.0;
+    hi = 1.0;
+    for (const auto *pts : { &f.rnn, &f.lstmCell, &f.lstmHidden, &f.lstmCarousel }) extendRange(*pts, lo, hi);
+    ChartPanel::setRange(timeChart_->axisX(), 0.0, f.seqLen, 0.0);
+    setLogRange(timeChart_->axisY(), lo, hi);
+
+    auto f3 = [](double v) { return QString::number(v, 'f', 3); };
+    readouts()->setRow(QStringLiteral("rnnrate"), QString(), QStringLiteral("%1 vs %2").arg(f3(t.rnnRate), f3(t.rnnPredictedRate)));
+    readouts()->setRow(QStringLiteral("rnnderiv"), QString(),
+                       QStringLiteral("%1, %2").arg(f3(t.rnnMeanDeriv), f3(std::log(f.radius * t.rnnMeanDeriv))));
+    readouts()->setRow(QStringLiteral("lstmcell"), QString(), sci(t.lstmCellRatio));
+    readouts()->setRow(QStringLiteral("carousel"), QString(), sci(t.lstmCarouselRatio));
+    readouts()->setRow(QStringLiteral("forget"), QString(), f3(t.meanForget));
+
+    depthParams_ = QStringLiteral("L = %1, %2").arg(f.depth).arg(f.depthLabel);
+    timeParams_ = tr("T = %1, hidden %2").arg(f.seqLen).arg(f.hidden);
+    radius_ = f.radius;
+    forgetBias_ = f.forgetBias;
+    updateNames();
+}
+
+void DepthGradientsView::showClassifierProgress()
+{
+    if (!classifier_->busy()) return;
+    const QString arm = classifier_->progressArm() == 0 ? tr("LSTM") : tr("mean pooling");
+    readouts()->setRow(QStringLiteral("training"), QString(),
+                       classifier_->progressSteps() > 0
+                           ? tr("%1 %2/%3…").arg(arm).arg(classifier_->progressStep()).arg(classifier_->progressSteps())
+                           : tr("starting…"));
+}
+
+void DepthGradientsView::showClassifier()
+{
+    const auto &r = classifier_->results();
+    if (r.size() != 2) return;
+    const ClassifierResult &lstm = r[0], &mean = r[1];
+    classifierChart_->replacePoints(lstmHeldout_, pairPoints(lstm.heldoutCurve));
+    classifierChart_->replacePoints(lstmTrain_, curvePoints(lstm.accuracyCurve));
+    classifierChart_->replacePoints(meanHeldout_, pairPoints(mean.heldoutCurve));
+    classifierChart_->replacePoints(meanTrain_, curvePoints(mean.accuracyCurve));
+    const double steps = double(std::max<std::size_t>(1, lstm.curve.size()));
+    classifierChart_->replacePoints(chance_, { QPointF(0, lstm.heldoutMajority), QPointF(steps, lstm.heldoutMajority) });
+    ChartPanel::setRange(classifierChart_->axisX(), 0.0, steps, 0.0);
+
+    auto acc = [](const ClassifierResult &a) {
+        return QStringLiteral("%1 / %2").arg(a.accuracy, 0, 'f', 2).arg(a.heldoutAccuracy, 0, 'f', 3);
+    };
+    readouts()->setRow(QStringLiteral("lstmacc"), QString(), acc(lstm),
+                       tr("%1 parameters. The chapter prints the training-set accuracy; held-out is on %2 fresh sequences")
+                           .arg(lstm.params).arg(512));
+    readouts()->setRow(QStringLiteral("meanacc"), QString(), acc(mean), tr("%1 parameters").arg(mean.params));
+    readouts()->setRow(QStringLiteral("chance"), QString(), QString::number(lstm.heldoutMajority, 'f', 3));
+    readouts()->setRow(QStringLiteral("training"), QString(),
+                       tr("%1, %2 s").arg(QString::fromStdString(classifierStatusName(lstm.status)))
+                           .arg(lstm.seconds + mean.seconds, 0, 'f', 2),
+                       tr("Final training loss: LSTM %1, mean pooling %2")
+                           .arg(sci(lstm.curve.empty() ? 0.0 : lstm.curve.back()), sci(mean.curve.empty() ? 0.0 : mean.curve.back())));
+}
+
+} // namespace fb

@@ -1,0 +1,48 @@
+#pragma once
+// The run controls of the latent-feedback lab, above its chart: Start / Pause / Resume / Stop /
+// Reset, the progress bar (steps done over all arms), the smoothing window, and the ghost buttons.
+// It only holds the widgets; TrainingView connects them and sets their enabled states.
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+
+namespace fb {
+
+class TrainingControlBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingControlBar(QWidget *parent = nullptr);
+
+    QPushButton *startButton() const { return start_; }
+    QPushButton *pauseButton() const { return pause_; }
+    QPushButton *resumeButton() const { return resume_; }
+    QPushButton *stopButton() const { return stop_; }
+    QPushButton *resetButton() const { return reset_; }
+    QPushButton *ghostButton() const { return ghost_; }
+    QPushButton *clearGhostsButton() const { return clear_; }
+    QProgressBar *progressBar() const { return progress_; }
+    QSlider *windowSlider() const { return window_; }
+    // "smoothing: 15 steps" ("off" for 1).
+    void setWindowText(int window);
+
+Q_SIGNALS:
+    // The moving-average window changed (steps, 1 = raw).
+    void windowChanged(int window);
+
+private:
+    QPushButton *start_ = nullptr;
+    QPushButton *pause_ = nullptr;
+    QPushButton *resume_ = nullptr;
+    QPushButton *stop_ = nullptr;
+    QPushButton *reset_ = nullptr;
+    QPushButton *ghost_ = nullptr;
+    QPushButton *clear_ = nullptr;
+    QProgressBar *progress_ = nullptr;
+    QSlider *window_ = nullptr;
+    QLabel *windowLabel_ = nullptr;
+};
+
+} // namespace fb

@@ -1,0 +1,68 @@
+#pragma once
+// One run of the latent-feedback lab: one training thread per arm, each calling fb::train() on its
+// own copy of a TrainConfig. The threads append each step's loss to a buffer under a mutex; the GUI
+// pulls whatever is new with take() on a timer, holding the lock only to swap the buffers out
+// (the PlotJuggler pattern), so a fast trainer turns into redraws at frame rate and the GUI thread
+// never waits for a training step. Destroying a run cancels it and joins its threads.
+#include "core/training/trainer.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fb {
+
+class TrainingRun {
+public:
+    // What arrived from one arm since the previous take().
+    struct ArmUpdate {
+        std::vector<double> losses;         // training losses of the new steps, in step order
+        std::optional<TrainResult> result;  // set once, in the take() after the arm has ended
+        std::string error;                  // set once if train() threw instead (bad config ...)
+    };
+
+    // Starts one thread per config at once.
+    explicit TrainingRun(std::vector<TrainConfig> configs);
+    ~TrainingRun();  // cancels every arm and joins its thread
+    TrainingRun(const TrainingRun &) = delete;
+    TrainingRun &operator=(const TrainingRun &) = delete;
+
+    const std::vector<TrainConfig> &configs() const { return configs_; }
+
+    // Moves out everything new, one entry per config (GUI thread; never blocks on a training step).
+    std::vector<ArmUpdate> take();
+
+    void setPaused(bool paused);
+    bool isPaused() const { return paused_; }
+    // Asks every arm to stop after its current step; their results come back as Cancelled.
+    void cancel();
+    // True once every training thread has returned (its result may still be waiting in take()).
+    bool allEnded() const;
+    // Blocks until every training thread has returned.
+    void join();
+
+private:
+    struct Arm {
+        TrainControl control;
+        std::thread thread;
+        std::atomic<bool> ended { false };
+        // Guarded by the run's mutex:
+        std::vector<double> pending;
+        std::optional<TrainResult> result;
+        std::string error;
+        bool reported = false;  // result/error handed out by take()
+    };
+
+    void runArm(std::size_t index);
+
+    std::vector<TrainConfig> configs_;
+    std::vector<std::unique_ptr<Arm>> arms_;
+    std::mutex mutex_;
+    bool paused_ = false;
+};
+
+} // namespace fb

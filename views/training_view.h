@@ -1,0 +1,90 @@
+#pragma once
+// Lab: latent-feedback training live (Figure 218.2, right). Both arms of the toy phase accumulator
+// (token-only and latent feedback) train on their own threads; their curves grow in the chart at
+// up to 30 frames a second, a table collects each run's held-out loss and accuracy next to the
+// chapter's, and finished runs can be kept as ghost curves (k = 1, 2, 3 against exact, other seeds).
+#include "core/training/trainer.h"
+#include "views/lab_view.h"
+
+#include <memory>
+#include <vector>
+
+class QProgressBar;
+class QPushButton;
+class QTimer;
+
+namespace fb {
+
+class LossCurveChart;
+class TrainingControlBar;
+class TrainingResultsTable;
+class TrainingRun;
+
+class TrainingView : public LabView {
+    Q_OBJECT
+public:
+    enum class State { Idle, Running, Paused, Stopping, Done };
+
+    explicit TrainingView(QWidget *parent = nullptr);
+    // The trainer's parameters (trainSpec()) under the lab's name, "training".
+    static const LabSpec &labSpec();
+    ~TrainingView() override;  // cancels a running training and joins its threads
+
+    // Export and tests: with nothing trained yet, trains the current values to the end; a running
+    // training is waited for to its end; a paused one is drawn as it stands. Then draws everything.
+    void waitForResult() override;
+
+    // Scenes keep the ghost curves and the smoothing window (see LossCurveChart::state).
+    QJsonObject extraState() const override;
+    QString setExtraState(const QJsonObject &state) override;
+    void setPresentationScale(double scale) override;
+
+    // The buttons' actions. Parameters are copied at start(): later changes apply at the next start.
+    void start();
+    void pause();
+    void resume();
+    void stop();
+    void reset();
+    void keepGhost();
+    void clearGhosts();
+
+    // Moves new training data into the chart and table now (a timer does this at up to 30 Hz).
+    void pull();
+
+    State state() const { return state_; }
+    int stepsDone() const;   // over all arms of the current run
+    int stepsTotal() const;  // planned, over all arms of the current run
+    LossCurveChart *chart() const { return chart_; }
+    TrainingResultsTable *table() const { return table_; }
+    QProgressBar *progressBar() const;
+    QPushButton *button(const QString &name) const;  // "start", "pause", "resume", "stop", "reset", "ghost", "clear"
+    const std::vector<TrainConfig> &runConfigs() const { return configs_; }
+
+protected:
+    void showResult(const std::any &result) override;
+
+private:
+    static int chartArm(const TrainConfig &config);
+    void finishRun();
+    void updateButtons();
+    void updateProgress();
+    void updateFinalReadouts();
+    void clearFinalReadouts();
+    void previewCurrentValues();
+    void showArms(const std::vector<TrainConfig> &configs);
+
+    TrainingControlBar *controls_ = nullptr;
+    LossCurveChart *chart_ = nullptr;
+    TrainingResultsTable *table_ = nullptr;
+    QTimer *frameTimer_ = nullptr;
+
+    State state_ = State::Idle;
+    std::unique_ptr<TrainingRun> run_;
+    std::vector<TrainConfig> configs_;  // of the current run
+    ParamValues runValues_;             // the panel's values at its start
+    std::vector<bool> ended_;           // per arm of the current run
+    std::vector<TrainResult> results_;  // per arm, valid once ended_ (curve left empty)
+    bool ghostKept_ = false;
+};
+
+} // namespace fb
