@@ -27,6 +27,15 @@ for lib in libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6svg6 qt6-qp
   [[ "$depends" == *"$lib"* ]] || fail "Depends lacks $lib"
 done
 
+# The dependencies resolve from Debian's archive (a simulated install changes nothing), where apt
+# has package lists to ask.
+if ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+  apt-get -s -o Debug::NoLocking=1 install --no-install-recommends "$(realpath "$deb")" > "$root.apt" 2>&1 \
+    && grep -q '^Inst fullband ' "$root.apt" || { cat "$root.apt" >&2; rm -f "$root.apt"; fail "apt cannot install the package"; }
+  echo "  apt-get -s install: $(grep -c '^Inst ' "$root.apt") package(s) to install, dependencies resolve"
+  rm -f "$root.apt"
+fi
+
 dpkg -x "$deb" "$root"
 for f in usr/bin/fullband \
          usr/share/applications/fullband.desktop \
