@@ -1,5 +1,7 @@
 #include "views/readout_panel.h"
 
+#include "views/selectable_text.h"
+
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QLabel>
@@ -30,10 +32,10 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
 {
     auto it = values_.find(key);
     if (it == values_.end()) {
-        auto *v = new QLabel;
+        // Selectable, word-wrapped text (a long value wraps instead of widening the fixed-width side
+        // column) that changes on every frame of a drag without laying the window out again.
+        auto *v = new SelectableText;
         v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        v->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        v->setWordWrap(true);  // a long value wraps instead of widening the fixed-width side column
         auto *l = new QLabel(label);
         l->setWordWrap(true);
         l->setStyleSheet(QStringLiteral("color:#555;"));
