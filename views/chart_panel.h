@@ -35,7 +35,8 @@ public:
     void removeSeries(QXYSeries *series);
 
     // Replaces a series' points in one call, dropping non-finite points and, where an axis is
-    // logarithmic, points that are not strictly positive on it.
+    // logarithmic, points that are not strictly positive on it. Points equal to the series' own
+    // leave it untouched (no layout, no repaint).
     void replacePoints(QXYSeries *series, const QList<QPointF> &points);
 
     // Sets an axis range with a little padding; ignores empty or non-finite ranges.
