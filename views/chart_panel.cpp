@@ -1,6 +1,7 @@
 #include "views/chart_panel.h"
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QLineSeries>
@@ -231,6 +232,14 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
     }
     value->setRange(min, max);
     value->setTickCount(ticks);
+}
+
+void ChartPanel::settleLayout()
+{
+    // The legend's layout request comes first: laying the legend out asks the chart for a layout.
+    QChart *c = chart();
+    for (QObject *item : { static_cast<QObject *>(c->legend()), static_cast<QObject *>(c) })
+        QCoreApplication::sendPostedEvents(item, QEvent::LayoutRequest);
 }
 
 QImage ChartPanel::renderImage(QSize logicalSize, qreal dpr)

@@ -45,6 +45,11 @@ public:
     // Multiplies every font of the chart (1.0 = normal; lecture mode uses more).
     void setFontScale(double scale);
 
+    // Lays the chart out now if a change asked for it (a legend name, a title, an axis' labels), so
+    // that the next paint shows the final layout: otherwise Qt lays it out after that paint and the
+    // change costs two frames. LabView calls it after every result.
+    void settleLayout();
+
 private:
     void styleAxis(QAbstractAxis *axis, const QString &title);
     void applyFonts();
