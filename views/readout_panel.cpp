@@ -44,6 +44,14 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
     }
     it->second->setText(value);
     if (!toolTip.isEmpty()) it->second->setToolTip(toolTip);
+    // Qt's form layout can leave a wrapped row laid out for an earlier width (its label squeezed
+    // onto fewer lines than it needs) until it lays out again. A QLabel value made it do that on
+    // every change; these values only ask when they need another height, so a row that does not
+    // fit its text asks here.
+    auto misfit = [](const QWidget *w) {
+        return w && w->isVisible() && w->width() > 0 && w->height() != w->heightForWidth(w->width());
+    };
+    if (misfit(it->second) || misfit(form_->labelForField(it->second))) form_->invalidate();
 }
 
 QString ReadoutPanel::value(const QString &key) const
