@@ -8,7 +8,7 @@ namespace {
 
 // Frames alive at once: one on screen, one on its way, one being computed (and a spare).
 constexpr std::size_t kMaxSets = 4;
-constexpr qsizetype kMaxImages = 4 * 2 * 16;  // two images per head, up to 16 heads
+constexpr qsizetype kMaxImages = 4 * 2 * 16;  // four frames of two images per head, up to 16 heads
 
 } // namespace
 
@@ -52,8 +52,10 @@ void HeatmapBuffers::keepImage(const QImage &image)
 {
     const std::lock_guard lock(mutex_);
     images_.append(image);
-    for (qsizetype i = 0; images_.size() > kMaxImages && i < images_.size();) {
-        if (images_[i].isDetached()) images_.removeAt(i);
+    // Free images of another size are of no more use (n changed); too many free ones neither.
+    for (qsizetype i = 0; i < images_.size();) {
+        const bool spare = images_[i].isDetached() && (images_[i].size() != image.size() || images_.size() > kMaxImages);
+        if (spare) images_.removeAt(i);
         else ++i;
     }
 }

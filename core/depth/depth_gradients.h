@@ -102,7 +102,7 @@ DepthGradients depthGradients(const DepthStackParams &p);
 // starts over. Same numbers as depthGradients(p). Not thread-safe: one user at a time.
 class DepthGradientsCache {
 public:
-    explicit DepthGradientsCache(std::size_t weightBudgetBytes = std::size_t(64) << 20);
+    explicit DepthGradientsCache(std::size_t weightBudgetBytes = std::size_t(32) << 20);
     ~DepthGradientsCache();
     DepthGradientsCache(const DepthGradientsCache &) = delete;
     DepthGradientsCache &operator=(const DepthGradientsCache &) = delete;
