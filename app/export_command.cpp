@@ -38,7 +38,7 @@ int runExport(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral(
         "Render one chart of a lab to a PNG without a display.\nLabs: %1").arg(labNames()));
     addCommonOptions(parser);
-    parser.addOption({ QStringLiteral("out"), QStringLiteral("PNG file to write (required)."), QStringLiteral("FILE.png") });
+    parser.addOption({ QStringLiteral("out"), QStringLiteral("File to write (required): .png image, .svg drawing or .csv data."), QStringLiteral("FILE.png") });
     parser.addOption({ QStringLiteral("size"), QStringLiteral("Pixel size, default 1600x1000."), QStringLiteral("WxH") });
     parser.addOption({ QStringLiteral("scale"), QStringLiteral("1 or 2 (2: twice the pixels, for slides)."), QStringLiteral("S") });
     parser.addOption({ QStringLiteral("chart"), QStringLiteral("Which chart of the lab, from 1 (default 1)."), QStringLiteral("N") });
@@ -57,8 +57,8 @@ int runExport(int argc, char **argv)
 
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty()) return failBadInput(QStringLiteral("--out FILE.png is required"));
-    if (!out.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
-        return failBadInput(QStringLiteral("--out must name a .png file, got '%1'").arg(out));
+    if (exportFormat(out) == ExportFormat::Unknown)
+        return failBadInput(QStringLiteral("--out must name a .png, .svg or .csv file, got '%1'").arg(out));
     const QFileInfo outInfo(out);
     if (!outInfo.absoluteDir().exists())
         return failBadInput(QStringLiteral("--out: folder '%1' does not exist").arg(outInfo.absolutePath()));
@@ -92,7 +92,13 @@ int runExport(int argc, char **argv)
     lab->resize(options.size);
     lab->show();
     lab->waitForResult();
-    const QString err = writePng(renderChart(*lab->exportables()[chart - 1], options), out);
+    Exportable &target = *lab->exportables()[chart - 1];
+    QString err;
+    switch (exportFormat(out)) {
+    case ExportFormat::Svg: err = writeSvg(target, out, options.size); break;
+    case ExportFormat::Csv: err = writeCsv(target, out); break;
+    default: err = writePng(renderChart(target, options), out); break;
+    }
     if (!err.isEmpty()) return failBadInput(err);
     std::printf("%s\n", qPrintable(QFileInfo(out).absoluteFilePath()));
     return 0;

@@ -87,8 +87,11 @@ void ExportDialog::suggestPath()
 
 void ExportDialog::browse()
 {
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export chart"), path(), tr("PNG images (*.png)"));
-    if (!file.isEmpty()) path_->setText(file.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) ? file : file + QStringLiteral(".png"));
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export chart"), path(), tr("PNG images (*.png);;SVG drawings (*.svg);;CSV data (*.csv)"));
+    if (file.isEmpty()) return;
+    const bool known = file.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) || file.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)
+        || file.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
+    path_->setText(known ? file : file + QStringLiteral(".png"));
 }
 
 } // namespace fb

@@ -2,7 +2,10 @@
 
 #include "views/exportable.h"
 
+#include <QBuffer>
 #include <QFileInfo>
+#include <QPainter>
+#include <QSvgGenerator>
 #include <QImageWriter>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -27,6 +30,51 @@ QString writePng(const QImage &image, const QString &path)
     }
     if (!file.commit()) return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
     return {};
+}
+
+QString writeSvg(Exportable &chart, const QString &path, QSize size)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(chart.exportTitle());
+        svg.setDescription(QStringLiteral("Exported by FullBand"));
+        QPainter painter(&svg);
+        chart.paintExport(painter, size);
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(buffer.data()) != buffer.size()) {
+        file.cancelWriting();
+        return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
+    }
+    if (!file.commit()) return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
+    return {};
+}
+
+QString writeCsv(const Exportable &chart, const QString &path)
+{
+    const QString text = chart.csv();
+    if (text.isEmpty()) return QStringLiteral("“%1” has no data to write as CSV").arg(chart.exportTitle());
+    const QByteArray bytes = text.toUtf8();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) {
+        file.cancelWriting();
+        return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
+    }
+    if (!file.commit()) return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
+    return {};
+}
+
+ExportFormat exportFormat(const QString &path)
+{
+    if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) return ExportFormat::Png;
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) return ExportFormat::Svg;
+    if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) return ExportFormat::Csv;
+    return ExportFormat::Unknown;
 }
 
 QString fileSlug(const QString &title)

@@ -19,6 +19,14 @@ QImage renderChart(Exportable &chart, const ExportOptions &options);
 // partial file is left. Returns an empty string on success, otherwise a message for people.
 QString writePng(const QImage &image, const QString &path);
 
+// Writes the chart as SVG (vector) or its data as CSV, atomically like writePng.
+QString writeSvg(Exportable &chart, const QString &path, QSize size);
+QString writeCsv(const Exportable &chart, const QString &path);
+
+// PNG, SVG or CSV by the path's extension (.png, .svg, .csv); other extensions are refused.
+enum class ExportFormat { Png, Svg, Csv, Unknown };
+ExportFormat exportFormat(const QString &path);
+
 // "Long-term decay of the RoPE bound" -> "long-term-decay-of-the-rope-bound".
 QString fileSlug(const QString &title);
 

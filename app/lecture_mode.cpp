@@ -42,7 +42,11 @@ void LectureMode::enter()
     QFont big = normalFont_;
     big.setPointSizeF(normalFont_.pointSizeF() * kFontScale);
     QApplication::setFont(big);
-    for (int i = 0; i < window_->labCount(); ++i) window_->lab(i)->setPresentationScale(kFontScale);
+    // The charts fill the screen; F6 brings the parameter panel back.
+    for (int i = 0; i < window_->labCount(); ++i) {
+        window_->lab(i)->setPresentationScale(kFontScale);
+        window_->lab(i)->setSideVisible(false);
+    }
     window_->setSidebarVisible(false);
     window_->menuBar()->hide();
     header_->show();

@@ -324,7 +324,13 @@ QString MainWindow::exportChart(int chartIndex, const QString &path, QSize size,
     const auto charts = l->exportables();
     if (chartIndex < 0 || chartIndex >= charts.size())
         return tr("chart must be in [1, %1], got %2").arg(charts.size()).arg(chartIndex + 1);
-    return writePng(chartImage(chartIndex, size, scale), path);
+    switch (exportFormat(path)) {
+    case ExportFormat::Png: return writePng(chartImage(chartIndex, size, scale), path);
+    case ExportFormat::Svg: l->waitForResult(); return writeSvg(*charts[chartIndex], path, size);
+    case ExportFormat::Csv: l->waitForResult(); return writeCsv(*charts[chartIndex], path);
+    case ExportFormat::Unknown: break;
+    }
+    return tr("the file must end in .png, .svg or .csv, got '%1'").arg(path);
 }
 
 QString MainWindow::exportAllCharts(const QString &folder, QSize size, qreal scale)

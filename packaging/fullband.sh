@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # FullBand's one entry point for a fresh Debian 12 machine (run as root, or with sudo available).
-#   packaging/fullband.sh run    install missing packages, build, start the app
-#   packaging/fullband.sh test   install missing packages, build, run every test through CTest
-#   packaging/fullband.sh build  install missing packages and build only
-# Environment: BUILD_DIR (default: build), FULLBAND_JOBS (default: number of cores).
+#   packaging/fullband.sh run       install missing packages, build, start the app
+#   packaging/fullband.sh test      install missing packages, build, run every test through CTest
+#   packaging/fullband.sh build     install missing packages and build only
+#   packaging/fullband.sh package   portable Release build, .deb and .tar.gz (CPack), installed-package check
+#   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
+#   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests under ThreadSanitizer
+#   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
+# Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
+# cores), FUZZ_SECONDS (default 60).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,6 +22,12 @@ packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libgl-dev
           libeigen3-dev libtbb-dev
           xvfb xauth fonts-dejavu-core)
+case "$mode" in
+  # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
+  package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
+  # libFuzzer and its sanitizer runtimes come with Debian's clang.
+  fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+esac
 
 install_missing() {
   local missing=()
@@ -39,6 +50,60 @@ configure_and_build() {
   cmake --build "$build_dir" -j "$jobs"
 }
 
+# ctest over a build directory, every test headless.
+run_ctest() {
+  local dir=$1
+  shift
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@"
+}
+
+sanitize() {
+  build_dir=$here/build-asan
+  configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFULLBAND_SANITIZE=address,undefined "$@"
+  # Any ASan or UBSan report fails its test; leaks are checked at exit, with the known leaks of
+  # third-party libraries (fontconfig ...) suppressed in packaging/lsan.supp.
+  export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:halt_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  export LSAN_OPTIONS=suppressions=$here/packaging/lsan.supp:print_suppressions=0
+  run_ctest "$build_dir"
+}
+
+tsan() {
+  build_dir=$here/build-tsan
+  configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFULLBAND_SANITIZE=thread -DFULLBAND_CORE_ONLY=ON "$@"
+  export TSAN_OPTIONS="suppressions=$here/packaging/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
+  # Newer kernels randomise mmap more than GCC 12's ThreadSanitizer accepts; run without ASLR then.
+  local norandom=()
+  if [ "$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)" -gt 28 ] && setarch -R true 2>/dev/null; then
+    norandom=(setarch -R)
+  fi
+  QT_QPA_PLATFORM=offscreen "${norandom[@]}" ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+}
+
+fuzz() {
+  local dir=$here/build-fuzz seconds=${FUZZ_SECONDS:-60}
+  cmake -S "$here/tests/fuzz" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14
+  cmake --build "$dir" -j "$jobs"
+  # The working corpus grows in the build tree; the committed seeds stay as they are.
+  mkdir -p "$dir/corpus" "$dir/artifacts"
+  cp -n "$here"/tests/fuzz/corpus/* "$here"/resources/decks/*.fullband "$dir/corpus/"
+  echo "fullband: fuzzing the scene and deck loader for ${seconds} s"
+  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$dir/fuzz_scene" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+      -dict="$here/tests/fuzz/scene.dict" -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
+      "$dir/corpus"
+}
+
+package() {
+  build_dir=$here/build-pkg
+  # A portable binary (no -march) for any x86-64 machine; the tests are not part of the package.
+  cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFULLBAND_MARCH= \
+        -DFULLBAND_BUILD_TESTS=OFF "$@"
+  cmake --build "$build_dir" -j "$jobs"
+  (cd "$build_dir" && cpack -G "DEB;TGZ")
+  bash "$here/packaging/check-package.sh" "$(ls -t "$build_dir"/fullband_*.deb | head -n1)"
+}
+
 install_missing
 case "$mode" in
   build) configure_and_build "$@" ;;
@@ -53,5 +118,9 @@ case "$mode" in
     configure_and_build
     export QT_QPA_PLATFORM=offscreen
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "$@" ;;
-  *) echo "usage: $0 run|test|build" >&2; exit 2 ;;
+  sanitize) sanitize "$@" ;;
+  tsan) tsan "$@" ;;
+  fuzz) fuzz ;;
+  package) package "$@" ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz" >&2; exit 2 ;;
 esac

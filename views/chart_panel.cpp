@@ -70,7 +70,10 @@ ChartPanel::ChartPanel(const QString &title, QWidget *parent)
     c->setMargins(QMargins(6, 6, 6, 6));
     c->legend()->setAlignment(Qt::AlignBottom);
     c->legend()->setShowToolTips(true);
+    // QChartView made a default chart of its own; setChart releases it without deleting it.
+    QChart *initial = chart();
     setChart(c);
+    delete initial;
     setRenderHint(QPainter::Antialiasing);
     // A data change moves most of the chart (series, axes, grid): one paint of the whole view is
     // about three times cheaper than the many small regions of the default minimal update.
@@ -247,23 +250,54 @@ QImage ChartPanel::renderImage(QSize logicalSize, qreal dpr)
     QImage image(logicalSize * dpr, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(dpr);
     image.fill(Qt::white);
+    QPainter painter(&image);
+    paintExport(painter, logicalSize);
+    return image;
+}
 
+void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)
+{
     // Lay the chart out at the export size, render it, and put it back: all on the GUI thread
     // with no event processing in between, so the chart on screen never shows the export size.
     QChart *c = chart();
     const QRectF oldGeometry = c->geometry();
     c->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     if (c->layout()) c->layout()->activate();
-    {
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.setRenderHint(QPainter::TextAntialiasing);
-        c->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(logicalSize)),
-                           QRectF(QPointF(0, 0), QSizeF(logicalSize)));
-    }
+    painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    c->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(logicalSize)), QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     c->setGeometry(oldGeometry);
     if (c->layout()) c->layout()->activate();
-    return image;
+}
+
+QString ChartPanel::csv() const
+{
+    QList<QXYSeries *> series;
+    for (QAbstractSeries *s : chart()->series())
+        if (auto *xy = qobject_cast<QXYSeries *>(s); xy && xy->isVisible() && xy->count() > 0) series.append(xy);
+    if (series.isEmpty()) return {};
+    auto quote = [](QString t) { return QLatin1Char('"') + t.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"'); };
+    QStringList header;
+    qsizetype rows = 0;
+    for (QXYSeries *s : series) {
+        header << quote(s->name() + QStringLiteral(" x")) << quote(s->name() + QStringLiteral(" y"));
+        rows = std::max(rows, qsizetype(s->count()));
+    }
+    QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (qsizetype r = 0; r < rows; ++r) {
+        QStringList cells;
+        for (QXYSeries *s : series) {
+            if (r < s->count()) {
+                const QPointF p = s->at(r);
+                cells << QString::number(p.x(), 'g', 17) << QString::number(p.y(), 'g', 17);
+            } else {
+                cells << QString() << QString();
+            }
+        }
+        out += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return out;
 }
 
 } // namespace fb

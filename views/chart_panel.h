@@ -22,6 +22,9 @@ public:
 
     QString exportTitle() const override;
     QImage renderImage(QSize logicalSize, qreal dpr = 1.0) override;
+    void paintExport(QPainter &painter, QSize logicalSize) override;
+    // One x and one y column per series, in legend order.
+    QString csv() const override;
 
     // Axes. The returned axis is attached to the chart; series added later attach to both axes.
     QValueAxis *setValueAxis(Qt::Orientation orientation, const QString &title);

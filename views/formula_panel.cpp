@@ -48,7 +48,14 @@ QImage FormulaPanel::renderImage(QSize logicalSize, qreal dpr)
     QImage image(logicalSize * dpr, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(dpr);
     image.fill(Qt::white);
+    QPainter painter(&image);
+    paintExport(painter, logicalSize);
+    return image;
+}
 
+void FormulaPanel::paintExport(QPainter &painter, QSize logicalSize)
+{
+    painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);
     QTextDocument doc;
     doc.setDefaultFont(font());
     doc.setDocumentMargin(0);
@@ -57,13 +64,13 @@ QImage FormulaPanel::renderImage(QSize logicalSize, qreal dpr)
     doc.setTextWidth(100000);
     doc.setTextWidth(doc.idealWidth());
     const QSizeF natural = doc.size();
-    if (natural.isEmpty()) return image;
+    if (natural.isEmpty()) return;
 
     // Scale the laid-out text to fill 90% of the image without distorting it.
     const double margin = 0.05;
     const double s = std::min(logicalSize.width() * (1 - 2 * margin) / natural.width(),
                               logicalSize.height() * (1 - 2 * margin) / natural.height());
-    QPainter painter(&image);
+    painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
     painter.translate((logicalSize.width() - natural.width() * s) / 2.0,
@@ -72,7 +79,7 @@ QImage FormulaPanel::renderImage(QSize logicalSize, qreal dpr)
     QAbstractTextDocumentLayout::PaintContext context;
     context.palette.setColor(QPalette::Text, QColor(20, 20, 20));
     doc.documentLayout()->draw(&painter, context);
-    return image;
+    painter.restore();
 }
 
 } // namespace fb

@@ -396,4 +396,27 @@ QImage HeatmapGrid::renderImage(QSize logicalSize, qreal dpr)
     return image;
 }
 
+void HeatmapGrid::paintExport(QPainter &painter, QSize logicalSize)
+{
+    painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);
+    paintAll(painter, QSizeF(logicalSize));
+}
+
+} // namespace fb
+
+namespace fb {
+
+QString HeatmapGrid::csv() const
+{
+    if (!data_.values || data_.values->empty()) return {};
+    QString out = QStringLiteral("head,query,key,weight\n");
+    for (std::size_t h = 0; h < data_.values->size(); ++h) {
+        const Eigen::MatrixXd &w = (*data_.values)[h];
+        for (Eigen::Index q = 0; q < w.rows(); ++q)
+            for (Eigen::Index k = 0; k < w.cols(); ++k)
+                out += QStringLiteral("%1,%2,%3,%4\n").arg(h + 1).arg(q).arg(k).arg(w(q, k), 0, 'g', 17);
+    }
+    return out;
+}
+
 } // namespace fb

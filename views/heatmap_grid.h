@@ -81,6 +81,9 @@ public:
     void setExportTitle(const QString &title) { exportTitle_ = title; }
     QString exportTitle() const override;
     QImage renderImage(QSize logicalSize, qreal dpr = 1.0) override;
+    void paintExport(QPainter &painter, QSize logicalSize) override;
+    // head, query, key, weight: one row per cell.
+    QString csv() const override;
 
     QSize minimumSizeHint() const override { return { 360, 280 }; }
 

@@ -252,14 +252,14 @@ void LossCurveChart::updateRanges()
     auto *y = static_cast<QValueAxis *>(axisY());
     bool moved = false;
     if (x->min() != 0.0 || x->max() != xMax) {
+        x->setTickInterval(niceInterval(xMax, 8));  // spacing before range: no burst of ticks
         x->setRange(0.0, xMax);
-        x->setTickInterval(niceInterval(xMax, 8));
         replacePoints(floor_, { QPointF(0.0, kBayesFloor), QPointF(double(xMax), kBayesFloor) });
         moved = true;
     }
     if (y->min() != 0.0 || y->max() != yMax) {
-        y->setRange(0.0, yMax);
         y->setTickInterval(niceInterval(yMax, 6));
+        y->setRange(0.0, yMax);
         moved = true;
     }
     if (moved) placeFloorLabel();

@@ -96,7 +96,6 @@ void RopeInvarianceView::showResult(const std::any &any)
     chart_->replacePoints(reference_, { QPointF(0.0, r.reference), QPointF(last, r.reference) });
     chart_->axisX()->setTitleText(r.offset >= 0 ? tr("position m of the query (key at m + %1)").arg(r.offset)
                                                 : tr("position m of the query (key at m − %1)").arg(-r.offset));
-    chart_->axisX()->setRange(0.0, last);  // exactly the swept positions
     double lo = r.reference, hi = r.reference;
     for (const auto *pts : { &r.rope, &r.sinusoidal })
         for (const QPointF &pt : *pts) {
@@ -106,9 +105,12 @@ void RopeInvarianceView::showResult(const std::any &any)
         }
     // A tight range (ChartPanel::setRange would round it out to nice numbers) with round ticks inside.
     const double pad = std::max((hi - lo) * 0.06, 0.05 * std::max(1e-9, std::fabs(hi)));
-    chart_->axisY()->setRange(lo - pad, hi + pad);
+    // Tick spacing first, then the range: the other order lays out one tick per old interval
+    // across the new range (65,536 ticks after a sweep of one position).
     roundTicks(chart_->axisX(), last, 8, true);
     roundTicks(chart_->axisY(), std::max(hi - lo, 1e-9 * std::max(1.0, std::fabs(hi))), 6, false);
+    chart_->axisX()->setRange(0.0, last);  // exactly the swept positions
+    chart_->axisY()->setRange(lo - pad, hi + pad);
 
     // The chapter's three printed lines, in its formats, then the deviation relative to the logit.
     readouts()->setRow(QStringLiteral("reference"), tr("Reference"),

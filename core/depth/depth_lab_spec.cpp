@@ -1,5 +1,7 @@
 #include "core/depth/depth_lab_spec.h"
 
+#include <cstdio>
+
 namespace fb {
 
 std::string depthStudyName(DepthStudy s)
@@ -90,6 +92,12 @@ const LabSpec &depthLabSpec()
     return spec;
 }
 
+namespace {
+// steps x batch x hidden x (hidden + embed) of the heaviest one-key change from the chapter's
+// values: batch 256 (200 x 256 x 32 x 48 = 7.9e7) or hidden 256 (200 x 8 x 256 x 272 = 1.1e8).
+constexpr double kMaxClassifierWork = 1.2e8;
+} // namespace
+
 std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
 {
     if (std::string err = checkAll(depthLabSpec(), v); !err.empty()) return err;
@@ -116,6 +124,20 @@ std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
     c.classifier.batch = int(v.integer("batch"));
     c.classifier.lr = v.number("lr");
     c.classifier.seed = seed;
+    // The classifier retrains on every change: keep one training within a few seconds here.
+    // Its cost grows as steps x batch x hidden x (hidden + embedding); the limit allows any one of
+    // them at its maximum with the others at the chapter's values.
+    const double work = double(c.classifier.steps) * double(c.classifier.batch) * double(c.classifier.hidden)
+        * double(c.classifier.hidden + c.classifier.embed);
+    if (work > kMaxClassifierWork) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "steps x batch x hidden x (hidden + %d) must be at most %.3g so the classifier trains in "
+                      "seconds, got %.3g (steps %d, batch %d, hidden %d)",
+                      c.classifier.embed, kMaxClassifierWork, work, c.classifier.steps, c.classifier.batch,
+                      c.classifier.hidden);
+        return buf;
+    }
     out = c;
     return {};
 }

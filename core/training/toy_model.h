@@ -26,8 +26,8 @@
 //
 // Parameters live in one flat vector (params, and grads with the same layout) in the order of the
 // chapter's modules: emb, W_a/W_b, stack.body[0], stack.body[2], stack.head, h0. W_a and W_b are
-// stored as the two row blocks of one (2*D_FUSE, D_EMB + D_HID) matrix Wf = [W_a; W_b] so that the
-// fusion is one matrix product. Initialisation follows PyTorch's defaults: Linear weight and bias
+// stored as the two row blocks of one (2*D_FUSE, D_EMB + D_HID) matrix Wf = [W_a; W_b] so that a
+// and g come out of the same products. Initialisation follows PyTorch's defaults: Linear weight and bias
 // U(-1/sqrt(fan_in), 1/sqrt(fan_in)), Embedding N(0, 1), h0 zeros.
 //
 // Concatenated inputs are never built: W [a; b] is computed as W[:, :A] a + W[:, A:] b. Where the
@@ -144,6 +144,8 @@ public:
         h2_.resize(H, n);
         logits_.resize(Vb, n);
         probs_.resize(Vb, n);
+        colmax_.resize(n);
+        logsum_.resize(n);
         dlogits_.resize(Vb, n);
         dh2_.resize(H, n);
         dh1_.resize(H, n);
@@ -367,7 +369,8 @@ private:
     double head_forward(const ToyBatch &batch, Eigen::Index N)
     {
         nn::linear_forward<S>(logits_.leftCols(N), h2_.leftCols(N), P(L_.Wh), PV(L_.bh));
-        return nn::crossentropy_forward<S>(logits_.leftCols(N), batch.y.data(), probs_.leftCols(N)) / double(N);
+        return nn::crossentropy_forward<S>(logits_.leftCols(N), batch.y.data(), probs_.leftCols(N), colmax_.head(N),
+                                           logsum_.head(N)) / double(N);
     }
 
     ToySizes s_;
@@ -384,6 +387,7 @@ private:
     M h2_;       // (D_HID, N)         second tanh output, h_t
     M logits_;   // (V_b, N)
     M probs_;    // (V_b, N)           softmax of logits
+    V colmax_, logsum_;  // (N)        cross-entropy workspaces
     M proj_;     // (D_HID or 2 D_FUSE, V_b)  folded token table of embedding_linear
     // Gradients of the above (dh2_/dh1_ also hold the pre-activation gradients); dh0_ a scratch.
     M dlogits_, dh2_, dh1_, dx_, dfz_, dproj_, dh0_;

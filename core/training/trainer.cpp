@@ -144,8 +144,8 @@ struct Eval {
 };
 
 // Held-out loss and accuracy over config.evalSequences sequences from the fixed eval seed, in
-// chunks of up to kEvalChunk sequences (the set does not depend on the chunk size).
-
+// chunks of up to kEvalChunk sequences (the set does not depend on the chunk size). passes as in
+// ToyNet::forward: 0 = the exact recurrence, as the model decodes.
 Eval evaluate(ToyNet<float> &net, const TrainConfig &c, int passes)
 {
     Rng rng(c.evalSeed ^ kEvalStream);

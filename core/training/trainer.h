@@ -109,7 +109,8 @@ TrainResult train(const TrainConfig &config,
 
 // Added: runs several trainings at once (oneTBB, one task per config; each training itself is
 // single-threaded) and returns their results in the order of configs. onStep gets the index of the
-// config. Used for arm=both and for sweeps.
+// config and may be called from several training threads at once. control, when given, pauses and
+// cancels all of them. Used for arm=both and for sweeps.
 std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
                                   const std::function<void(std::size_t, const TrainProgress &)> &onStep = {},
                                   TrainControl *control = nullptr);

@@ -43,6 +43,33 @@ private Q_SLOTS:
         QCOMPARE(img.size(), pixels);
     }
 
+    void writesSvgAndCsv_data()
+    {
+        QTest::addColumn<QString>("lab");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("startsWith");
+        QTest::newRow("decay svg") << "decay-bound" << "d.svg" << "<?xml";
+        QTest::newRow("decay csv") << "decay-bound" << "d.csv" << "\"plain RoPE x\",\"plain RoPE y\"";
+        QTest::newRow("attention csv") << "attention" << "a.csv" << "head,query,key,weight";
+        QTest::newRow("attention svg") << "attention" << "a.svg" << "<?xml";
+    }
+    void writesSvgAndCsv()
+    {
+        QFETCH(QString, lab);
+        QFETCH(QString, file);
+        QFETCH(QString, startsWith);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(file);
+        const Run r = run({ "export", lab, "--out", path });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY2(bytes.startsWith(startsWith.toUtf8()), bytes.left(80).constData());
+        if (file.endsWith(QLatin1String(".svg"))) QVERIFY(bytes.contains("<svg"));
+        if (file.endsWith(QLatin1String(".csv"))) QVERIFY(bytes.count('\n') > 10);
+    }
+
     void badInputExits2AndWritesNothing_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -7,6 +7,8 @@
 // `fullband train` runs them), matrix-product FLOPs per step and the GFLOP/s achieved in the step
 // loop. Compare with the PyTorch baseline run in the same command:
 //   /usr/bin/python3 baselines/torch_toy.py && build/tests/bench_train --no-sweep
+// The machine's load average is printed first: on a shared machine (and with Linux's session
+// autogroups) "both at once" only gains when a second core is actually free.
 // k-sweep: held-out loss and accuracy of the latent arm trained exactly (BPTT) and with k passes,
 // for several seeds, measured with the exact recurrence (how the model decodes) and with the
 // k-pass forward it was trained on.
@@ -47,6 +49,11 @@ TrainConfig config(Arm arm, int passes = 0, std::uint64_t seed = 0)
 
 void speed(int runs)
 {
+    if (std::FILE *f = std::fopen("/proc/loadavg", "r")) {
+        char buf[128] = {};
+        if (std::fgets(buf, sizeof buf, f)) std::printf("load average: %s", buf);
+        std::fclose(f);
+    }
     std::printf("== speed at the defaults (T=16, batch 128, 220 steps; median of %d runs) ==\n", runs);
     double totalAlone = 0.0;
     for (Arm arm : { Arm::TokenOnly, Arm::LatentFeedback }) {

@@ -89,7 +89,7 @@ private:
     struct Fixture {
         ToySizes sizes { 3, 4, 5, 3, 4 };  // V_b, d_emb, d_hid, d_fuse, T: small, all different
         ToyBatch batch;
-        Fixture(std::uint64_t seed)
+        Fixture(std::uint64_t seed, ToySizes s = { 3, 4, 5, 3, 4 }) : sizes(s)
         {
             batch.resize(3, sizes.seqLen);
             Rng rng(seed);
@@ -109,18 +109,29 @@ private:
     };
 
 private Q_SLOTS:
+    // Three shapes, one per path of matmul_backward_weight: few outputs, general, narrow input.
+    void linear_data()
+    {
+        QTest::addColumn<int>("outputs");
+        QTest::addColumn<int>("inputs");
+        QTest::newRow("4 x 5") << 4 << 5;
+        QTest::newRow("12 x 5") << 12 << 5;
+        QTest::newRow("12 x 2") << 12 << 2;
+    }
     void linear()
     {
+        QFETCH(int, outputs);
+        QFETCH(int, inputs);
         Rng rng(1);
-        Md inp = randomMatrix(rng, 5, 7), w = randomMatrix(rng, 4, 5), r = randomMatrix(rng, 4, 7);
-        Md b = randomMatrix(rng, 4, 1);
-        Md out(4, 7);
+        Md inp = randomMatrix(rng, inputs, 7), w = randomMatrix(rng, outputs, inputs), r = randomMatrix(rng, outputs, 7);
+        Md b = randomMatrix(rng, outputs, 1);
+        Md out(outputs, 7);
         auto loss = [&] {
             nn::linear_forward<double>(out, inp, w, Vd(b.col(0)));
             return (out.array() * r.array()).sum();  // d(loss)/d(out) = r
         };
-        Md dinp = Md::Zero(5, 7), dw = Md::Zero(4, 5);
-        Vd db = Vd::Zero(4);
+        Md dinp = Md::Zero(inputs, 7), dw = Md::Zero(outputs, inputs);
+        Vd db = Vd::Zero(outputs);
         nn::linear_backward<double>(dinp, dw, db, r, inp, w);
         CHECK_GRAD("linear dinp", dinp, numericGradient(loss, inp));
         CHECK_GRAD("linear dweight", dw, numericGradient(loss, w));
@@ -203,13 +214,16 @@ private Q_SLOTS:
     {
         Rng rng(5);
         Md logits = randomMatrix(rng, 4, 9, 3.0), probs(4, 9);
+        Vd colmax(9), logsum(9);
+        logits(2, 3) = 80.0;  // a large logit: the stable softmax must not overflow
         const int targets[9] = { 0, 1, 2, 3, 3, 2, 1, 0, 2 };
-        auto loss = [&] { return nn::crossentropy_forward<double>(logits, targets, probs) / 9.0; };
+        auto loss = [&] { return nn::crossentropy_forward<double>(logits, targets, probs, colmax, logsum) / 9.0; };
         // The value itself: mean of -log softmax at the target.
         double expected = 0.0;
         for (int n = 0; n < 9; ++n)
             expected -= std::log(std::exp(logits(targets[n], n)) / logits.col(n).array().exp().sum());
         QVERIFY(std::abs(loss() - expected / 9.0) < 1e-12);
+        QVERIFY((probs.colwise().sum().array() - 1.0).abs().maxCoeff() < 1e-15);
         loss();
         Md dlogits = Md::Zero(4, 9);
         nn::crossentropy_backward<double>(dlogits, probs, targets, 1.0);
@@ -234,6 +248,29 @@ private Q_SLOTS:
         net.forward(fx.batch, 0);
         net.backward(fx.batch, 0);
         checkModel(net, [&] { return net.forward(fx.batch, 0); }, QStringLiteral("latent exact"));
+    }
+
+    // Widths above 8 take the general matrix-product paths of the weight gradients.
+    void wideModels()
+    {
+        Fixture fx(40, { 3, 4, 10, 9, 3 });
+        for (Arm arm : { Arm::TokenOnly, Arm::LatentFeedback }) {
+            ToyNet<double> net = fx.net(arm, 41);
+            for (int passes : { 0, 2 }) {
+                net.zero_grad();
+                net.forward(fx.batch, passes);
+                net.backward(fx.batch, passes);
+                if (passes == 0) {
+                    checkModel(net, [&] { return net.forward(fx.batch, 0); },
+                               QString::fromStdString(armName(arm)) + QStringLiteral(" wide"));
+                } else if (arm == Arm::LatentFeedback) {
+                    net.forward(fx.batch, 1);
+                    const Md frozen = net.hidden(fx.batch.columns());
+                    checkModel(net, [&] { return net.forward_final_pass(fx.batch, &frozen); },
+                               QStringLiteral("latent wide k = 2"));
+                }
+            }
+        }
     }
 
     // The k-pass objective's gradient is that of pass k with the earlier passes' h held fixed
