@@ -2,6 +2,7 @@
 
 #include "core/positional.h"
 #include "core/rng.h"
+#include "core/toeplitz.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -227,6 +228,15 @@ double meanRowEntropy(const Eigen::MatrixXd &weights)
 AttentionResult multiHeadAttention(const AttentionParams &p)
 {
     AttentionResult out;
+    multiHeadAttention(p, out);
+    return out;
+}
+
+void multiHeadAttention(const AttentionParams &p, AttentionResult &out)
+{
+    out.tokens.clear();
+    out.logitsToeplitz.clear();
+    if (!p.keepLogits) out.logits.clear();
     const int heads = std::max(p.heads, 1);
     const int dModel = std::max(p.dModel, 1);
     const int dk = std::max(dModel / heads, 1);  // head width d_k
@@ -241,8 +251,9 @@ AttentionResult multiHeadAttention(const AttentionParams &p)
     RopeTable table;
     if (p.positional == PositionalScheme::Rope && pairs > 0) table = ropeTable(n, ropeInvFreq(2 * pairs, p.base));
 
-    out.weights.resize(std::size_t(heads));
+    out.weights.resize(std::size_t(heads));  // matrices already there keep their memory
     if (p.keepLogits) out.logits.resize(std::size_t(heads));
+    if (p.logitsToeplitz) out.logitsToeplitz.resize(std::size_t(heads));
     out.entropy.assign(std::size_t(heads), 0.0);
     const std::uint64_t weightStream = mixSeed(p.seed, kWeights);
     const double wScale = 1.0 / std::sqrt(double(dModel));  // W ~ N(0, 1/d_model)
@@ -265,12 +276,15 @@ AttentionResult multiHeadAttention(const AttentionParams &p)
             Eigen::MatrixXd &W = out.weights[std::size_t(h)];  // (n, n), logits first, then weights
             W.noalias() = Q * K.transpose();
             if (p.keepLogits) out.logits[std::size_t(h)] = W;
+            if (p.logitsToeplitz) {
+                const ToeplitzDeviation t = toeplitzDeviation(W);
+                out.logitsToeplitz[std::size_t(h)] = { t.maxAbs, t.scale };
+            }
             Eigen::VectorXd rowEntropy;
             softmaxRowsInPlace(W, p.causal, &rowEntropy);
             out.entropy[std::size_t(h)] = rowEntropy.mean();
         }
     });
-    return out;
 }
 
 } // namespace fb

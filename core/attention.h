@@ -50,6 +50,14 @@ struct AttentionParams {
     std::string sentence;    // for Sentence: words split on white space, each word a fixed random
                              // embedding (same word, same vector); n is then the number of words
     bool keepLogits = false; // also return each head's logits (n x n more memory per head)
+    bool logitsToeplitz = false; // also measure how far each head's logits are from Toeplitz
+                                 // (toeplitzDeviation on the logits, without keeping them)
+};
+
+// How far one head's logits are from Toeplitz, as toeplitzDeviation() (core/toeplitz.h) measures it.
+struct LogitsToeplitz {
+    double maxAbs = 0.0;  // max |L(i, j) - L(i - s, j - s)|, s = min(i, j)
+    double scale = 0.0;   // max |L(i, j)|
 };
 
 struct AttentionResult {
@@ -58,6 +66,7 @@ struct AttentionResult {
     std::vector<std::string> tokens;       // [n] label of each position (word or "t0", "t1", ...)
     std::vector<Eigen::MatrixXd> logits;   // [heads] if keepLogits (else empty), each n x n: scaled (or
                                            // not) Q K^T before the causal mask and the softmax
+    std::vector<LogitsToeplitz> logitsToeplitz;  // [heads] if logitsToeplitz (else empty)
 };
 
 // Words of text split on white space, at most maxWords (the sentence content's tokens).
@@ -69,5 +78,8 @@ std::vector<std::string> splitWords(const std::string &text, std::size_t maxWord
 // rotates Q and K under RoPE (d_k even), and returns softmax(Q K^T / sqrt(d_k)) per head.
 // Sentence content: n is the word count (1 to 512; an empty sentence is one empty token).
 AttentionResult multiHeadAttention(const AttentionParams &p);
+// The same into out, reusing the memory of out's matrices where their sizes fit: a live lab
+// recomputes at the same sizes, and fresh memory costs a page fault every 4 KB.
+void multiHeadAttention(const AttentionParams &p, AttentionResult &out);
 
 } // namespace fb

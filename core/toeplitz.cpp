@@ -10,14 +10,17 @@ ToeplitzDeviation toeplitzDeviation(const Eigen::MatrixXd &M)
     ToeplitzDeviation out;
     const Eigen::Index n = std::min(M.rows(), M.cols());
     if (n == 0) return out;
-    out.scale = M.topLeftCorner(n, n).cwiseAbs().maxCoeff();
+    const auto A = M.topLeftCorner(n, n);
+    out.scale = A.cwiseAbs().maxCoeff();
     // Column-major: walk down each column j; entry (i, j) sits on the diagonal that starts at
-    // (i - j, 0) below the main diagonal and at (0, j - i) above it.
+    // (0, j - i) above the main diagonal and at (i - j, 0) on or below it. Both starts are
+    // contiguous runs, so each column is two vectorised differences: rows i < j against row 0
+    // read backwards (A(0, j), A(0, j - 1), ..., A(0, 1)), rows i >= j against column 0.
+    const Eigen::VectorXd row0 = A.row(0).transpose();
     for (Eigen::Index j = 0; j < n; ++j) {
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const Eigen::Index s = std::min(i, j);
-            out.maxAbs = std::max(out.maxAbs, std::fabs(M(i, j) - M(i - s, j - s)));
-        }
+        if (j > 0)
+            out.maxAbs = std::max(out.maxAbs, (A.col(j).head(j) - row0.segment(1, j).reverse()).cwiseAbs().maxCoeff());
+        out.maxAbs = std::max(out.maxAbs, (A.col(j).tail(n - j) - A.col(0).head(n - j)).cwiseAbs().maxCoeff());
     }
     return out;
 }

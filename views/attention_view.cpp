@@ -2,6 +2,7 @@
 
 #include "core/lab_specs.h"
 #include "core/toeplitz.h"
+#include "views/heatmap_buffers.h"
 #include "views/heatmap_grid.h"
 #include "views/readout_panel.h"
 
@@ -48,16 +49,21 @@ QString figureTitle(const AttentionParams &p, int n)
     return t;
 }
 
-std::any computeAttention(const ParamValues &values)
+std::any computeAttention(const ParamValues &values, HeatmapBuffers &buffers)
 {
     AttentionParams p;
     if (const std::string err = attentionFrom(values, p); !err.empty()) throw std::invalid_argument(err);
-    p.keepLogits = true;  // for the Toeplitz check
-    AttentionResult a = multiHeadAttention(p);
+    p.logitsToeplitz = true;  // for the Toeplitz check
+    // The weights go into the memory of a frame no longer shown.
+    const std::shared_ptr<HeatmapBuffers::Matrices> weights = buffers.takeMatrices();
+    AttentionResult a;
+    a.weights.swap(*weights);
+    multiHeadAttention(p, a);
+    weights->swap(a.weights);
 
     AttentionViewResult r;
-    r.heads = int(a.weights.size());
-    r.n = r.heads > 0 ? int(a.weights.front().rows()) : 0;
+    r.heads = int(weights->size());
+    r.n = r.heads > 0 ? int(weights->front().rows()) : 0;
     r.dk = p.dModel / std::max(p.heads, 1);
     r.causal = p.causal;
     r.sentence = p.content == AttentionContent::Sentence;
@@ -66,14 +72,13 @@ std::any computeAttention(const ParamValues &values)
     for (double e : a.entropy) r.meanEntropy += e / std::max(r.heads, 1);
     r.uniformEntropy = std::log(double(std::max(r.n, 1)));
     for (int i = 0; i < r.n; ++i) r.causalUniformEntropy += std::log(double(i + 1)) / r.n;
-    for (const Eigen::MatrixXd &logits : a.logits) {
-        const ToeplitzDeviation t = toeplitzDeviation(logits);
+    for (const LogitsToeplitz &t : a.logitsToeplitz) {
         r.toeplitz.maxAbs = std::max(r.toeplitz.maxAbs, t.maxAbs);
         r.toeplitz.scale = std::max(r.toeplitz.scale, t.scale);
     }
 
     double maxWeight = 0;
-    for (const Eigen::MatrixXd &w : a.weights) maxWeight = std::max(maxWeight, w.maxCoeff());
+    for (const Eigen::MatrixXd &w : *weights) maxWeight = std::max(maxWeight, w.maxCoeff());
     HeatmapGridData &g = r.grid;
     g.title = figureTitle(p, r.n);
     g.maxValue = maxWeight;
@@ -84,13 +89,21 @@ std::any computeAttention(const ParamValues &values)
     g.valueTitle = QObject::tr("attention weight");
     g.tokenTicks = r.sentence;
     for (const std::string &t : a.tokens) g.tokens << QString::fromStdString(t);
+    // Into images of a frame no longer shown, too.
+    auto colour = [&](const Eigen::MatrixXd &w, double logFloor) {
+        QImage image = buffers.takeImage(QSize(int(w.cols()), int(w.rows())));
+        HeatmapGrid::colourInto(image, w, maxWeight, p.causal, logFloor);
+        buffers.keepImage(image);
+        return image;
+    };
     for (int h = 0; h < r.heads; ++h) {
-        g.images << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal);
-        g.logImages << HeatmapGrid::colourImage(a.weights[std::size_t(h)], maxWeight, p.causal, g.logFloor);
+        g.images << colour((*weights)[std::size_t(h)], 0.0);
+        g.logImages << colour((*weights)[std::size_t(h)], g.logFloor);
         g.panelTitles << QObject::tr("head %1 · entropy %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
         g.shortTitles << QObject::tr("head %1 · %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
     }
-    g.values = std::make_shared<const std::vector<Eigen::MatrixXd>>(std::move(a.weights));
+    g.values = weights;
+    buffers.keepMatrices(weights);
     return r;
 }
 
@@ -135,7 +148,10 @@ AttentionView::AttentionView(QWidget *parent)
         AttentionParams p;
         return attentionFrom(v, p);
     });
-    setComputation(computeAttention);
+    // The buffers belong to the computation (not to this view); only the worker uses them.
+    setComputation([buffers = std::make_shared<HeatmapBuffers>()](const ParamValues &v) {
+        return computeAttention(v, *buffers);
+    });
 }
 
 void AttentionView::setPresentationScale(double scale)

@@ -1,6 +1,7 @@
 #include "views/chart_panel.h"
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QLineSeries>
@@ -8,6 +9,7 @@
 #include <QPainter>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fb {
@@ -24,6 +26,35 @@ QFont pointFont(double pt, bool bold = false)
     f.setPointSizeF(pt);
     f.setBold(bold);
     return f;
+}
+
+// Qt Charts' "nice numbers" (Heckbert, Graphics Gems I): x rounded to 1, 2 or 5 times a power of ten,
+// up (ceiling) or to the nearest.
+double niceNumber(double x, bool ceiling)
+{
+    const double z = std::pow(10.0, double(int(std::floor(std::log10(x)))));
+    double q = x / z;
+    if (ceiling) q = q <= 1.0 ? 1.0 : q <= 2.0 ? 2.0 : q <= 5.0 ? 5.0 : 10.0;
+    else q = q < 1.5 ? 1.0 : q < 3.0 ? 2.0 : q < 7.0 ? 5.0 : 10.0;
+    return q * z;
+}
+
+// The range and tick count QValueAxis::applyNiceNumbers() gives after setRange(min, max): the same
+// arithmetic, so that the axis can be set once instead of to the raw range and then the round one.
+// False (nothing changed) where the steps would not fit an int, as for a range far narrower than
+// its distance from 0: those are left to Qt.
+bool looseNiceNumbers(double &min, double &max, int &ticks)
+{
+    if (!(max > min) || ticks < 2) return false;
+    const double range = niceNumber(max - min, true);
+    const double step = niceNumber(range / (ticks - 1), false);
+    const double lo = std::floor(min / step), hi = std::ceil(max / step);
+    constexpr double kIntLimit = 2147483647.0;
+    if (!(std::fabs(lo) < kIntLimit && std::fabs(hi) < kIntLimit && hi - lo + 1 < kIntLimit)) return false;
+    ticks = int(hi - lo) + 1;
+    min = lo * step;
+    max = hi * step;
+    return true;
 }
 } // namespace
 
@@ -163,7 +194,14 @@ void ChartPanel::replacePoints(QXYSeries *series, const QList<QPointF> &points)
         if ((logX && p.x() <= 0.0) || (logY && p.y() <= 0.0)) continue;
         clean.append(p);
     }
-    series->replace(clean);
+    // The points the series already shows: replace() would lay the series out and repaint the chart
+    // for nothing. Compared exactly (QPointF's == is fuzzy: 1e-30 would equal 2e-30).
+    const QList<QPointF> current = series->points();
+    const bool same = current.size() == clean.size()
+        && std::equal(current.cbegin(), current.cend(), clean.cbegin(), [](const QPointF &a, const QPointF &b) {
+               return a.x() == b.x() && a.y() == b.y();
+           });
+    if (!same) series->replace(clean);
 }
 
 void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padFraction)
@@ -180,9 +218,31 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
     }
     double pad = (hi - lo) * padFraction;
     if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);  // an empty range, not "no padding"
-    axis->setRange(lo - pad, hi + pad);
-    // Round ticks (0, 5, 10, ...) instead of the range's raw ends.
-    if (auto *value = qobject_cast<QValueAxis *>(axis)) value->applyNiceNumbers();
+    double min = lo - pad, max = hi + pad;
+    auto *value = qobject_cast<QValueAxis *>(axis);
+    if (!value) {
+        axis->setRange(min, max);
+        return;
+    }
+    // Round ticks (0, 5, 10, ...) instead of the range's raw ends: the range applyNiceNumbers() would
+    // pick, set in one step. An axis whose range does not change is not laid out again, and one that
+    // does is laid out once, not twice (each layout rebuilds every tick label).
+    int ticks = value->tickCount();
+    if (!looseNiceNumbers(min, max, ticks)) {
+        value->setRange(min, max);
+        value->applyNiceNumbers();
+        return;
+    }
+    value->setRange(min, max);
+    value->setTickCount(ticks);
+}
+
+void ChartPanel::settleLayout()
+{
+    // The legend's layout request comes first: laying the legend out asks the chart for a layout.
+    QChart *c = chart();
+    for (QObject *item : { static_cast<QObject *>(c->legend()), static_cast<QObject *>(c) })
+        QCoreApplication::sendPostedEvents(item, QEvent::LayoutRequest);
 }
 
 QImage ChartPanel::renderImage(QSize logicalSize, qreal dpr)

@@ -38,7 +38,8 @@ public:
     void removeSeries(QXYSeries *series);
 
     // Replaces a series' points in one call, dropping non-finite points and, where an axis is
-    // logarithmic, points that are not strictly positive on it.
+    // logarithmic, points that are not strictly positive on it. Points equal to the series' own
+    // leave it untouched (no layout, no repaint).
     void replacePoints(QXYSeries *series, const QList<QPointF> &points);
 
     // Sets an axis range with a little padding; ignores empty or non-finite ranges.
@@ -46,6 +47,11 @@ public:
 
     // Multiplies every font of the chart (1.0 = normal; lecture mode uses more).
     void setFontScale(double scale);
+
+    // Lays the chart out now if a change asked for it (a legend name, a title, an axis' labels), so
+    // that the next paint shows the final layout: otherwise Qt lays it out after that paint and the
+    // change costs two frames. LabView calls it after every result.
+    void settleLayout();
 
 private:
     void styleAxis(QAbstractAxis *axis, const QString &title);

@@ -44,7 +44,7 @@ DepthLabFrame DepthLabComputer::compute(const ParamValues &values)
 
     std::lock_guard lock(mutex_);
     if (!depthKey_ || !(*depthKey_ == depthKey)) {
-        DepthGradients g = depthGradients(c.stack);
+        DepthGradients g = depthCache_.compute(c.stack, false);  // the lab shows no weight gradients
         depthPart_.plain = relativePoints(g.plain.gradNorm);
         depthPart_.residual = relativePoints(g.residual.gradNorm);
         depthPart_.depth = c.stack.depth;

@@ -213,27 +213,43 @@ void DepthGradientsView::arrangeCharts(int focus)
     updateNames();
 }
 
+namespace {
+
+// Titles and names are set on every result: only a real change may lay the chart out again (and
+// repaint it).
+void setTitle(ChartPanel *chart, const QString &title)
+{
+    if (chart->chart()->title() != title) chart->chart()->setTitle(title);
+}
+
+void setName(QAbstractSeries *series, const QString &name)
+{
+    if (series->name() != name) series->setName(name);
+}
+
+} // namespace
+
 void DepthGradientsView::updateNames()
 {
     const bool big0 = focus_ == 0, big1 = focus_ == 1, big2 = focus_ == 2;
-    depthChart_->chart()->setTitle(big0 ? tr("Gradient through depth, plain vs residual: %1").arg(depthParams_)
-                                        : tr("Through depth: plain vs residual"));
-    plain_->setName(big0 ? tr("plain: x_{l+1} = φ(W x_l + b)") : tr("plain"));
-    residual_->setName(big0 ? tr("residual: x_{l+1} = x_l + φ(W x_l + b)") : tr("residual"));
-    depthUnit_->setName(big0 ? tr("output layer (= 1)") : tr("= 1"));
-    timeChart_->chart()->setTitle(big1 ? tr("Gradient through time, vanilla RNN vs LSTM: %1").arg(timeParams_)
-                                       : tr("Through time: RNN vs LSTM"));
-    rnn_->setName(big1 ? tr("RNN ‖∂L/∂h_k‖, ρ = %1").arg(radius_) : tr("RNN h"));
-    lstmCell_->setName(big1 ? tr("LSTM ‖∂L/∂c_k‖, b_f = %1").arg(forgetBias_) : tr("LSTM c"));
-    lstmHidden_->setName(big1 ? tr("LSTM ‖∂L/∂h_k‖") : tr("LSTM h"));
-    lstmCarousel_->setName(big1 ? tr("forget gates alone ‖∂L/∂c_T ⊙ f_T⋯f_{k+1}‖") : tr("∏ f"));
-    classifierChart_->chart()->setTitle(big2 ? tr("LSTM vs mean pooling: the chapter's cell, each arm with its own embedding")
-                                             : tr("LSTM vs mean pooling"));
-    lstmHeldout_->setName(big2 ? tr("LSTM, held-out") : tr("LSTM"));
-    lstmTrain_->setName(big2 ? tr("LSTM, training set") : tr("LSTM train"));
-    meanHeldout_->setName(big2 ? tr("mean pooling, held-out") : tr("mean"));
-    meanTrain_->setName(big2 ? tr("mean pooling, training set") : tr("mean train"));
-    chance_->setName(big2 ? tr("always the larger class") : tr("chance"));
+    setTitle(depthChart_, big0 ? tr("Gradient through depth, plain vs residual: %1").arg(depthParams_)
+                               : tr("Through depth: plain vs residual"));
+    setName(plain_, big0 ? tr("plain: x_{l+1} = φ(W x_l + b)") : tr("plain"));
+    setName(residual_, big0 ? tr("residual: x_{l+1} = x_l + φ(W x_l + b)") : tr("residual"));
+    setName(depthUnit_, big0 ? tr("output layer (= 1)") : tr("= 1"));
+    setTitle(timeChart_, big1 ? tr("Gradient through time, vanilla RNN vs LSTM: %1").arg(timeParams_)
+                              : tr("Through time: RNN vs LSTM"));
+    setName(rnn_, big1 ? tr("RNN ‖∂L/∂h_k‖, ρ = %1").arg(radius_) : tr("RNN h"));
+    setName(lstmCell_, big1 ? tr("LSTM ‖∂L/∂c_k‖, b_f = %1").arg(forgetBias_) : tr("LSTM c"));
+    setName(lstmHidden_, big1 ? tr("LSTM ‖∂L/∂h_k‖") : tr("LSTM h"));
+    setName(lstmCarousel_, big1 ? tr("forget gates alone ‖∂L/∂c_T ⊙ f_T⋯f_{k+1}‖") : tr("∏ f"));
+    setTitle(classifierChart_, big2 ? tr("LSTM vs mean pooling: the chapter's cell, each arm with its own embedding")
+                                    : tr("LSTM vs mean pooling"));
+    setName(lstmHeldout_, big2 ? tr("LSTM, held-out") : tr("LSTM"));
+    setName(lstmTrain_, big2 ? tr("LSTM, training set") : tr("LSTM train"));
+    setName(meanHeldout_, big2 ? tr("mean pooling, held-out") : tr("mean"));
+    setName(meanTrain_, big2 ? tr("mean pooling, training set") : tr("mean train"));
+    setName(chance_, big2 ? tr("always the larger class") : tr("chance"));
 }
 
 void DepthGradientsView::onValuesChanged()

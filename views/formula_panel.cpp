@@ -9,19 +9,18 @@
 namespace fb {
 
 FormulaPanel::FormulaPanel(const QString &title, QWidget *parent)
-    : QLabel(parent)
+    : SelectableText(parent)
     , title_(title)
 {
     setTextFormat(Qt::RichText);
-    setWordWrap(true);
     setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    setTextInteractionFlags(Qt::TextSelectableByMouse);
     setMargin(12);
+    setStyleSheet(QStringLiteral("QFrame { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
     setAutoFillBackground(true);
-    setStyleSheet(QStringLiteral("QLabel { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
     QFont f = font();
     f.setPointSizeF(14.0);
     setFont(f);
+    setText(documentHtml());
 }
 
 QString FormulaPanel::documentHtml() const
@@ -32,6 +31,7 @@ QString FormulaPanel::documentHtml() const
 
 void FormulaPanel::setFormulas(const QString &html)
 {
+    if (html == html_) return;
     html_ = html;
     setText(documentHtml());
 }

@@ -1,13 +1,13 @@
 #pragma once
 // A panel of formulas with today's values substituted ("saving = 1 − 1.085 / 1.5 = 27.7%"), large
-// enough to read from the back of a lecture room, and exportable as an image for slides.
+// enough to read from the back of a lecture room, and exportable as an image for slides. White, a
+// thin grey border, selectable text; laid out once per change (see SelectableText).
 #include "views/exportable.h"
-
-#include <QLabel>
+#include "views/selectable_text.h"
 
 namespace fb {
 
-class FormulaPanel : public QLabel, public Exportable {
+class FormulaPanel : public SelectableText, public Exportable {
     Q_OBJECT
 public:
     explicit FormulaPanel(const QString &title, QWidget *parent = nullptr);

@@ -1,5 +1,6 @@
 #include "views/heatmap_grid.h"
 
+#include "core/colour_map.h"
 #include "views/palette.h"
 
 #include <QFontMetricsF>
@@ -97,26 +98,27 @@ void HeatmapGrid::setHoverFormatter(std::function<QString(int, int, int, double)
 
 QImage HeatmapGrid::colourImage(const Eigen::MatrixXd &values, double maxValue, bool maskUpper, double logFloor)
 {
-    const int rows = int(values.rows()), cols = int(values.cols());
-    QImage image(cols, rows, QImage::Format_RGB32);
-    if (rows == 0 || cols == 0) return image;
-    const auto &lut = viridisTable();
-    const double top = double(lut.size() - 1);
-    const bool log = logFloor > 0.0 && maxValue > logFloor;
-    const double scale = log ? top / std::log(maxValue / logFloor) : maxValue > 0.0 ? top / maxValue : 0.0;
-    for (int r = 0; r < rows; ++r) {
-        auto *line = reinterpret_cast<QRgb *>(image.scanLine(r));
-        for (int c = 0; c < cols; ++c) {
-            if (maskUpper && c > r) {
-                line[c] = kMaskedRgb;
-                continue;
-            }
-            const double v = log ? std::log(std::max(values(r, c), logFloor) / logFloor) * scale : values(r, c) * scale;
-            const int i = std::isfinite(v) ? std::clamp(int(std::lround(v)), 0, int(lut.size() - 1)) : 0;
-            line[c] = lut[std::size_t(i)];
-        }
-    }
+    QImage image;
+    colourInto(image, values, maxValue, maskUpper, logFloor);
     return image;
+}
+
+void HeatmapGrid::colourInto(QImage &image, const Eigen::MatrixXd &values, double maxValue, bool maskUpper,
+                             double logFloor)
+{
+    const int rows = int(values.rows()), cols = int(values.cols());
+    // Only an image nobody else holds is written over; a shared one would be copied first anyway.
+    if (image.size() != QSize(cols, rows) || image.format() != QImage::Format_RGB32 || !image.isDetached())
+        image = QImage(cols, rows, QImage::Format_RGB32);
+    if (rows == 0 || cols == 0) return;
+    const auto &lut = viridisTable();
+    ColourScale scale;
+    scale.maxValue = maxValue;
+    scale.logFloor = logFloor;
+    scale.maskUpper = maskUpper;
+    scale.masked = kMaskedRgb;
+    colourMap(values, scale, lut.data(), int(lut.size()), reinterpret_cast<std::uint32_t *>(image.bits()),
+              image.bytesPerLine() / qsizetype(sizeof(QRgb)));
 }
 
 int HeatmapGrid::gridRows(int count)

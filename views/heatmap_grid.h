@@ -61,6 +61,10 @@ public:
     // with maskUpper the cells right of the diagonal (column > row) are grey. Pure: call it on a worker.
     static QImage colourImage(const Eigen::MatrixXd &values, double maxValue, bool maskUpper,
                               double logFloor = 0.0);
+    // The same into image, reusing its pixels when it has the size and nobody else holds it (a live
+    // lab recolours maps of the same size every frame; fresh memory costs a page fault per 4 KB).
+    static void colourInto(QImage &image, const Eigen::MatrixXd &values, double maxValue, bool maskUpper,
+                           double logFloor = 0.0);
     // Grid shape for a panel count: rows = floor(sqrt(count)), columns = ceil(count / rows)
     // (2 x 2 for 4, 2 x 4 for 8, 4 x 4 for 16).
     static int gridRows(int count);

@@ -145,6 +145,8 @@ void LabView::deliver(std::uint64_t generation, std::any result, QString error)
         return;
     }
     showResult(result);
+    // One frame per result: the charts' own layouts now, not after the next paint.
+    for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->settleLayout();
     lastLatencyMs_ = double(sinceChange_.nsecsElapsed()) / 1e6;
     Q_EMIT resultShown();
 }

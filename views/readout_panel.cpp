@@ -1,5 +1,7 @@
 #include "views/readout_panel.h"
 
+#include "views/selectable_text.h"
+
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QLabel>
@@ -30,10 +32,10 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
 {
     auto it = values_.find(key);
     if (it == values_.end()) {
-        auto *v = new QLabel;
+        // Selectable, word-wrapped text (a long value wraps instead of widening the fixed-width side
+        // column) that changes on every frame of a drag without laying the window out again.
+        auto *v = new SelectableText;
         v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        v->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        v->setWordWrap(true);  // a long value wraps instead of widening the fixed-width side column
         auto *l = new QLabel(label);
         l->setWordWrap(true);
         l->setStyleSheet(QStringLiteral("color:#555;"));
@@ -42,6 +44,14 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
     }
     it->second->setText(value);
     if (!toolTip.isEmpty()) it->second->setToolTip(toolTip);
+    // Qt's form layout can leave a wrapped row laid out for an earlier width (its label squeezed
+    // onto fewer lines than it needs) until it lays out again. A QLabel value made it do that on
+    // every change; these values only ask when they need another height, so a row that does not
+    // fit its text asks here.
+    auto misfit = [](const QWidget *w) {
+        return w && w->isVisible() && w->width() > 0 && w->height() != w->heightForWidth(w->width());
+    };
+    if (misfit(it->second) || misfit(form_->labelForField(it->second))) form_->invalidate();
 }
 
 QString ReadoutPanel::value(const QString &key) const

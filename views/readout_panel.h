@@ -9,6 +9,8 @@ class QLabel;
 
 namespace fb {
 
+class SelectableText;
+
 class ReadoutPanel : public QWidget {
     Q_OBJECT
 public:
@@ -23,7 +25,7 @@ public:
 private:
     QFormLayout *form_ = nullptr;
     QLabel *note_ = nullptr;
-    std::map<QString, QLabel *> values_;
+    std::map<QString, SelectableText *> values_;
 };
 
 } // namespace fb

@@ -93,18 +93,21 @@ double blockForward(const MatrixXd &W, const VectorXd &b, const MatrixXd &x, boo
 }
 
 // One block backward: g holds dL/dx_{l+1} on entry and dL/dx_l on return. dW/db (may be null) get
-// the parameter gradients. Returns ||dL/dW||.
+// the parameter gradients. Returns ||dL/dW|| (0 without weightGrad: dL/dW is not formed at all).
 double blockBackward(const MatrixXd &W, const BlockCache &c, bool residual, const DepthStackParams &p,
-                     MatrixXd &g, MatrixXd *dWOut, VectorXd *dbOut)
+                     MatrixXd &g, MatrixXd *dWOut, VectorXd *dbOut, bool weightGrad = true)
 {
     // in the forward pass this was: a = phi(z)
     const MatrixXd dz = g.cwiseProduct(activationDerivative(p.activation, c.z, c.a));
     // in the forward pass this was: z = W u + b
     // dL/dW = dL/dz u^T,  dL/db = sum over the batch of dL/dz,  dL/du = W^T dL/dz
-    MatrixXd dW;
-    dW.noalias() = dz * c.u.transpose();
-    const double dWNorm = dW.norm();
-    if (dWOut) *dWOut = std::move(dW);
+    double dWNorm = 0.0;
+    if (weightGrad || dWOut) {
+        MatrixXd dW;
+        dW.noalias() = dz * c.u.transpose();
+        dWNorm = dW.norm();
+        if (dWOut) *dWOut = std::move(dW);
+    }
     if (dbOut) *dbOut = dz.rowwise().sum();
     MatrixXd du;
     du.noalias() = W.transpose() * dz;
@@ -197,45 +200,93 @@ DepthStackPass depthStackPass(const DepthStack &s, const DepthStackParams &p, bo
     return out;
 }
 
-DepthGradients depthGradients(const DepthStackParams &p)
+struct DepthGradientsCache::State {
+    DepthStackParams key;                 // every parameter but the depth
+    int held = 0;                         // layers whose forward pass is below
+    std::vector<MatrixXd> x[2];           // x_l of the plain (0) and residual (1) stack, l = 0..held
+    std::vector<BlockCache> cache[2];     // what layer l keeps for the backward pass, l < held
+    std::vector<double> activationRms[2]; // rms(x_l), l < held
+    std::vector<double> jacobianRms[2];   // l < held
+    std::vector<MatrixXd> W;              // W_l of the first layers, as many as the budget holds
+};
+
+DepthGradientsCache::DepthGradientsCache(std::size_t weightBudgetBytes)
+    : weightBudget_(weightBudgetBytes)
+{
+}
+
+DepthGradientsCache::~DepthGradientsCache() = default;
+
+int DepthGradientsCache::layersHeld() const
+{
+    return state_ ? state_->held : 0;
+}
+
+namespace {
+
+bool sameStack(const DepthStackParams &a, const DepthStackParams &b)
+{
+    return a.width == b.width && a.batch == b.batch && a.activation == b.activation && a.norm == b.norm
+        && a.initScale == b.initScale && a.biasScale == b.biasScale && a.seed == b.seed;
+}
+
+} // namespace
+
+DepthGradients DepthGradientsCache::compute(const DepthStackParams &p, bool weightGrads)
 {
     const std::size_t L = std::size_t(p.depth);
-    DepthGradients r;
-    DepthStackPass *passes[2] = { &r.plain, &r.residual };
-    std::vector<BlockCache> cache[2] = { std::vector<BlockCache>(L), std::vector<BlockCache>(L) };
-    MatrixXd x[2];
-    x[0] = x[1] = drawInput(p);
-    for (DepthStackPass *pass : passes) {
-        pass->activationRms.resize(L + 1);
-        pass->jacobianRms.resize(L);
-        pass->gradNorm.assign(L + 1, 0.0);
-        pass->weightGradNorm.assign(L, 0.0);
+    if (!state_ || !sameStack(state_->key, p)) {
+        state_ = std::make_unique<State>();
+        state_->key = p;
+        for (auto &x : state_->x) x.push_back(drawInput(p));
     }
+    State &s = *state_;
+
+    // Forward, both stacks on the same W_l (k = 0 plain, k = 1 residual), for the layers not held yet.
+    const std::size_t layerBytes = sizeof(double) * std::size_t(p.width) * std::size_t(p.width);
     MatrixXd W;
     VectorXd b;
-    // Forward, both stacks on the same W_l (k = 0 plain, k = 1 residual).
-    for (std::size_t l = 0; l < L; ++l) {
+    for (std::size_t l = std::size_t(s.held); l < L; ++l) {
         drawDepthLayer(p, int(l), W, b);
+        for (int k = 0; k < 2; ++k) {
+            s.x[k].emplace_back();
+            s.cache[k].emplace_back();
+        }
+        double rmsIn[2], jac[2];
         auto forward = [&](int k) {
-            passes[k]->activationRms[l] = rms(x[k]);
-            MatrixXd next;
-            passes[k]->jacobianRms[l] = blockForward(W, b, x[k], k == 1, p, cache[k][l], next);
-            x[k] = std::move(next);
+            rmsIn[k] = rms(s.x[k][l]);
+            jac[k] = blockForward(W, b, s.x[k][l], k == 1, p, s.cache[k][l], s.x[k][l + 1]);
         };
         tbb::parallel_invoke([&] { forward(0); }, [&] { forward(1); });
+        for (int k = 0; k < 2; ++k) {
+            s.activationRms[k].push_back(rmsIn[k]);
+            s.jacobianRms[k].push_back(jac[k]);
+        }
+        if (s.W.size() == l && (l + 1) * layerBytes <= weightBudget_) s.W.push_back(W);
+        s.held = int(l + 1);
     }
+
+    DepthGradients r;
+    DepthStackPass *passes[2] = { &r.plain, &r.residual };
     for (int k = 0; k < 2; ++k) {
-        passes[k]->activationRms[L] = rms(x[k]);
-        passes[k]->loss = x[k].sum();
+        DepthStackPass &pass = *passes[k];
+        pass.activationRms.assign(s.activationRms[k].begin(), s.activationRms[k].begin() + std::ptrdiff_t(L));
+        pass.activationRms.push_back(rms(s.x[k][L]));
+        pass.jacobianRms.assign(s.jacobianRms[k].begin(), s.jacobianRms[k].begin() + std::ptrdiff_t(L));
+        pass.loss = s.x[k][L].sum();
+        pass.gradNorm.assign(L + 1, 0.0);
+        pass.weightGradNorm.assign(L, 0.0);
     }
-    // Backward from dL/dx_L = 1, drawing each W_l again.
+    // Backward from dL/dx_L = 1, with the kept weights or each W_l drawn again.
     MatrixXd g[2];
     g[0] = g[1] = MatrixXd::Ones(p.width, p.batch);
     for (int k = 0; k < 2; ++k) passes[k]->gradNorm[L] = g[k].norm();
     for (std::size_t l = L; l-- > 0;) {
-        drawDepthLayer(p, int(l), W, b);
+        const bool kept = l < s.W.size();
+        if (!kept) drawDepthLayer(p, int(l), W, b);
+        const MatrixXd &Wl = kept ? s.W[l] : W;
         auto backward = [&](int k) {
-            passes[k]->weightGradNorm[l] = blockBackward(W, cache[k][l], k == 1, p, g[k], nullptr, nullptr);
+            passes[k]->weightGradNorm[l] = blockBackward(Wl, s.cache[k][l], k == 1, p, g[k], nullptr, nullptr, weightGrads);
             passes[k]->gradNorm[l] = g[k].norm();
         };
         tbb::parallel_invoke([&] { backward(0); }, [&] { backward(1); });
@@ -260,6 +311,14 @@ DepthGradients depthGradients(const DepthStackParams &p)
     r.residualFactorPredicted = std::exp(logResidual / depth);
     r.residualJacobianRms = std::exp(logJac / depth);
     return r;
+}
+
+DepthGradients depthGradients(const DepthStackParams &p)
+{
+    // One pass with nothing kept beyond the call: every W_l is drawn for the forward pass and again
+    // on the way back (200 x 512^2 weights would be 420 MB).
+    DepthGradientsCache once(0);
+    return once.compute(p);
 }
 
 } // namespace fb

@@ -15,7 +15,9 @@
 // "dL/dx = dL/dH (1 + dF/dx)". All in double precision.
 #include <Eigen/Dense>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -92,5 +94,29 @@ struct DepthGradients {
     double residualJacobianRms = 0.0;
 };
 DepthGradients depthGradients(const DepthStackParams &p);
+
+// What depthGradients computes, remembered between calls for a live lab. The forward pass of layer l
+// does not depend on the depth L, so a call that differs from the last only in depth runs the
+// forward pass of the new layers alone and the backward pass again. Weights are kept (up to a
+// memory budget; layers beyond it are drawn again on the way back). Any other parameter change
+// starts over. Same numbers as depthGradients(p). Not thread-safe: one user at a time.
+class DepthGradientsCache {
+public:
+    explicit DepthGradientsCache(std::size_t weightBudgetBytes = std::size_t(32) << 20);
+    ~DepthGradientsCache();
+    DepthGradientsCache(const DepthGradientsCache &) = delete;
+    DepthGradientsCache &operator=(const DepthGradientsCache &) = delete;
+
+    // weightGrads false leaves every weightGradNorm at 0 and skips forming dL/dW_l: about 40% of
+    // the backward pass, for users that only look at the gradients of the activations.
+    DepthGradients compute(const DepthStackParams &p, bool weightGrads = true);
+    // Layers whose forward pass is held (tests).
+    int layersHeld() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+    std::size_t weightBudget_;
+};
 
 } // namespace fb

@@ -95,6 +95,51 @@ private Q_SLOTS:
         }
     }
 
+    // The cache behind the live lab: dragging the depth reuses the forward pass, changing anything
+    // else starts over, and a small weight budget redraws the other layers. Every answer must be
+    // exactly depthGradients' (the same operations in the same order).
+    void cacheMatchesUncached()
+    {
+        auto same = [](const DepthGradients &a, const DepthGradients &b) {
+            for (bool residual : { false, true }) {
+                const DepthStackPass &x = residual ? a.residual : a.plain, &y = residual ? b.residual : b.plain;
+                if (x.gradNorm != y.gradNorm || x.weightGradNorm != y.weightGradNorm || x.activationRms != y.activationRms
+                    || x.jacobianRms != y.jacobianRms || x.loss != y.loss)
+                    return false;
+            }
+            return a.plainRatio == b.plainRatio && a.residualRatio == b.residualRatio
+                && a.residualFactorPredicted == b.residualFactorPredicted && a.residualJacobianRms == b.residualJacobianRms;
+        };
+        DepthStackParams p = small(Activation::Tanh, true);
+        p.width = 24;
+        const std::size_t layerBytes = sizeof(double) * 24 * 24;
+        for (std::size_t budget : { std::size_t(64) << 20, 5 * layerBytes, std::size_t(0) }) {
+            DepthGradientsCache cache(budget);
+            for (int depth : { 10, 13, 7, 30, 1, 30 }) {
+                p.depth = depth;
+                QVERIFY(same(cache.compute(p), depthGradients(p)));
+            }
+            QCOMPARE(cache.layersHeld(), 30);
+            p.seed += 1;  // another stack: starts over
+            QVERIFY(same(cache.compute(p), depthGradients(p)));
+            QCOMPARE(cache.layersHeld(), 30);
+            p.activation = Activation::Relu;
+            p.depth = 12;
+            QVERIFY(same(cache.compute(p), depthGradients(p)));
+            QCOMPARE(cache.layersHeld(), 12);
+            p.activation = Activation::Tanh;
+        }
+        // Without the weight gradients: the same activation gradients, weight gradient norms 0.
+        DepthGradientsCache cache;
+        p.depth = 9;
+        DepthGradients withoutW = cache.compute(p, false), full = depthGradients(p);
+        for (double w : withoutW.residual.weightGradNorm) QCOMPARE(w, 0.0);
+        QCOMPARE(withoutW.plain.weightGradNorm.size(), std::size_t(9));
+        withoutW.plain.weightGradNorm = full.plain.weightGradNorm;
+        withoutW.residual.weightGradNorm = full.residual.weightGradNorm;
+        QVERIFY(same(withoutW, full));
+    }
+
     void deterministicAndLayersIndependentOfDepth()
     {
         DepthStackParams p = small(Activation::Relu, false);

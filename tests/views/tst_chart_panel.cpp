@@ -1,0 +1,81 @@
+// ChartPanel's range and replace helpers: the round range of an axis set in one step equals what
+// QValueAxis::applyNiceNumbers() gives, and series whose points do not change are left alone.
+#include "views/chart_panel.h"
+
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QValueAxis>
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace fb;
+
+class TestChartPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // The same ranges and tick counts as setRange followed by applyNiceNumbers, over random ranges
+    // (tiny, huge, negative, empty) and tick counts carried from one call to the next.
+    void roundRangeAsQtsNiceNumbers()
+    {
+        std::mt19937_64 rng(5);
+        std::uniform_real_distribution<double> u(-3.0, 3.0), e(-6.0, 6.0);
+        QValueAxis qt, ours;
+        for (int i = 0; i < 20000; ++i) {
+            const double lo = u(rng) * std::pow(10.0, e(rng));
+            const double hi = i % 7 == 0 ? lo : lo + std::fabs(u(rng)) * std::pow(10.0, e(rng));
+            const double padFraction = (i % 3) * 0.04;
+            if (i % 5 == 0) {
+                const int ticks = 2 + int(rng() % 9);
+                qt.setTickCount(ticks);
+                ours.setTickCount(ticks);
+            }
+            double pad = (hi - lo) * padFraction;
+            if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
+            qt.setRange(lo - pad, hi + pad);
+            qt.applyNiceNumbers();
+            ChartPanel::setRange(&ours, lo, hi, padFraction);
+            QCOMPARE(ours.min(), qt.min());
+            QCOMPARE(ours.max(), qt.max());
+            QCOMPARE(ours.tickCount(), qt.tickCount());
+        }
+    }
+
+    // An axis whose round range does not change is not set again (no layout of its labels).
+    void unchangedRangeIsNotSetAgain()
+    {
+        QValueAxis axis;
+        ChartPanel::setRange(&axis, 0.0, 103.0, 0.0);
+        QSignalSpy spy(&axis, &QValueAxis::rangeChanged);
+        ChartPanel::setRange(&axis, 0.0, 104.0, 0.0);
+        ChartPanel::setRange(&axis, 0.0, 106.0, 0.0);
+        QCOMPARE(spy.count(), 0);
+    }
+
+    void unchangedPointsAreNotReplaced()
+    {
+        ChartPanel panel(QStringLiteral("test"));
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("x"));
+        panel.setLogAxis(Qt::Vertical, QStringLiteral("y"));
+        QLineSeries *s = panel.addLine(QStringLiteral("s"), Qt::black);
+        QSignalSpy spy(s, &QXYSeries::pointsReplaced);
+        const QList<QPointF> points { { 0, 1e-30 }, { 1, 1.0 }, { 2, -1.0 } };  // -1 is dropped (log axis)
+        panel.replacePoints(s, points);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(s->count(), 2);
+        panel.replacePoints(s, points);
+        QCOMPARE(spy.count(), 1);
+        // A change far below QPointF's fuzzy comparison still counts.
+        panel.replacePoints(s, { { 0, 2e-30 }, { 1, 1.0 } });
+        QCOMPARE(spy.count(), 2);
+        QCOMPARE(s->at(0).y(), 2e-30);
+        panel.replacePoints(s, {});
+        QCOMPARE(spy.count(), 3);
+        QCOMPARE(s->count(), 0);
+    }
+};
+
+QTEST_MAIN(TestChartPanel)
+#include "tst_chart_panel.moc"
