@@ -131,15 +131,6 @@ QString formulaHtml(const AccountingViewResult &r)
     return html;
 }
 
-template<class Series>
-Series *attach(ChartPanel *panel, Series *series)
-{
-    panel->chart()->addSeries(series);
-    if (panel->axisX()) series->attachAxis(panel->axisX());
-    if (panel->axisY()) series->attachAxis(panel->axisY());
-    return series;
-}
-
 } // namespace
 
 AccountingView::AccountingView(QWidget *parent)
@@ -162,7 +153,7 @@ AccountingView::AccountingView(QWidget *parent)
     point_->setMarkerSize(14);
     point_->setColor(seriesColor(1));
     point_->setBorderColor(Qt::white);
-    attach(chart_, point_);
+    chart_->attach(point_);
 
     chartArea()->addWidget(formulas_, 0);
     addChart(chart_, chart_, 1);

@@ -86,16 +86,6 @@ std::any computeCapacity(const ParamValues &values)
     return r;
 }
 
-// A series added to the chart and its current axes.
-template<class Series>
-Series *attach(ChartPanel *panel, Series *series)
-{
-    panel->chart()->addSeries(series);
-    if (panel->axisX()) series->attachAxis(panel->axisX());
-    if (panel->axisY()) series->attachAxis(panel->axisY());
-    return series;
-}
-
 void hideFromLegend(QChart *chart, QAbstractSeries *series)
 {
     for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
@@ -165,14 +155,14 @@ CapacityView::CapacityView(QWidget *parent)
     grey.setAlphaF(0.35f);
     band_->setBrush(grey);
     band_->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
-    attach(chart_, band_);
+    chart_->attach(band_);
 
     latent_ = chart_->addLine(QString(), seriesColor(0), 2.5);
     snrOne_ = chart_->addLine(tr("latent feedback, SNR 1"), seriesColor(1), 2.5, Qt::DashLine);
-    latentMarks_ = attach(chart_, markers(seriesColor(0), QScatterSeries::MarkerShapeCircle, 10));
-    snrOneMarks_ = attach(chart_, markers(seriesColor(1), QScatterSeries::MarkerShapeRectangle, 9));
+    latentMarks_ = chart_->attach(markers(seriesColor(0), QScatterSeries::MarkerShapeCircle, 10));
+    snrOneMarks_ = chart_->attach(markers(seriesColor(1), QScatterSeries::MarkerShapeRectangle, 9));
     gap_ = chart_->addLine(QString(), QColor(0, 0, 0), 1.5, Qt::DotLine);
-    point_ = attach(chart_, markers(QColor(0, 0, 0), QScatterSeries::MarkerShapeCircle, 14));
+    point_ = chart_->attach(markers(QColor(0, 0, 0), QScatterSeries::MarkerShapeCircle, 14));
     for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(latentMarks_), static_cast<QAbstractSeries *>(snrOneMarks_),
                                 static_cast<QAbstractSeries *>(gap_) })
         hideFromLegend(c, s);

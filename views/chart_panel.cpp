@@ -161,6 +161,13 @@ QLogValueAxis *ChartPanel::setLogAxis(Qt::Orientation orientation, const QString
     return axis;
 }
 
+void ChartPanel::attachSeries(QAbstractSeries *series)
+{
+    chart()->addSeries(series);
+    if (axisX_) series->attachAxis(axisX_);
+    if (axisY_) series->attachAxis(axisY_);
+}
+
 QLineSeries *ChartPanel::addLine(const QString &name, const QColor &color, qreal width, Qt::PenStyle style)
 {
     auto *s = new QLineSeries;
@@ -171,9 +178,7 @@ QLineSeries *ChartPanel::addLine(const QString &name, const QColor &color, qreal
     pen.setCapStyle(Qt::RoundCap);
     s->setPen(pen);
     s->setProperty("fbBaseWidth", width);
-    chart()->addSeries(s);
-    if (axisX_) s->attachAxis(axisX_);
-    if (axisY_) s->attachAxis(axisY_);
+    attachSeries(s);
     return s;
 }
 
@@ -243,16 +248,6 @@ void ChartPanel::settleLayout()
     QChart *c = chart();
     for (QObject *item : { static_cast<QObject *>(c->legend()), static_cast<QObject *>(c) })
         QCoreApplication::sendPostedEvents(item, QEvent::LayoutRequest);
-}
-
-QImage ChartPanel::renderImage(QSize logicalSize, qreal dpr)
-{
-    QImage image(logicalSize * dpr, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(dpr);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    paintExport(painter, logicalSize);
-    return image;
 }
 
 void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)

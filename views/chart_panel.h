@@ -21,7 +21,6 @@ public:
     explicit ChartPanel(const QString &title, QWidget *parent = nullptr);
 
     QString exportTitle() const override;
-    QImage renderImage(QSize logicalSize, qreal dpr = 1.0) override;
     void paintExport(QPainter &painter, QSize logicalSize) override;
     // One x and one y column per series, in legend order.
     QString csv() const override;
@@ -36,6 +35,13 @@ public:
     QLineSeries *addLine(const QString &name, const QColor &color, qreal width = 2.5,
                          Qt::PenStyle style = Qt::SolidLine);
     void removeSeries(QXYSeries *series);
+    // Adds any series to the chart and attaches it to the current axes; returns it.
+    template<class Series>
+    Series *attach(Series *series)
+    {
+        attachSeries(series);
+        return series;
+    }
 
     // Replaces a series' points in one call, dropping non-finite points and, where an axis is
     // logarithmic, points that are not strictly positive on it. Points equal to the series' own
@@ -54,6 +60,7 @@ public:
     void settleLayout();
 
 private:
+    void attachSeries(QAbstractSeries *series);
     void styleAxis(QAbstractAxis *axis, const QString &title);
     void applyFonts();
 

@@ -99,15 +99,6 @@ std::any computeCosts(const ParamValues &values)
     return r;
 }
 
-template<class Series>
-Series *attach(ChartPanel *panel, Series *series)
-{
-    panel->chart()->addSeries(series);
-    if (panel->axisX()) series->attachAxis(panel->axisX());
-    if (panel->axisY()) series->attachAxis(panel->axisY());
-    return series;
-}
-
 QScatterSeries *markers(const QColor &color, qreal size)
 {
     auto *s = new QScatterSeries;
@@ -210,7 +201,7 @@ CostsView::CostsView(QWidget *parent)
     kvChart_->setLogAxis(Qt::Vertical, tr("KV cache (GB, log scale)"), 10.0);
     for (int v = 0; v < 3; ++v) kvLines_[v] = kvChart_->addLine(names[v], variantColor(v), 2.5);
     kvContext_ = kvChart_->addLine(tr("context n"), QColor(60, 60, 60), 1.5, Qt::DotLine);
-    kvNow_ = attach(kvChart_, markers(QColor(0, 0, 0), 11));
+    kvNow_ = kvChart_->attach(markers(QColor(0, 0, 0), 11));
     hideFromLegend(kvChart_->chart(), kvNow_);
 
     // Attention against dense compute per token per layer.
@@ -220,7 +211,7 @@ CostsView::CostsView(QWidget *parent)
     attention_ = flopsChart_->addLine(tr("attention 4·n·d"), seriesColor(0), 2.5);
     dense_ = flopsChart_->addLine(tr("dense 24·d²"), seriesColor(4), 2.5, Qt::DashLine);
     flopsContext_ = flopsChart_->addLine(tr("context n"), QColor(60, 60, 60), 1.5, Qt::DotLine);
-    crossover_ = attach(flopsChart_, markers(seriesColor(1), 14));
+    crossover_ = flopsChart_->attach(markers(seriesColor(1), 14));
     crossover_->setName(tr("n = 6d"));
     crossoverLabel_ = new ChartLabel(flopsChart_->chart(), crossover_, QColor(20, 20, 20));
     kvContextLabel_ = new ChartLabel(kvChart_->chart(), kvContext_, QColor(20, 20, 20));

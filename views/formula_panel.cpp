@@ -43,16 +43,6 @@ QString FormulaPanel::plainText() const
     return doc.toPlainText();
 }
 
-QImage FormulaPanel::renderImage(QSize logicalSize, qreal dpr)
-{
-    QImage image(logicalSize * dpr, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(dpr);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    paintExport(painter, logicalSize);
-    return image;
-}
-
 void FormulaPanel::paintExport(QPainter &painter, QSize logicalSize)
 {
     painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);

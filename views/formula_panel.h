@@ -20,7 +20,6 @@ public:
 
     QString exportTitle() const override { return title_; }
     // Renders title and formulas centred on white, scaled to fill the image.
-    QImage renderImage(QSize logicalSize, qreal dpr = 1.0) override;
     void paintExport(QPainter &painter, QSize logicalSize) override;
 
 private:

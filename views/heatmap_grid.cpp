@@ -386,16 +386,6 @@ QString HeatmapGrid::exportTitle() const
     return data_.title.isEmpty() ? tr("Heatmaps") : data_.title;
 }
 
-QImage HeatmapGrid::renderImage(QSize logicalSize, qreal dpr)
-{
-    QImage image(logicalSize * dpr, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(dpr);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    paintAll(painter, QSizeF(logicalSize));
-    return image;
-}
-
 void HeatmapGrid::paintExport(QPainter &painter, QSize logicalSize)
 {
     painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);

@@ -80,7 +80,6 @@ public:
     // The name used for export files and menus (default: the figure title).
     void setExportTitle(const QString &title) { exportTitle_ = title; }
     QString exportTitle() const override;
-    QImage renderImage(QSize logicalSize, qreal dpr = 1.0) override;
     void paintExport(QPainter &painter, QSize logicalSize) override;
     // head, query, key, weight: one row per cell.
     QString csv() const override;
