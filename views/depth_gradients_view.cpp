@@ -176,7 +176,7 @@ void DepthGradientsView::buildCharts()
     readouts()->setRow(QStringLiteral("rnnderiv"), tr("E[tanh′] and log(ρ·E[tanh′])"), wait);
     readouts()->setRow(QStringLiteral("lstmcell"), tr("LSTM ‖∂L/∂c₀‖ ÷ ‖∂L/∂c_T‖"), wait);
     readouts()->setRow(QStringLiteral("carousel"), tr("… through the forget gates alone"), wait,
-                       tr("‖∂L/∂c_T ⊙ f_T ⋯ f_1‖ ÷ ‖∂L/∂c_T‖: the direct path c_{t−1} → c_t, without the detour "
+                       tr("‖∂L/∂c_T ⊙ f_T ⋯ f_1‖ ÷ ‖∂L/∂c_T‖: the direct path cₜ₋₁ → cₜ, without the detour "
                           "through h and the gates"));
     readouts()->setRow(QStringLiteral("forget"), tr("Mean forget gate f"), wait);
     readouts()->setRow(QStringLiteral("lstmacc"), tr("LSTM accuracy, training / held-out"), wait);
@@ -234,15 +234,15 @@ void DepthGradientsView::updateNames()
     const bool big0 = focus_ == 0, big1 = focus_ == 1, big2 = focus_ == 2;
     setTitle(depthChart_, big0 ? tr("Gradient through depth, plain vs residual: %1").arg(depthParams_)
                                : tr("Through depth: plain vs residual"));
-    setName(plain_, big0 ? tr("plain: x_{l+1} = φ(W x_l + b)") : tr("plain"));
-    setName(residual_, big0 ? tr("residual: x_{l+1} = x_l + φ(W x_l + b)") : tr("residual"));
+    setName(plain_, big0 ? tr("plain: xₗ₊₁ = φ(W xₗ + b)") : tr("plain"));
+    setName(residual_, big0 ? tr("residual: xₗ₊₁ = xₗ + φ(W xₗ + b)") : tr("residual"));
     setName(depthUnit_, big0 ? tr("output layer (= 1)") : tr("= 1"));
     setTitle(timeChart_, big1 ? tr("Gradient through time, vanilla RNN vs LSTM: %1").arg(timeParams_)
                               : tr("Through time: RNN vs LSTM"));
     setName(rnn_, big1 ? tr("RNN ‖∂L/∂h_k‖, ρ = %1").arg(radius_) : tr("RNN h"));
     setName(lstmCell_, big1 ? tr("LSTM ‖∂L/∂c_k‖, b_f = %1").arg(forgetBias_) : tr("LSTM c"));
     setName(lstmHidden_, big1 ? tr("LSTM ‖∂L/∂h_k‖") : tr("LSTM h"));
-    setName(lstmCarousel_, big1 ? tr("forget gates alone ‖∂L/∂c_T ⊙ f_T⋯f_{k+1}‖") : tr("∏ f"));
+    setName(lstmCarousel_, big1 ? tr("forget gates alone ‖∂L/∂c_T ⊙ f_T⋯f_(k+1)‖") : tr("∏ f"));
     setTitle(classifierChart_, big2 ? tr("LSTM vs mean pooling: the chapter's cell, each arm with its own embedding")
                                     : tr("LSTM vs mean pooling"));
     setName(lstmHeldout_, big2 ? tr("LSTM, held-out") : tr("LSTM"));
