@@ -1,7 +1,8 @@
 // The training step allocates nothing: every workspace is sized before the loop (ToyNet::reserve,
-// ToyBatch::resize). This executable counts calls to malloc (glibc: the definition below interposes
-// the C library's, and forwards to __libc_malloc) around forward, backward and a whole train() step
-// loop.
+// ToyBatch::resize). This executable counts allocations around forward, backward and a whole
+// train() step loop. A normal build interposes the C library's malloc (glibc: the definition below
+// forwards to __libc_malloc; operator new goes through it). Under AddressSanitizer or
+// ThreadSanitizer the sanitizer owns malloc, so the count comes from its allocation hook instead.
 #include "core/rng.h"
 #include "core/training/toy_model.h"
 #include "core/training/trainer.h"
@@ -11,18 +12,36 @@
 #include <atomic>
 #include <cstddef>
 
-extern "C" void *__libc_malloc(std::size_t);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FULLBAND_SANITIZER_ALLOCATOR 1
+#include <sanitizer/allocator_interface.h>
+#endif
 
 namespace {
 std::atomic<bool> counting { false };
 std::atomic<long> mallocs { 0 };
+
+void countOne()
+{
+    if (counting.load(std::memory_order_relaxed)) mallocs.fetch_add(1, std::memory_order_relaxed);
+}
 } // namespace
+
+#ifdef FULLBAND_SANITIZER_ALLOCATOR
+namespace {
+void mallocHook(const volatile void *, std::size_t) { countOne(); }
+void freeHook(const volatile void *) {}
+const int hooksInstalled = __sanitizer_install_malloc_and_free_hooks(mallocHook, freeHook);
+} // namespace
+#else
+extern "C" void *__libc_malloc(std::size_t);
 
 extern "C" void *malloc(std::size_t size)
 {
-    if (counting.load(std::memory_order_relaxed)) mallocs.fetch_add(1, std::memory_order_relaxed);
+    countOne();
     return __libc_malloc(size);
 }
+#endif
 
 namespace {
 
@@ -46,6 +65,9 @@ class TestTrainAlloc : public QObject {
 private Q_SLOTS:
     void counterWorks()
     {
+#ifdef FULLBAND_SANITIZER_ALLOCATOR
+        QVERIFY2(hooksInstalled != 0, "the sanitizer did not accept the allocation hook");
+#endif
         const long n = countMallocs([] {
             Eigen::MatrixXf m(100, 100);
             m.setZero();

@@ -217,14 +217,18 @@ private Q_SLOTS:
             QCOMPARE(r.status, TrainStatus::Finished);
             QVERIFY(r.curve == reference.curve);
             QCOMPARE(r.heldoutLoss, reference.heldoutLoss);
-            double longestGap = 0.0;
-            for (std::size_t i = 1; i < stepTimes.size(); ++i)
-                longestGap = std::max(longestGap, stepTimes[i] - stepTimes[i - 1]);
+            std::vector<double> gaps;
+            for (std::size_t i = 1; i < stepTimes.size(); ++i) gaps.push_back(stepTimes[i] - stepTimes[i - 1]);
+            std::sort(gaps.begin(), gaps.end());
+            const double longestGap = gaps.back(), medianGap = gaps[gaps.size() / 2];
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             QVERIFY2(longestGap >= 0.12, qPrintable(QStringLiteral("no pause seen, longest gap %1 s").arg(longestGap)));
-            // The paused time (150 ms, less at most one step before the pause is noticed) is not
-            // counted in the result's times.
-            QVERIFY2(r.seconds < wall - 0.1, qPrintable(QStringLiteral("%1 s of %2 s").arg(r.seconds).arg(wall)));
+            // The paused time is not counted in the result's times. It is the longest gap less the
+            // step that ran in it: 150 ms, less at most one step when the pause arrives mid-step
+            // (a step is ~5 ms in a normal build, ~100 ms under a sanitizer). Half of it must show.
+            const double paused = longestGap - medianGap;
+            QVERIFY2(r.seconds < wall - 0.5 * paused,
+                     qPrintable(QStringLiteral("%1 s of %2 s, paused about %3 s").arg(r.seconds).arg(wall).arg(paused)));
             QVERIFY(r.trainSeconds <= r.seconds);
         }
     }
