@@ -14,7 +14,10 @@
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define FULLBAND_SANITIZER_ALLOCATOR 1
-#include <sanitizer/allocator_interface.h>
+// From the sanitizers' allocator interface (compiler-rt's sanitizer/allocator_interface.h, which
+// GCC does not install); the runtime of every GCC and clang sanitizer defines it.
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*mallocHook)(const volatile void *, std::size_t),
+                                                        void (*freeHook)(const volatile void *));
 #endif
 
 namespace {
