@@ -113,7 +113,7 @@ DecayBoundView::DecayBoundView(QWidget *parent)
 
     wavelengthChart_ = new ChartPanel(tr("Wavelength of each frequency pair"));
     wavelengthChart_->setValueAxis(Qt::Horizontal, tr("pair index i"));
-    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λ_i = 2π/θ_i, tokens"));
+    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λᵢ = 2π/θᵢ (tokens)"));
     plainWavelength_ = wavelengthChart_->addLine(tr("plain RoPE"), seriesColor(0));
     scaledWavelength_ = wavelengthChart_->addLine(tr("with context extension"), seriesColor(1), 2.5, Qt::DashLine);
     trainedMark_ = wavelengthChart_->addLine(tr("trained length L"), QColor(90, 90, 90), 1.5, Qt::DotLine);
@@ -164,7 +164,17 @@ void DecayBoundView::showResult(const std::any &any)
     double lo = r.trainedLength, hi = r.trainedLength;
     for (const auto *pts : { &r.plainWavelength, &r.scaledWavelength })
         for (const auto &pt : *pts) { lo = std::min(lo, pt.y()); hi = std::max(hi, pt.y()); }
-    ChartPanel::setRange(wavelengthChart_->axisX(), 0.0, n, 0.0);
+    // Pair indices run 0 … d/2 − 1: the axis ends at d/2 with power-of-two ticks (0, 8, 16, 24, 32).
+    if (auto *x = qobject_cast<QValueAxis *>(wavelengthChart_->axisX())) {
+        const double end = n + 1.0;
+        const double step = std::max(1.0, std::exp2(std::floor(std::log2(end / 4.0))));
+        if (x->max() != end || x->tickInterval() != step) {
+            x->setTickType(QValueAxis::TicksDynamic);
+            x->setTickAnchor(0.0);
+            x->setTickInterval(step);
+            x->setRange(0.0, end);
+        }
+    }
     ChartPanel::setRange(wavelengthChart_->axisY(), lo, hi, 0.05);
 
     auto f2 = [](double v) { return QString::number(v, 'f', 2); };

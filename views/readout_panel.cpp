@@ -3,7 +3,6 @@
 #include "views/selectable_text.h"
 
 #include <QFontDatabase>
-#include <QFormLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -16,11 +15,12 @@ ReadoutPanel::ReadoutPanel(const QString &title, QWidget *parent)
     outer->setContentsMargins(0, 0, 0, 0);
     auto *heading = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
     outer->addWidget(heading);
-    form_ = new QFormLayout;
-    form_->setLabelAlignment(Qt::AlignLeft);
-    // Label above value: the side column is narrow and long labels would otherwise be clipped.
-    form_->setRowWrapPolicy(QFormLayout::WrapAllRows);
-    outer->addLayout(form_);
+    // Each row is its label above its value: the side column is narrow and long labels wrap onto
+    // as many lines as they need across the whole column. (A QFormLayout with WrapAllRows sized
+    // wrapped labels for its label column's width and clipped three-line labels.)
+    rows_ = new QVBoxLayout;
+    rows_->setSpacing(6);
+    outer->addLayout(rows_);
     note_ = new QLabel;
     note_->setWordWrap(true);
     note_->setTextFormat(Qt::RichText);
@@ -39,19 +39,15 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
         auto *l = new QLabel(label);
         l->setWordWrap(true);
         l->setStyleSheet(QStringLiteral("color:#555;"));
-        form_->addRow(l, v);
+        auto *row = new QVBoxLayout;
+        row->setSpacing(1);
+        row->addWidget(l);
+        row->addWidget(v);
+        rows_->addLayout(row);
         it = values_.emplace(key, v).first;
     }
     it->second->setText(value);
     if (!toolTip.isEmpty()) it->second->setToolTip(toolTip);
-    // Qt's form layout can leave a wrapped row laid out for an earlier width (its label squeezed
-    // onto fewer lines than it needs) until it lays out again. A QLabel value made it do that on
-    // every change; these values only ask when they need another height, so a row that does not
-    // fit its text asks here.
-    auto misfit = [](const QWidget *w) {
-        return w && w->isVisible() && w->width() > 0 && w->height() != w->heightForWidth(w->width());
-    };
-    if (misfit(it->second) || misfit(form_->labelForField(it->second))) form_->invalidate();
 }
 
 QString ReadoutPanel::value(const QString &key) const

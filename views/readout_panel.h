@@ -4,7 +4,7 @@
 
 #include <map>
 
-class QFormLayout;
+class QVBoxLayout;
 class QLabel;
 
 namespace fb {
@@ -23,7 +23,7 @@ public:
     void setNote(const QString &html);
 
 private:
-    QFormLayout *form_ = nullptr;
+    QVBoxLayout *rows_ = nullptr;
     QLabel *note_ = nullptr;
     std::map<QString, SelectableText *> values_;
 };
