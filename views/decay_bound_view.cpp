@@ -34,6 +34,7 @@ struct DecayViewResult {
     int maxDistance = 0;
     bool extended = false;
     QString label;                    // "d = 64, b = 10000"
+    QString extensionName;            // "YaRN, s = 8" (legend of the extended curves)
 };
 
 // Integer distances 1..maxDistance: all of them up to 2,048, then about 2,000 log-spaced ones.
@@ -96,6 +97,12 @@ std::any computeDecay(const ParamValues &values)
         r.scaled = toPoints(t, decayBoundAt(p, t));
         r.scaledWavelength = wavelengthPoints(sf.invFreq);
     }
+    if (r.extended) {
+        const char *names[] = { "none", "PI", "NTK-aware", "YaRN" };
+        r.extensionName = QStringLiteral("%1, s = %2")
+                              .arg(QLatin1String(names[int(p.extension.method)]),
+                                   QString::fromStdString(formatNumber(p.extension.factor)));
+    }
     r.label = QStringLiteral("d = %1, b = %2").arg(p.d).arg(QString::fromStdString(formatNumber(p.base)));
     return r;
 }
@@ -144,6 +151,10 @@ void DecayBoundView::showResult(const std::any &any)
     decayChart_->replacePoints(plain_, r.plain);
     decayChart_->replacePoints(scaled_, r.scaled);
     scaled_->setVisible(r.extended);
+    if (r.extended && scaled_->name() != r.extensionName) {
+        scaled_->setName(r.extensionName);
+        scaledWavelength_->setName(r.extensionName);
+    }
     lastPlain_ = r.plain;
     lastLabel_ = r.label;
 
