@@ -55,10 +55,12 @@ done
 # Validators, where Debian's tools are installed.
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$root/usr/share/applications/fullband.desktop" || fail "desktop-file-validate"
+  echo "  desktop-file-validate fullband.desktop: OK"
 fi
 if command -v appstreamcli >/dev/null; then
   appstreamcli validate --no-net "$root/usr/share/metainfo/org.fullband.FullBand.metainfo.xml" >/dev/null \
     || fail "appstreamcli validate"
+  echo "  appstreamcli validate org.fullband.FullBand.metainfo.xml: OK"
 fi
 # Every library the installed binary needs resolves from the system.
 if ldd "$root/usr/bin/fullband" | grep -q 'not found'; then
