@@ -22,7 +22,8 @@ TrainingRun::TrainingRun(std::vector<TrainConfig> configs)
 
 TrainingRun::~TrainingRun()
 {
-    cancel();
+    // Closing: stop within a step and skip the held-out pass, whose result nobody would see.
+    for (auto &arm : arms_) arm->control.abandon();
     join();
 }
 

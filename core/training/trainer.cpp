@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace fb {
@@ -270,6 +271,12 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
         if (onStep) onStep({ step, c.steps, loss, result.trainSeconds, norm });
     }
 
+    if (control && control->abandoned.load()) {
+        result.heldoutLoss = result.accuracy = std::numeric_limits<double>::quiet_NaN();
+        result.kpassHeldoutLoss = result.kpassAccuracy = std::numeric_limits<double>::quiet_NaN();
+        result.seconds = elapsed();
+        return result;
+    }
     const Eval held = evaluate(net, c, 0);
     result.heldoutLoss = held.loss;
     result.accuracy = held.accuracy;

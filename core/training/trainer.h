@@ -77,12 +77,19 @@ struct TrainResult {
 struct TrainControl {
     std::atomic<bool> paused { false };
     std::atomic<bool> cancelled { false };
+    std::atomic<bool> abandoned { false };  // cancelled, and nobody will read the result
 
     // Added: set the flags and wake a paused training at once. Storing the atomics directly works
     // too; a paused training then notices within its 10 ms wait.
     void pause() { set(paused, true); }
     void resume() { set(paused, false); }
     void cancel() { set(cancelled, true); }
+    // Cancels and skips the held-out evaluation (a closing window: the result is thrown away).
+    void abandon()
+    {
+        abandoned.store(true);
+        set(cancelled, true);
+    }
 
     std::mutex mutex;                // guards the wait of a paused training
     std::condition_variable wake;    // notified by pause/resume/cancel
@@ -98,7 +105,8 @@ private:
 
 // Runs one training. onStep (may be empty) is called on the training thread after every step.
 // control (may be null) is checked every step: paused waits (without spinning hot), cancelled
-// stops with TrainStatus::Cancelled. A non-finite loss or gradient (or a loss above divergeLoss)
+// stops with TrainStatus::Cancelled (held-out figures still computed, from the weights reached;
+// abandoned skips them and leaves them NaN). A non-finite loss or gradient (or a loss above divergeLoss)
 // stops with Diverged and keeps the last good weights and curve: the curve ends with the last
 // accepted loss and the held-out pass uses the weights that produced it. Deterministic: the same
 // config gives the same curve bit for bit, on any thread, paused or not. Throws

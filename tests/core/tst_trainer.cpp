@@ -195,6 +195,26 @@ private Q_SLOTS:
         QCOMPARE(train(config(Arm::TokenOnly, 10), {}, &direct).curve.size(), std::size_t(0));
     }
 
+    // A closing window abandons its training: it stops like a cancel but skips the held-out pass
+    // (2,048 sequences; seconds under a sanitizer) and leaves those figures NaN.
+    void abandonSkipsEvaluation()
+    {
+        TrainControl control;
+        std::atomic<int> lastStep { 0 };
+        std::thread closer([&] {
+            while (lastStep.load() < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            control.abandon();
+        });
+        const TrainResult r = train(config(Arm::LatentFeedback, 5000), [&](const TrainProgress &p) { lastStep = p.step; },
+                                    &control);
+        closer.join();
+        QCOMPARE(r.status, TrainStatus::Cancelled);
+        QVERIFY(r.curve.size() >= 3 && r.curve.size() < 5000);
+        QVERIFY(std::isnan(r.heldoutLoss) && std::isnan(r.accuracy));
+        QVERIFY(std::isnan(r.kpassHeldoutLoss));
+        QVERIFY(control.cancelled.load());
+    }
+
     void pauseThenResume()
     {
         const TrainResult reference = train(config(Arm::LatentFeedback, 40));
