@@ -104,7 +104,7 @@ TrainingView::TrainingView(QWidget *parent)
 TrainingView::~TrainingView()
 {
     frameTimer_->stop();
-    run_.reset();  // cancels and joins: nothing trains after the window is gone
+    run_.reset();  // abandons and joins: nothing trains after the window is gone
 }
 
 QProgressBar *TrainingView::progressBar() const
@@ -197,7 +197,7 @@ void TrainingView::stop()
 void TrainingView::reset()
 {
     frameTimer_->stop();
-    run_.reset();  // cancels and joins: at most one training step and the held-out pass
+    run_.reset();  // abandons and joins: at most one training step (no held-out pass)
     configs_.clear();
     ended_.clear();
     results_.clear();
