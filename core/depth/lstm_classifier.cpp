@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <thread>
 
 namespace fb {
 
@@ -202,8 +201,7 @@ ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
     r.curve.reserve(std::size_t(c.steps));
     for (int step = 1; step <= c.steps; ++step) {
         if (control) {
-            while (control->paused.load() && !control->cancelled.load())
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            control->waitWhilePaused();
             if (control->cancelled.load()) {
                 r.status = TrainStatus::Cancelled;
                 r.message = "cancelled after " + std::to_string(step - 1) + " of " + std::to_string(c.steps) + " steps";

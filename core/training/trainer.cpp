@@ -176,15 +176,6 @@ bool allFinite(const nn::Vec<float> &v)
     return v.array().isFinite().all();
 }
 
-// Waits while control->paused (and not cancelled) without spinning: a condition variable that
-// pause/resume/cancel notify, with a 10 ms timeout in case a controller stored the atomic directly.
-void waitWhilePaused(TrainControl &control)
-{
-    std::unique_lock<std::mutex> lock(control.mutex);
-    while (control.paused.load() && !control.cancelled.load())
-        control.wake.wait_for(lock, std::chrono::milliseconds(10));
-}
-
 } // namespace
 
 TrainResult train(const TrainConfig &c, const std::function<void(const TrainProgress &)> &onStep,
@@ -230,7 +221,7 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
         if (control) {
             if (control->paused.load() && !control->cancelled.load()) {
                 const Clock::time_point pausedAt = Clock::now();
-                waitWhilePaused(*control);
+                control->waitWhilePaused();
                 pausedFor += Clock::now() - pausedAt;
             }
             if (control->cancelled.load()) {

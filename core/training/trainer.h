@@ -5,6 +5,7 @@
 #include "core/param_spec.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -89,6 +90,15 @@ struct TrainControl {
     {
         abandoned.store(true);
         set(cancelled, true);
+    }
+
+    // Called by a training between steps: blocks while paused (and not cancelled) without
+    // spinning, on the condition variable that pause/resume/cancel notify; the 10 ms timeout
+    // covers a controller that stored the atomic directly.
+    void waitWhilePaused()
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        while (paused.load() && !cancelled.load()) wake.wait_for(lock, std::chrono::milliseconds(10));
     }
 
     std::mutex mutex;                // guards the wait of a paused training
