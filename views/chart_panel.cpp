@@ -1,5 +1,7 @@
 #include "views/chart_panel.h"
 
+#include "views/nice_number.h"
+
 #include <QChart>
 #include <QCoreApplication>
 #include <QGraphicsLayout>
@@ -26,17 +28,6 @@ QFont pointFont(double pt, bool bold = false)
     f.setPointSizeF(pt);
     f.setBold(bold);
     return f;
-}
-
-// Qt Charts' "nice numbers" (Heckbert, Graphics Gems I): x rounded to 1, 2 or 5 times a power of ten,
-// up (ceiling) or to the nearest.
-double niceNumber(double x, bool ceiling)
-{
-    const double z = std::pow(10.0, double(int(std::floor(std::log10(x)))));
-    double q = x / z;
-    if (ceiling) q = q <= 1.0 ? 1.0 : q <= 2.0 ? 2.0 : q <= 5.0 ? 5.0 : 10.0;
-    else q = q < 1.5 ? 1.0 : q < 3.0 ? 2.0 : q < 7.0 ? 5.0 : 10.0;
-    return q * z;
 }
 
 // The range and tick count QValueAxis::applyNiceNumbers() gives after setRange(min, max): the same

@@ -1,6 +1,7 @@
 #include "views/heatmap_grid.h"
 
 #include "core/colour_map.h"
+#include "views/nice_number.h"
 #include "views/palette.h"
 
 #include <QFontMetricsF>
@@ -38,11 +39,7 @@ const std::array<QRgb, 1024> &viridisTable()
 // A round step (1, 2 or 5 times a power of ten) of at least minStep.
 double niceStep(double minStep)
 {
-    if (!(minStep > 1.0)) return 1.0;
-    const double mag = std::pow(10.0, std::floor(std::log10(minStep)));
-    for (double f : { 1.0, 2.0, 5.0, 10.0 })
-        if (f * mag >= minStep) return f * mag;
-    return 10.0 * mag;
+    return minStep > 1.0 ? niceNumber(minStep, true) : 1.0;
 }
 
 QFont sized(QFont f, double pt, bool bold = false)
