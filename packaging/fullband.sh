@@ -19,7 +19,7 @@ shift || true
 
 # Build and test dependencies, all from Debian 12.
 packages=(build-essential cmake ninja-build pkg-config
-          qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libgl-dev
+          qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
           xvfb xauth fonts-dejavu-core)
 case "$mode" in
