@@ -52,9 +52,9 @@ double majorityRate(const SequenceSet &set)
     return std::max(p, 1.0 - p);
 }
 
-std::vector<ParamSlice> ClassifierModel::slices()
+std::vector<ParamSpan<double>> ClassifierModel::slices()
 {
-    std::vector<ParamSlice> s { { embedding.data(), embedding.size() } };
+    std::vector<ParamSpan<double>> s { { embedding.data(), embedding.size() } };
     if (arm == ClassifierArm::Lstm) {
         s.push_back({ lstm.W.data(), lstm.W.size() });
         s.push_back({ lstm.b.data(), lstm.b.size() });
@@ -173,7 +173,7 @@ ClassifierEval classifierLoss(const ClassifierModel &model, const SequenceSet &s
 namespace {
 bool allFinite(ClassifierModel &m)
 {
-    for (const ParamSlice &s : m.slices())
+    for (const ParamSpan<double> &s : m.slices())
         if (!Eigen::Map<const Eigen::ArrayXd>(s.data, s.size).isFinite().all()) return false;
     return true;
 }
@@ -195,7 +195,7 @@ ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
     r.heldoutMajority = majorityRate(heldout);
     if (c.evalEvery > 0) r.heldoutCurve.emplace_back(0, classifierLoss(model, heldout).accuracy);
 
-    Adam adam(c.lr);
+    Adam<double> adam;
     ClassifierModel grads = model;
     ClassifierModel lastGood = model;
     r.curve.reserve(std::size_t(c.steps));
@@ -217,7 +217,7 @@ ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
             break;
         }
         lastGood = model;
-        adam.step(model.slices(), grads.slices());
+        adam.step(model.slices(), grads.slices(), c.lr);
         r.curve.push_back(ev.loss);
         r.accuracyCurve.push_back(ev.accuracy);
         if (c.evalEvery > 0 && (step % c.evalEvery == 0 || step == c.steps))

@@ -14,7 +14,7 @@
 //
 // Note the task: label = [sum of tokens > T vocab / 2] is a linear function of the token counts, so
 // mean pooling followed by a linear layer can represent it exactly. Nothing here favours the LSTM.
-#include "core/depth/adam.h"
+#include "core/optim/adam.h"
 #include "core/depth/lstm.h"
 #include "core/training/trainer.h"
 
@@ -64,7 +64,7 @@ struct ClassifierModel {
     Eigen::MatrixXd Wc;         // (2, H) on h_T, or (2, E) on the mean embedding
     Eigen::VectorXd bc;         // (2)
 
-    std::vector<ParamSlice> slices();  // for the optimiser, in a fixed order
+    std::vector<ParamSpan<double>> slices();  // for the optimiser, in a fixed order
     long long parameterCount() const;
     void setZero();                    // zero every tensor, keeping shapes
 };

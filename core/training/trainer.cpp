@@ -2,6 +2,7 @@
 // mean cross entropy of freshly drawn batches, then the held-out loss and accuracy.
 #include "core/training/trainer.h"
 
+#include "core/optim/adam.h"
 #include "core/rng.h"
 #include "core/training/toy_model.h"
 #include "core/training/toy_task.h"
@@ -117,28 +118,6 @@ constexpr std::uint64_t kInitStream = 0x696e697400000000ULL;  // "init"
 constexpr std::uint64_t kDataStream = 0x6461746100000000ULL;  // "data"
 constexpr std::uint64_t kEvalStream = 0x6576616c00000000ULL;  // "eval"
 
-// Adam, Kingma & Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015 (arXiv:1412.6980),
-// Algorithm 1, with the defaults of torch.optim.Adam: betas (0.9, 0.999), eps 1e-8 added to
-// sqrt(v_hat), no weight decay.
-struct Adam {
-    nn::Vec<float> m, v;  // first and second moment estimates, same layout as the parameters
-    int t = 0;
-    static constexpr double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-
-    explicit Adam(Eigen::Index n) : m(nn::Vec<float>::Zero(n)), v(nn::Vec<float>::Zero(n)) {}
-
-    void step(nn::Vec<float> &params, const nn::Vec<float> &grads, double lr)
-    {
-        ++t;
-        m = float(beta1) * m + float(1.0 - beta1) * grads;                  // m = b1 m + (1 - b1) g
-        v = float(beta2) * v + float(1.0 - beta2) * grads.cwiseAbs2();      // v = b2 v + (1 - b2) g^2
-        const float c1 = float(1.0 - std::pow(beta1, t));                   // m_hat = m / (1 - b1^t)
-        const float c2 = float(1.0 - std::pow(beta2, t));                   // v_hat = v / (1 - b2^t)
-        // p -= lr * m_hat / (sqrt(v_hat) + eps)
-        params.array() -= float(lr) * (m.array() / c1) / ((v.array() / c2).sqrt() + float(eps));
-    }
-};
-
 struct Eval {
     double loss = 0.0;
     double accuracy = 0.0;
@@ -205,7 +184,7 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
     Rng dataRng(c.seed ^ kDataStream);  // the same batches for both arms, as in the chapter
     ToyBatch batch;
     batch.resize(c.batch, c.seqLen);
-    Adam adam(net.parameterCount());
+    Adam<float> adam(net.parameterCount());
     nn::Vec<float> good = net.params;  // the weights that produced the last accepted loss
 
     auto diverge = [&](int step, const std::string &why) {

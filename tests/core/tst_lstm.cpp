@@ -2,7 +2,6 @@
 // checked against finite differences; the forget gate's carousel is measured; Adam matches its
 // formula; the chapter's LSTM vs mean-pooling cell trains deterministically, and what it shows is
 // reported as measured.
-#include "core/depth/adam.h"
 #include "core/depth/lstm.h"
 #include "core/depth/lstm_classifier.h"
 #include "core/depth/rnn_gradients.h"
@@ -108,22 +107,6 @@ private Q_SLOTS:
         QVERIFY(open.rnnRatio < 1e-15);
     }
 
-    void adamMatchesItsFormula()
-    {
-        double p = 1.0, g = 0.0;
-        Adam adam(0.1);
-        double m = 0, v = 0, ref = 1.0;
-        for (int t = 1; t <= 3; ++t) {
-            g = 2.0 * p - 0.5 * t;  // any gradient
-            adam.step({ { &p, 1 } }, { { &g, 1 } });
-            m = 0.9 * m + 0.1 * g;
-            v = 0.999 * v + 0.001 * g * g;
-            ref -= 0.1 * (m / (1 - std::pow(0.9, t))) / (std::sqrt(v / (1 - std::pow(0.999, t))) + 1e-8);
-            QVERIFY(std::fabs(p - ref) < 1e-15);
-        }
-        QCOMPARE(adam.steps(), 3);
-    }
-
     void dataset()
     {
         const SequenceSet s = makeMeanThresholdSet(2000, 10, 20, 3);
@@ -160,7 +143,7 @@ private Q_SLOTS:
         classifierLoss(model, set, &grads);
         auto loss = [&] { return classifierLoss(model, set).loss; };
         test::GradCheck check;
-        std::vector<ParamSlice> p = model.slices(), g = grads.slices();
+        std::vector<ParamSpan<double>> p = model.slices(), g = grads.slices();
         QCOMPARE(p.size(), std::size_t(lstm ? 5 : 3));
         for (std::size_t k = 0; k < p.size(); ++k)
             test::checkTensor(check, "tensor" + std::to_string(k), p[k].data, g[k].data, p[k].size, loss);

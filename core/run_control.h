@@ -1,0 +1,69 @@
+#pragma once
+// The one way FullBand stops work. A RunControl is shared by the thread that asks (a window, a
+// runner, a test) and the thread that works (an analytic computation, the depth study, a trainer).
+// The asking side calls cancel(), abandon(), pause() and resume(); the working side checks
+// stopRequested() between steps (a step is at most a few milliseconds of work) and calls
+// waitWhilePaused() where it can pause. Every call is thread-safe; pause, resume and cancel wake a
+// paused worker at once through the condition variable.
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+namespace fb {
+
+class RunControl {
+public:
+    RunControl() = default;
+    RunControl(const RunControl &) = delete;
+    RunControl &operator=(const RunControl &) = delete;
+
+    // Asking side.
+    void pause() { set(paused_, true); }
+    void resume() { set(paused_, false); }
+    // Stop after the current step; a trainer still reports the weights reached.
+    void cancel() { set(cancelled_, true); }
+    // Cancel, and nobody will read the result (a closing window): skip any final evaluation.
+    void abandon()
+    {
+        abandoned_.store(true);
+        set(cancelled_, true);
+    }
+
+    // Working side.
+    bool stopRequested() const { return cancelled_.load(std::memory_order_relaxed); }
+    bool isAbandoned() const { return abandoned_.load(std::memory_order_relaxed); }
+    bool isPaused() const { return paused_.load(std::memory_order_relaxed); }
+
+    // Blocks while paused and not cancelled, without spinning. Returns !stopRequested().
+    bool waitWhilePaused()
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return !paused_.load() || cancelled_.load(); });
+        return !cancelled_.load();
+    }
+
+private:
+    void set(std::atomic<bool> &flag, bool value)
+    {
+        {
+            // Stored under the mutex: a waiter is either before its predicate check or asleep.
+            std::lock_guard<std::mutex> lock(mutex_);
+            flag.store(value);
+        }
+        wake_.notify_all();
+    }
+
+    std::atomic<bool> paused_ { false };
+    std::atomic<bool> cancelled_ { false };
+    std::atomic<bool> abandoned_ { false };
+    std::mutex mutex_;
+    std::condition_variable wake_;
+};
+
+// True when control is given and asks to stop (work that may run without a controller).
+inline bool stopRequested(const RunControl *control)
+{
+    return control && control->stopRequested();
+}
+
+} // namespace fb
