@@ -11,14 +11,8 @@ LabSpec makeSpec()
     LabSpec spec = accountingSpec();
     spec.name = "accounting";
     spec.title = "Compute accounting";
-    ParamSpec sweep;
-    sweep.key = "sweep";
-    sweep.label = "chart: saving against";
-    sweep.kind = ParamKind::Choice;
-    sweep.choices = { "layers", "phi" };
-    sweep.defText = "layers";
-    sweep.help = "Sweep the number of layers L (1 to 128) or the latent-phase fraction phi (0 to 1)";
-    spec.params.push_back(sweep);
+    spec.params.push_back(choiceParam("sweep", "chart: saving against", { "layers", "phi" }, "layers",
+                                      "Sweep the number of layers L (1 to 128) or the latent-phase fraction phi (0 to 1)"));
     return spec;
 }
 

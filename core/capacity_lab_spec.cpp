@@ -19,23 +19,10 @@ LabSpec makeSpec()
         lo = vocab->min;
         hi = vocab->max;
     }
-    ParamSpec vmin;
-    vmin.key = "vocab_min";
-    vmin.label = "band: smallest V";
-    vmin.unit = "tokens";
-    vmin.kind = ParamKind::Integer;
-    vmin.min = lo;
-    vmin.max = hi;
-    vmin.def = std::clamp(32000.0, lo, hi);
-    vmin.logScale = true;
-    vmin.help = "Lower edge of the shaded token-only band log2(V); the chapter draws 32,000";
-    ParamSpec vmax = vmin;
-    vmax.key = "vocab_max";
-    vmax.label = "band: largest V";
-    vmax.def = std::clamp(256000.0, lo, hi);
-    vmax.help = "Upper edge of the shaded token-only band log2(V); the chapter draws 256,000";
-    spec.params.push_back(vmin);
-    spec.params.push_back(vmax);
+    spec.params.push_back(integerParam("vocab_min", "band: smallest V", "tokens", lo, hi, std::clamp(32000.0, lo, hi),
+                                       "Lower edge of the shaded token-only band log2(V); the chapter draws 32,000", true));
+    spec.params.push_back(integerParam("vocab_max", "band: largest V", "tokens", lo, hi, std::clamp(256000.0, lo, hi),
+                                       "Upper edge of the shaded token-only band log2(V); the chapter draws 256,000", true));
     return spec;
 }
 

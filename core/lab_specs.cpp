@@ -15,62 +15,33 @@ constexpr double kMaxFactor = 64;        // context-extension factor s
 constexpr double kMinTrained = 16, kMaxTrained = 1048576;  // trained context L, tokens
 constexpr double kMaxSeed = 4294967295.0;  // 2^32 - 1: every seed is exact in a double
 
-ParamSpec integer(std::string key, std::string label, std::string unit, double min, double max, double def,
-                  std::string help, bool logScale = false, long long multipleOf = 1)
-{
-    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Integer, min, max, def };
-    s.logScale = logScale;
-    s.multipleOf = multipleOf;
-    s.help = std::move(help);
-    return s;
-}
-
-ParamSpec real(std::string key, std::string label, std::string unit, double min, double max, double def,
-               std::string help, bool logScale = false)
-{
-    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Real, min, max, def };
-    s.logScale = logScale;
-    s.help = std::move(help);
-    return s;
-}
-
-ParamSpec choice(std::string key, std::string label, std::vector<std::string> choices, std::string def,
-                 std::string help)
-{
-    ParamSpec s { std::move(key), std::move(label), "", ParamKind::Choice };
-    s.choices = std::move(choices);
-    s.defText = std::move(def);
-    s.help = std::move(help);
-    return s;
-}
-
 ParamSpec ropeWidth(double max)
 {
-    return integer("d", "head width d", "", 2, max, 64,
+    return integerParam("d", "head width d", "", 2, max, 64,
                    "Width of the rotated query/key vectors; RoPE rotates d/2 coordinate pairs.", false, 2);
 }
 
 ParamSpec ropeBase()
 {
-    return real("base", "RoPE base b", "", kMinBase, kMaxBase, 10000,
+    return realParam("base", "RoPE base b", "", kMinBase, kMaxBase, 10000,
                 "Base of the frequency ladder theta_i = b^(-2i/d).", true);
 }
 
 ParamSpec factorSpec()
 {
-    return real("factor", "extension factor s", "", 1, kMaxFactor, 1,
+    return realParam("factor", "extension factor s", "", 1, kMaxFactor, 1,
                 "How many times the trained context to reach; 1 leaves RoPE unchanged.", true);
 }
 
 ParamSpec trainedLength()
 {
-    return integer("trained_length", "trained context L", "tokens", kMinTrained, kMaxTrained, 4096,
+    return integerParam("trained_length", "trained context L", "tokens", kMinTrained, kMaxTrained, 4096,
                    "Context length the model was trained on (YaRN's ramp is measured against it).", true);
 }
 
 ParamSpec seedSpec(double def, std::string help)
 {
-    return integer("seed", "random seed", "", 0, kMaxSeed, def, std::move(help));
+    return integerParam("seed", "random seed", "", 0, kMaxSeed, def, std::move(help));
 }
 
 const std::vector<std::string> kScalingChoices { "none", "pi", "ntk", "yarn" };
@@ -89,9 +60,9 @@ const LabSpec &decayBoundSpec()
     static const LabSpec spec { "decay-bound", "RoPE decay bound", {
         ropeWidth(1024),
         ropeBase(),
-        integer("max_distance", "max distance", "tokens", 1, kMaxDistance, 512,
+        integerParam("max_distance", "max distance", "tokens", 1, kMaxDistance, 512,
                 "The bound is computed at every relative distance 1..max_distance.", true),
-        choice("scaling", "frequency scaling", kScalingChoices, "none",
+        choiceParam("scaling", "frequency scaling", kScalingChoices, "none",
                "Context extension applied to the frequencies: none, position interpolation, NTK-aware or YaRN."),
         factorSpec(),
         trainedLength(),
@@ -104,9 +75,9 @@ const LabSpec &ropeInvarianceSpec()
     static const LabSpec spec { "rope-invariance", "RoPE logit invariance", {
         ropeWidth(4096),
         ropeBase(),
-        integer("offset", "key offset", "tokens", -kMaxDistance, kMaxDistance, 8,
+        integerParam("offset", "key offset", "tokens", -kMaxDistance, kMaxDistance, 8,
                 "Key position minus query position, held fixed as the pair slides."),
-        integer("positions", "query positions", "tokens", 1, kMaxDistance, 256,
+        integerParam("positions", "query positions", "tokens", 1, kMaxDistance, 256,
                 "Query positions m = 0..positions-1 swept with the key at m + offset.", true),
         seedSpec(0, "Seed of the content pair q, k ~ N(0, I), drawn as torch.manual_seed(seed); torch.randn(d) twice (0 is the chapter's)."),
     } };
@@ -118,7 +89,7 @@ const LabSpec &contextExtensionSpec()
     static const LabSpec spec { "context-extension", "RoPE context extension", {
         ropeWidth(1024),
         ropeBase(),
-        choice("method", "scaling method", kScalingChoices, "none",
+        choiceParam("method", "scaling method", kScalingChoices, "none",
                "none, position interpolation (theta/s), NTK-aware base change or YaRN's by-parts ramp."),
         factorSpec(),
         trainedLength(),
@@ -130,26 +101,23 @@ const LabSpec &attentionSpec()
 {
     static const LabSpec spec = [] {
         LabSpec s { "attention", "Multi-head attention", {
-            integer("n", "sequence length n", "tokens", 1, 512, 12,
+            integerParam("n", "sequence length n", "tokens", 1, 512, 12,
                     "Number of tokens (random and repeated content; a sentence sets it to its word count)."),
-            integer("d_model", "model width d_model", "", 2, 1024, 64,
+            integerParam("d_model", "model width d_model", "", 2, 1024, 64,
                     "Width of the token embeddings; must be divisible by heads."),
-            integer("heads", "heads", "", 1, 16, 4, "Number of attention heads; each has width d_model / heads."),
-            choice("positional", "positional encoding", { "none", "sinusoidal", "rope" }, "sinusoidal",
+            integerParam("heads", "heads", "", 1, 16, 4, "Number of attention heads; each has width d_model / heads."),
+            choiceParam("positional", "positional encoding", { "none", "sinusoidal", "rope" }, "sinusoidal",
                    "none, sinusoidal added to the embeddings, or RoPE rotating each head's q and k."),
             ropeBase(),
-            integer("causal", "causal mask", "", 0, 1, 0, "1 masks keys after the query (decoder attention)."),
-            integer("scaled", "scale by 1/sqrt(d_k)", "", 0, 1, 1,
+            integerParam("causal", "causal mask", "", 0, 1, 0, "1 masks keys after the query (decoder attention)."),
+            integerParam("scaled", "scale by 1/sqrt(d_k)", "", 0, 1, 1,
                     "1 divides the logits by sqrt(d_k); 0 shows the saturation the scaling prevents."),
             seedSpec(7, "Seed of the projections W_Q, W_K ~ N(0, 1/d_model) and the token embeddings."),
-            choice("content", "content", { "random", "repeated", "sentence" }, "random",
+            choiceParam("content", "content", { "random", "repeated", "sentence" }, "random",
                    "random tokens, one token repeated at every position, or the words of a sentence."),
         } };
-        ParamSpec sentence { "sentence", "sentence", "words", ParamKind::Text };
-        sentence.defText = "the cat sat on the mat because the mat was warm";
-        sentence.maxLength = 4000;
-        sentence.help = "Words split on white space (1 to 512); the same word always gets the same embedding.";
-        s.params.push_back(std::move(sentence));
+        s.params.push_back(textParam("sentence", "sentence", "words", "the cat sat on the mat because the mat was warm", 4000,
+                                     "Words split on white space (1 to 512); the same word always gets the same embedding."));
         return s;
     }();
     return spec;
@@ -158,11 +126,11 @@ const LabSpec &attentionSpec()
 const LabSpec &capacitySpec()
 {
     static const LabSpec spec { "capacity", "Channel capacity", {
-        integer("d", "model width d", "coordinates", 1, 1048576, 4096,
+        integerParam("d", "model width d", "coordinates", 1, 1048576, 4096,
                 "Width of the latent carry h_t.", true),
-        real("snr", "signal-to-noise ratio", "", 0, 1e6, 10,
+        realParam("snr", "signal-to-noise ratio", "", 0, 1e6, 10,
              "Usable signal-to-noise ratio per latent coordinate (not in dB).", true),
-        integer("vocab", "vocabulary size V", "tokens", 2, 1e9, 128000,
+        integerParam("vocab", "vocabulary size V", "tokens", 2, 1e9, 128000,
                 "Vocabulary size; one sampled token carries at most log2(V) bits.", true),
     } };
     return spec;
@@ -171,15 +139,15 @@ const LabSpec &capacitySpec()
 const LabSpec &accountingSpec()
 {
     static const LabSpec spec { "accounting", "Latent-feedback compute accounting", {
-        integer("layers", "layers L", "", 1, 1000, 32, "Transformer layers; the GLU's overheads fall as 1/L."),
-        real("phi", "latent phase fraction phi", "", 0, 1, 0.2,
+        integerParam("layers", "layers L", "", 1, 1000, 32, "Transformer layers; the GLU's overheads fall as 1/L."),
+        realParam("phi", "latent phase fraction phi", "", 0, 1, 0.2,
              "Fraction of pretraining run with latent feedback on (the last part of the run)."),
-        real("rho", "deep batch fraction rho", "", 0, 1, 0.1,
+        realParam("rho", "deep batch fraction rho", "", 0, 1, 0.1,
              "Fraction of latent-phase batches that use the deeper feedback pass."),
-        real("data_ratio", "baseline data ratio", "", 1, 100, 1.5,
+        realParam("data_ratio", "baseline data ratio", "", 1, 100, 1.5,
              "How many times more tokens the baseline needs to match the full-bandwidth model."),
-        integer("passes", "passes k", "", 1, 64, 2, "Feedback passes of most latent-phase batches."),
-        integer("deep_passes", "deep passes k'", "", 1, 64, 3, "Feedback passes of the rho fraction of batches."),
+        integerParam("passes", "passes k", "", 1, 64, 2, "Feedback passes of most latent-phase batches."),
+        integerParam("deep_passes", "deep passes k'", "", 1, 64, 3, "Feedback passes of the rho fraction of batches."),
     } };
     return spec;
 }
@@ -187,11 +155,11 @@ const LabSpec &accountingSpec()
 const LabSpec &kvCacheSpec()
 {
     static const LabSpec spec { "kv-cache", "KV cache size", {
-        integer("layers", "layers", "", 1, 1000, 80, "Transformer layers, each caching its own keys and values."),
-        integer("kv_heads", "KV heads", "", 1, 1024, 8, "Key/value heads per layer (fewer than query heads under GQA/MQA)."),
-        integer("head_dim", "head dimension", "", 1, 16384, 128, "Width of one key or value head."),
-        integer("tokens", "context length", "tokens", 1, 1e9, 131072, "Tokens held in the cache.", true),
-        real("bytes_per_value", "bytes per value", "bytes", 0.125, 16, 2,
+        integerParam("layers", "layers", "", 1, 1000, 80, "Transformer layers, each caching its own keys and values."),
+        integerParam("kv_heads", "KV heads", "", 1, 1024, 8, "Key/value heads per layer (fewer than query heads under GQA/MQA)."),
+        integerParam("head_dim", "head dimension", "", 1, 16384, 128, "Width of one key or value head."),
+        integerParam("tokens", "context length", "tokens", 1, 1e9, 131072, "Tokens held in the cache.", true),
+        realParam("bytes_per_value", "bytes per value", "bytes", 0.125, 16, 2,
              "Storage per cached number: 2 for 16-bit, 1 for 8-bit, 0.5 for 4-bit."),
     } };
     return spec;
@@ -200,8 +168,8 @@ const LabSpec &kvCacheSpec()
 const LabSpec &bayesFloorSpec()
 {
     static const LabSpec spec { "bayes-floor", "Token-only Bayes floor", {
-        integer("buckets", "buckets V_b", "", 2, 1024, 4, "Buckets of the toy phase accumulator's emitted token."),
-        integer("samples", "Monte Carlo samples", "", 1, 1e7, 400000, "Draws of u ~ U(0,1) for the estimate.", true),
+        integerParam("buckets", "buckets V_b", "", 2, 1024, 4, "Buckets of the toy phase accumulator's emitted token."),
+        integerParam("samples", "Monte Carlo samples", "", 1, 1e7, 400000, "Draws of u ~ U(0,1) for the estimate.", true),
         seedSpec(0, "Seed of the Monte Carlo draws."),
     } };
     return spec;

@@ -149,4 +149,43 @@ std::string checkAll(const LabSpec &lab, const ParamValues &values)
     return {};
 }
 
+ParamSpec integerParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                       std::string help, bool logScale, long long multipleOf)
+{
+    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Integer, min, max, def };
+    s.logScale = logScale;
+    s.multipleOf = multipleOf;
+    s.help = std::move(help);
+    return s;
+}
+
+ParamSpec realParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                    std::string help, bool logScale)
+{
+    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Real, min, max, def };
+    s.logScale = logScale;
+    s.help = std::move(help);
+    return s;
+}
+
+ParamSpec choiceParam(std::string key, std::string label, std::vector<std::string> choices, std::string def,
+                      std::string help)
+{
+    ParamSpec s { std::move(key), std::move(label), "", ParamKind::Choice };
+    s.choices = std::move(choices);
+    s.defText = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+ParamSpec textParam(std::string key, std::string label, std::string unit, std::string def, std::size_t maxLength,
+                    std::string help)
+{
+    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Text };
+    s.defText = std::move(def);
+    s.maxLength = maxLength;
+    s.help = std::move(help);
+    return s;
+}
+
 } // namespace fb

@@ -48,6 +48,18 @@ struct LabSpec {
     std::string keyList() const;
 };
 
+// FullBand's one way to write a parameter down, for every lab: key, label, unit, range, default,
+// one sentence of help, then how its slider moves (log scale) and what an integer must be a
+// multiple of.
+ParamSpec integerParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                       std::string help, bool logScale = false, long long multipleOf = 1);
+ParamSpec realParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                    std::string help, bool logScale = false);
+ParamSpec choiceParam(std::string key, std::string label, std::vector<std::string> choices, std::string def,
+                      std::string help);
+ParamSpec textParam(std::string key, std::string label, std::string unit, std::string def, std::size_t maxLength,
+                    std::string help);
+
 // "an even integer in [2, 1024]", "a number in [1.0001, 1e+06]", "one of none|pi|ntk|yarn".
 std::string rangeText(const ParamSpec &spec);
 
