@@ -38,9 +38,16 @@ public:
     bool waitWhilePaused()
     {
         std::unique_lock<std::mutex> lock(mutex_);
+        if (!paused_.load() || cancelled_.load()) return !cancelled_.load();
+        ++parked_;
         wake_.wait(lock, [this] { return !paused_.load() || cancelled_.load(); });
+        --parked_;
         return !cancelled_.load();
     }
+
+    // Workers blocked in waitWhilePaused right now. A paused worker that is parked runs no step
+    // until resume or cancel: what a test waits for instead of sleeping through "the step in flight".
+    int parkedWorkers() const { return parked_.load(); }
 
 private:
     void set(std::atomic<bool> &flag, bool value)
@@ -56,6 +63,7 @@ private:
     std::atomic<bool> paused_ { false };
     std::atomic<bool> cancelled_ { false };
     std::atomic<bool> abandoned_ { false };
+    std::atomic<int> parked_ { 0 };
     std::mutex mutex_;
     std::condition_variable wake_;
 };

@@ -16,21 +16,21 @@ ClassifierRunner::ClassifierRunner(QObject *parent)
 
 ClassifierRunner::~ClassifierRunner()
 {
-    if (control_) control_->cancelled = true;
+    if (control_) control_->cancel();
     runner_.reset();  // joins; queued calls to this object are dropped with it
 }
 
 void ClassifierRunner::start(const ClassifierConfig &config)
 {
-    if (control_) control_->cancelled = true;
-    control_ = std::make_shared<TrainControl>();
+    if (control_) control_->cancel();
+    control_ = std::make_shared<RunControl>();
     const std::uint64_t generation = ++generation_;
     ClassifierConfig c = config;
     c.evalEvery = std::max(1, c.steps / 40);
     // The job owns copies of everything it uses; it reaches this object only through queued calls,
     // which cannot outlive it (the destructor joins the worker first).
     runner_->submit([this, c, control = control_, generation](std::uint64_t) {
-        if (control->cancelled) return;
+        if (control->stopRequested()) return;
         using Clock = std::chrono::steady_clock;
         auto lastPost = Clock::now() - std::chrono::seconds(1);
         std::vector<ClassifierResult> results;
@@ -48,7 +48,7 @@ void ClassifierRunner::start(const ClassifierConfig &config)
                     Q_EMIT progressed();
                 }, Qt::QueuedConnection);
             }, control.get()));
-            if (control->cancelled) return;  // a newer request replaces this one
+            if (control->stopRequested()) return;  // a newer request replaces this one
         }
         QMetaObject::invokeMethod(this, [this, generation, results = std::move(results)]() mutable {
             if (generation != generation_) return;

@@ -41,7 +41,7 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<LatestWinsRunner> runner_;
-    std::shared_ptr<TrainControl> control_;  // the running training's, to cancel it
+    std::shared_ptr<RunControl> control_;  // the running training's, to cancel it
     std::uint64_t generation_ = 0;
     std::uint64_t deliveredGeneration_ = 0;
     std::vector<ClassifierResult> results_;

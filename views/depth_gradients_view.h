@@ -39,6 +39,7 @@ public:
     QLineSeries *lstmCellSeries() const { return lstmCell_; }
     QLineSeries *lstmHeldoutSeries() const { return lstmHeldout_; }
     QLineSeries *meanHeldoutSeries() const { return meanHeldout_; }
+    ClassifierRunner *classifierRunner() const { return classifier_; }
     // The chart shown large (the "focus" parameter): 0 depth, 1 time, 2 classifier.
     int focusedChart() const { return focus_; }
 

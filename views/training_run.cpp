@@ -89,6 +89,13 @@ void TrainingRun::cancel()
     for (auto &arm : arms_) arm->control.cancel();  // also wakes a paused training
 }
 
+bool TrainingRun::allHeld() const
+{
+    for (const auto &arm : arms_)
+        if (!arm->ended.load() && arm->control.parkedWorkers() == 0) return false;
+    return true;
+}
+
 bool TrainingRun::allEnded() const
 {
     for (const auto &arm : arms_)

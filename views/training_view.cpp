@@ -129,6 +129,11 @@ int TrainingView::stepsDone() const
     return n;
 }
 
+bool TrainingView::isHeld() const
+{
+    return run_ && state_ == State::Paused && run_->allHeld();
+}
+
 int TrainingView::stepsTotal() const
 {
     int n = 0;

@@ -52,6 +52,9 @@ public:
     void pull();
 
     State state() const { return state_; }
+    // True when a paused run's every arm is parked in its pause (or ended): no step runs until
+    // resume. Tests wait for this instead of sleeping through the step in flight.
+    bool isHeld() const;
     int stepsDone() const;   // over all arms of the current run
     int stepsTotal() const;  // planned, over all arms of the current run
     LossCurveChart *chart() const { return chart_; }

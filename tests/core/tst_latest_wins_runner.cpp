@@ -69,15 +69,16 @@ private Q_SLOTS:
 
     void destructorWaitsForRunningJobAndDropsPending()
     {
-        std::atomic<bool> finished { false };
+        std::atomic<bool> started { false }, finished { false };
         std::atomic<int> pendingRan { 0 };
         {
             LatestWinsRunner runner;
             runner.submit([&](std::uint64_t) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                started = true;
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a job's work
                 finished = true;
             });
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            while (!started.load()) std::this_thread::yield();
             runner.submit([&](std::uint64_t) { ++pendingRan; });
         }
         QVERIFY(finished.load());
