@@ -70,7 +70,7 @@ int runExport(int argc, char **argv)
     if (parser.isSet(QStringLiteral("scale"))) {
         bool ok = false;
         options.scale = parser.value(QStringLiteral("scale")).toDouble(&ok);
-        if (!ok || options.scale < 0.5 || options.scale > 4.0
+        if (!ok || !(options.scale >= 0.5 && options.scale <= 4.0)  // NaN fails both comparisons
             || options.size.width() * options.scale > 16384 || options.size.height() * options.scale > 16384)
             return failBadInput(QStringLiteral("--scale must be a number in [0.5, 4] (at most 16384 pixels a side), got '%1'")
                                     .arg(parser.value(QStringLiteral("scale"))));

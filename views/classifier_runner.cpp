@@ -29,7 +29,7 @@ void ClassifierRunner::start(const ClassifierConfig &config)
     c.evalEvery = std::max(1, c.steps / 40);
     // The job owns copies of everything it uses; it reaches this object only through queued calls,
     // which cannot outlive it (the destructor joins the worker first).
-    runner_->submit([this, c, control = control_, generation](std::uint64_t) {
+    runner_->submit([this, c, control = control_, generation](std::uint64_t, const RunControl &) {
         if (control->stopRequested()) return;
         using Clock = std::chrono::steady_clock;
         auto lastPost = Clock::now() - std::chrono::seconds(1);

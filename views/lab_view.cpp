@@ -117,13 +117,38 @@ void LabView::addChart(QWidget *chart, Exportable *exportable, int stretch)
     if (exportable) exportables_.append(exportable);
 }
 
+void LabView::setJob(Job job)
+{
+    job_ = std::move(job);
+    recompute();
+}
+
 void LabView::recompute()
 {
+    if (job_) {
+        sinceChange_.start();
+        // The job owns copies of everything it computes with; the drawing closure it returns runs on
+        // the GUI thread through a queued call, which Qt drops if the view is gone by then.
+        runner_->submit([this, job = job_, values = panel_->values()](std::uint64_t generation, const RunControl &stop) {
+            Delivery draw;
+            QString error;
+            try {
+                draw = job(values, stop);
+            } catch (const std::exception &e) {
+                error = QString::fromUtf8(e.what());
+            }
+            if (stop.stopRequested()) return;  // stale: a newer change is on its way
+            QMetaObject::invokeMethod(this, [this, generation, draw = std::move(draw), error] {
+                deliverFrame(generation, draw, error);
+            }, Qt::QueuedConnection);
+        });
+        return;
+    }
     if (!computation_) return;
     sinceChange_.start();
     // The job owns copies of the function and the values; it never touches this view. Its result
     // comes back as a queued call, which Qt drops if the view is gone by then.
-    runner_->submit([this, fn = computation_, values = panel_->values()](std::uint64_t generation) {
+    runner_->submit([this, fn = computation_, values = panel_->values()](std::uint64_t generation, const RunControl &) {
         std::any result;
         QString error;
         try {
@@ -145,6 +170,22 @@ void LabView::deliver(std::uint64_t generation, std::any result, QString error)
         return;
     }
     showResult(result);
+    finishDelivery();
+}
+
+void LabView::deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error)
+{
+    if (generation != runner_->latestGeneration()) return;  // a newer change is on its way
+    if (!error.isEmpty()) {
+        readouts_->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
+        return;
+    }
+    if (draw) draw();
+    finishDelivery();
+}
+
+void LabView::finishDelivery()
+{
     // One frame per result: the charts' own layouts now, not after the next paint.
     for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->settleLayout();
     lastLatencyMs_ = double(sinceChange_.nsecsElapsed()) / 1e6;

@@ -68,6 +68,13 @@ Q_SIGNALS:
     void resultShown();
 
 protected:
+    // What the worker hands back: a closure the GUI thread runs to draw one result (empty: nothing
+    // to draw), and the job that makes it from the parameter values. LabViewFor<Lab> writes both.
+    using Delivery = std::function<void()>;
+    using Job = std::function<Delivery(const ParamValues &, const RunControl &)>;
+    // Called once by subclasses' constructors (LabViewFor::start); computes the first result.
+    void setJob(Job job);
+
     // Called once by subclasses' constructors.
     void setComputation(Computation computation);
     void setValidator(std::function<std::string(const ParamValues &)> validator);
@@ -87,6 +94,8 @@ protected:
 
 private:
     void deliver(std::uint64_t generation, std::any result, QString error);
+    void deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error);
+    void finishDelivery();
 
     LabSpec spec_;
     QString title_;
@@ -97,6 +106,7 @@ private:
     QWidget *side_ = nullptr;
     QList<Exportable *> exportables_;
     Computation computation_;
+    Job job_;
     QElapsedTimer sinceChange_;
     double lastLatencyMs_ = 0.0;
     std::unique_ptr<LatestWinsRunner> runner_;

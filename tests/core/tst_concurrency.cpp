@@ -167,7 +167,7 @@ private Q_SLOTS:
             for (int k = 0; k < 200; ++k) {
                 // Each job owns a copy of some data, as the labs' computations do.
                 std::vector<double> payload(64, double(k));
-                const std::uint64_t g = runner.submit([payload, &mutex, &ran](std::uint64_t generation) {
+                const std::uint64_t g = runner.submit([payload, &mutex, &ran](std::uint64_t generation, const RunControl &) {
                     double sum = 0;
                     for (double v : payload) sum += v;
                     (void)sum;
@@ -199,7 +199,7 @@ private Q_SLOTS:
             std::atomic<bool> started { false };
             {
                 LatestWinsRunner runner;
-                runner.submit([&](std::uint64_t) {
+                runner.submit([&](std::uint64_t, const RunControl &) {
                     started = true;
                     std::this_thread::sleep_for(2ms);
                     ++ran;
@@ -207,7 +207,7 @@ private Q_SLOTS:
                 QVERIFY(waitFor([&] { return started.load(); }));
                 onThreads(3, [&](int) {
                     for (int k = 0; k < 20; ++k)
-                        runner.submit([&ran](std::uint64_t) {
+                        runner.submit([&ran](std::uint64_t, const RunControl &) {
                             std::this_thread::sleep_for(100us);
                             ++ran;
                         });

@@ -1,0 +1,33 @@
+// FullBand's labs in the chapter's order: one line each. See core/lab.h.
+#include "core/lab.h"
+#include "core/labs/decay_bound_lab.h"
+
+namespace fb {
+
+const std::vector<LabDefinition> &labDefinitions()
+{
+    static const std::vector<LabDefinition> labs {
+        labDefinition<DecayBoundLab>(),
+    };
+    return labs;
+}
+
+const LabDefinition *findLab(std::string_view name)
+{
+    for (const LabDefinition &lab : labDefinitions())
+        if (lab.name() == name) return &lab;
+    return nullptr;
+}
+
+std::string labNameList(bool computableOnly)
+{
+    std::string out;
+    for (const LabDefinition &lab : labDefinitions()) {
+        if (computableOnly && !lab.computeJson) continue;
+        if (!out.empty()) out += ", ";
+        out += lab.name();
+    }
+    return out;
+}
+
+} // namespace fb
