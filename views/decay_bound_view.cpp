@@ -86,7 +86,7 @@ DecayBoundView::DecayBoundView(QWidget *parent)
     start();
 }
 
-void DecayBoundView::show(const DecayBoundLabResult &r)
+void DecayBoundView::draw(const DecayBoundLabResult &r)
 {
     const QList<QPointF> plain = drawnPoints(r.distance, r.bound);
     const QList<QPointF> scaled = drawnPoints(r.distance, r.scaledBound);

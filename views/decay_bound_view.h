@@ -32,7 +32,7 @@ public:
     QString setExtraState(const QJsonObject &state) override;
 
 protected:
-    void show(const DecayBoundLabResult &r) override;
+    void draw(const DecayBoundLabResult &r) override;
 
 private:
     ChartPanel *decayChart_ = nullptr;

@@ -1,7 +1,7 @@
 #pragma once
 // A lab view bound to its core lab (core/lab.h): the panel is built from Lab::spec(), refused
 // values are explained by Lab::check, and every parameter change runs Lab::compute on the lab's
-// worker. The view receives its own result type in show() and only draws it: no casts, no maths.
+// worker. The view receives its own result type in draw() and only draws it: no casts, no maths.
 // An optional prepare step runs on the worker too, after compute, for drawing work that is too
 // heavy for the GUI thread (colouring heatmaps); it must use only what it is given.
 #include "views/lab_view.h"
@@ -37,12 +37,12 @@ protected:
             } else {
                 frame = std::make_shared<const Frame>(prepare(std::move(result)));
             }
-            return [this, frame] { show(*frame); };
+            return [this, frame] { draw(*frame); };
         });
     }
 
     // Draws one result on the GUI thread.
-    virtual void show(const Frame &frame) = 0;
+    virtual void draw(const Frame &frame) = 0;
 
     // The any-based path of LabView is not used by typed views.
     void showResult(const std::any &) final {}

@@ -1,13 +1,17 @@
 // FullBand's labs in the chapter's order: one line each. See core/lab.h.
 #include "core/lab.h"
+#include "core/labs/capacity_lab.h"
 #include "core/labs/decay_bound_lab.h"
+#include "core/labs/rope_invariance_lab.h"
 
 namespace fb {
 
 const std::vector<LabDefinition> &labDefinitions()
 {
     static const std::vector<LabDefinition> labs {
+        labDefinition<RopeInvarianceLab>(),
         labDefinition<DecayBoundLab>(),
+        labDefinition<CapacityLab>(),
     };
     return labs;
 }
