@@ -1,7 +1,5 @@
 #include "app/lab_registry.h"
 
-#include "core/accounting_lab_spec.h"
-#include "core/capacity_lab_spec.h"
 #include "core/costs_lab_spec.h"
 #include "core/depth/depth_lab_spec.h"
 #include "core/lab_specs.h"
@@ -26,15 +24,15 @@ const QList<LabEntry> &labRegistry()
         { QStringLiteral("attention"), QObject::tr("Attention"), QStringLiteral(":/icons/labs/attention.svg"),
           [] { return static_cast<LabView *>(new AttentionView); }, attentionSpec },
         { QStringLiteral("rope-invariance"), QObject::tr("RoPE invariance"), QStringLiteral(":/icons/labs/rope-invariance.svg"),
-          [] { return static_cast<LabView *>(new RopeInvarianceView); }, ropeInvarianceSpec },
+          [] { return static_cast<LabView *>(new RopeInvarianceView); }, &RopeInvarianceLab::spec },
         { QStringLiteral("decay-bound"), QObject::tr("RoPE decay bound"), QStringLiteral(":/icons/labs/decay-bound.svg"),
-          [] { return static_cast<LabView *>(new DecayBoundView); }, decayBoundSpec },
+          [] { return static_cast<LabView *>(new DecayBoundView); }, &DecayBoundLab::spec },
         { QStringLiteral("capacity"), QObject::tr("Channel capacity"), QStringLiteral(":/icons/labs/capacity.svg"),
-          [] { return static_cast<LabView *>(new CapacityView); }, capacityLabSpec },
+          [] { return static_cast<LabView *>(new CapacityView); }, &CapacityLab::spec },
         { QStringLiteral("training"), QObject::tr("Latent-feedback training"), QStringLiteral(":/icons/labs/training.svg"),
           [] { return static_cast<LabView *>(new TrainingView); }, TrainingView::labSpec },
         { QStringLiteral("accounting"), QObject::tr("Compute accounting"), QStringLiteral(":/icons/labs/accounting.svg"),
-          [] { return static_cast<LabView *>(new AccountingView); }, accountingLabSpec },
+          [] { return static_cast<LabView *>(new AccountingView); }, &AccountingLab::spec },
         { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),
           [] { return static_cast<LabView *>(new CostsView); }, costsLabSpec },
     };

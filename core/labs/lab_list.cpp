@@ -1,5 +1,6 @@
 // FullBand's labs in the chapter's order: one line each. See core/lab.h.
 #include "core/lab.h"
+#include "core/labs/accounting_lab.h"
 #include "core/labs/capacity_lab.h"
 #include "core/labs/decay_bound_lab.h"
 #include "core/labs/rope_invariance_lab.h"
@@ -12,6 +13,7 @@ const std::vector<LabDefinition> &labDefinitions()
         labDefinition<RopeInvarianceLab>(),
         labDefinition<DecayBoundLab>(),
         labDefinition<CapacityLab>(),
+        labDefinition<AccountingLab>(),
     };
     return labs;
 }
