@@ -34,7 +34,7 @@ const QList<LabEntry> &labRegistry()
         { QStringLiteral("accounting"), QObject::tr("Compute accounting"), QStringLiteral(":/icons/labs/accounting.svg"),
           [] { return static_cast<LabView *>(new AccountingView); }, &AccountingLab::spec },
         { QStringLiteral("costs"), QObject::tr("Costs"), QStringLiteral(":/icons/labs/costs.svg"),
-          [] { return static_cast<LabView *>(new CostsView); }, costsLabSpec },
+          [] { return static_cast<LabView *>(new CostsView); }, &CostsLab::spec },
     };
     return labs;
 }

@@ -11,6 +11,8 @@ LabSpec makeSpec()
     LabSpec s;
     s.name = "costs";
     s.title = "Costs";
+    s.source = "the encyclopedia page on the Transformer";
+    s.summary = "KV cache per variant, 12·L·d² parameters, C ≈ 6ND, attention against dense compute, the decode ceiling.";
     s.params = {
         integerParam("layers", "layers L", "", 1, 256, 80, "Transformer layers in the stack", false),
         integerParam("d_model", "model width d", "", 64, 65536, 8192, "Width of the residual stream d_model", true),

@@ -2,6 +2,7 @@
 #include "core/lab.h"
 #include "core/labs/accounting_lab.h"
 #include "core/labs/capacity_lab.h"
+#include "core/labs/costs_lab.h"
 #include "core/labs/decay_bound_lab.h"
 #include "core/labs/rope_invariance_lab.h"
 
@@ -14,6 +15,7 @@ const std::vector<LabDefinition> &labDefinitions()
         labDefinition<DecayBoundLab>(),
         labDefinition<CapacityLab>(),
         labDefinition<AccountingLab>(),
+        labDefinition<CostsLab>(),
     };
     return labs;
 }
