@@ -30,6 +30,7 @@ namespace fb {
 
 struct LabDefinition {
     const LabSpec &(*spec)() = nullptr;
+    bool inWindow = true;  // a lab of the window's sidebar (with a view); false: command line only
     std::string (*check)(const ParamValues &) = nullptr;
     // Computes checked values and writes the result as one JSON object; null for labs that have a
     // command of their own (`fullband train`).
@@ -42,20 +43,30 @@ struct LabDefinition {
 const std::vector<LabDefinition> &labDefinitions();
 // The lab called name ("decay-bound", ...), or nullptr.
 const LabDefinition *findLab(std::string_view name);
+// The spec of a lab the window shows (what scenes and decks may name), or nullptr.
+const LabSpec *windowLabSpec(std::string_view name);
 // "depth-gradients, attention, ..." (every lab, or only those `fullband compute` runs).
 std::string labNameList(bool computableOnly = false);
 
-// A definition from a lab class of the shape above.
+// A definition from a lab class of the shape above. A lab whose command-line output is not its
+// result's JSON (the depth lab prints each study's own object) provides static definition().
+enum class Shown { InWindow, CommandLineOnly };
+
 template <typename Lab>
-LabDefinition labDefinition()
+LabDefinition labDefinition(Shown shown = Shown::InWindow)
 {
     LabDefinition d;
-    d.spec = &Lab::spec;
-    d.check = &Lab::check;
-    d.computeJson = [](const ParamValues &values, const RunControl &stop, JsonWriter &json) {
-        Lab lab;
-        writeJson(json, lab.compute(values, stop));
-    };
+    if constexpr (requires { Lab::definition(); }) {
+        d = Lab::definition();
+    } else {
+        d.spec = &Lab::spec;
+        d.check = &Lab::check;
+        d.computeJson = [](const ParamValues &values, const RunControl &stop, JsonWriter &json) {
+            Lab lab;
+            writeJson(json, lab.compute(values, stop));
+        };
+    }
+    d.inWindow = shown == Shown::InWindow;
     return d;
 }
 

@@ -89,10 +89,12 @@ fuzz() {
   # The working corpus grows in the build tree; the committed seeds stay as they are.
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp -n "$here"/tests/fuzz/corpus/* "$here"/resources/decks/*.fullband "$dir/corpus/"
+  # The dictionary: the structural words, then every lab's name, keys and choices from core's list.
+  { cat "$here/tests/fuzz/scene.dict"; "$dir/fuzz_dict"; } > "$dir/scene.dict"
   echo "fullband: fuzzing the scene and deck loader for ${seconds} s"
   ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$dir/fuzz_scene" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-      -dict="$here/tests/fuzz/scene.dict" -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
+      -dict="$dir/scene.dict" -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
       "$dir/corpus"
 }
 

@@ -22,11 +22,6 @@ namespace fb {
 
 namespace {
 
-// Inputs the way a person writes them: 0.9, 0.25, 32.
-QString num(double v)
-{
-    return QString::number(v, 'g', 4);
-}
 
 QString emph(const QString &s, bool bad = false)
 {
@@ -50,13 +45,13 @@ QString formulaHtml(const AccountingLabResult &r)
         { QStringLiteral("decode overhead"), QStringLiteral("1 / (3 · L)"),
           QStringLiteral("1 / (3 · %1)").arg(p.layers), text::percent(f.decodeOverhead, 2) },
         { QStringLiteral("phase multiplier"), QStringLiteral("(1 − ρ)·M<sub>k</sub> + ρ·M<sub>k′</sub>"),
-          QStringLiteral("%1 · %2 + %3 · %4").arg(num(1.0 - p.rho), m, num(p.rho), md), phase },
+          QStringLiteral("%1 · %2 + %3 · %4").arg(text::short4(1.0 - p.rho), m, text::short4(p.rho), md), phase },
         { QStringLiteral("run multiplier"), QStringLiteral("(1 − φ) + φ · phase"),
-          QStringLiteral("%1 + %2 · %3").arg(num(1.0 - p.phi), num(p.phi), phase), run },
+          QStringLiteral("%1 + %2 · %3").arg(text::short4(1.0 - p.phi), text::short4(p.phi), phase), run },
         { QStringLiteral("with parameters"), QStringLiteral("run · (1 + param overhead)"),
           QStringLiteral("%1 · %2").arg(run, text::fixed(1.0 + f.paramOverhead, 4)), total },
         { QStringLiteral("saving"), QStringLiteral("1 − total / data ratio"),
-          QStringLiteral("1 − %1 / %2").arg(total, num(p.dataRatio)), text::percent(f.saving, 1) },
+          QStringLiteral("1 − %1 / %2").arg(total, text::short4(p.dataRatio)), text::percent(f.saving, 1) },
     };
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'>");
     for (int i = 0; i < lines.size(); ++i) {
@@ -71,7 +66,7 @@ QString formulaHtml(const AccountingLabResult &r)
     html += QStringLiteral("</table>");
     html += QStringLiteral("<p style='margin-top:6px'>C<sub>base</sub> = 6N · (%1 D) = %2 ND &nbsp;&nbsp;vs&nbsp;&nbsp; "
                            "C<sub>fb</sub> = %3 × 6ND = %4 ND%5</p>")
-                .arg(num(p.dataRatio), num(6.0 * p.dataRatio), total, text::fixed(6.0 * f.totalMultiplier, 2),
+                .arg(text::short4(p.dataRatio), text::short4(6.0 * p.dataRatio), total, text::fixed(6.0 * f.totalMultiplier, 2),
                      f.saving < 0 ? QStringLiteral(" &nbsp;— the latent run costs <b>more</b> than the baseline")
                                   : QString());
     return html;
@@ -105,7 +100,7 @@ AccountingView::AccountingView(QWidget *parent)
     addChart(chart_, chart_, 1);
     registerExportable(formulas_);
 
-    start();
+    beginComputing();
 }
 
 void AccountingView::draw(const AccountingLabResult &r)
@@ -139,14 +134,14 @@ void AccountingView::draw(const AccountingLabResult &r)
     ChartPanel::setRange(chart_->axisY(), yMin, yMax, 0.08);
     if (auto *y = qobject_cast<QValueAxis *>(chart_->axisY())) y->applyNiceNumbers();
 
-    const QString nominalName = tr("no overhead: 1 − 1/%1").arg(num(p.dataRatio));
+    const QString nominalName = tr("no overhead: 1 − 1/%1").arg(text::short4(p.dataRatio));
     if (nominal_->name() != nominalName) nominal_->setName(nominalName);
     const QString pointName = tr("chosen: %1").arg(text::percent(f.saving, 1));
     if (point_->name() != pointName) point_->setName(pointName);
 
     formulas_->setFormulas(formulaHtml(r));
 
-    const QString dr = num(p.dataRatio);
+    const QString dr = text::short4(p.dataRatio);
     readouts()->setRow(QStringLiteral("param"), tr("GLU parameter overhead"),
                        text::percent(f.paramOverhead, 2), tr("The chapter prints 1.04% at L = 32"));
     readouts()->setRow(QStringLiteral("decode"), tr("per-token decode FLOP overhead"),

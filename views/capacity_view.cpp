@@ -133,7 +133,7 @@ CapacityView::CapacityView(QWidget *parent)
     addChart(chart_, chart_, 1);
     chartArea()->addWidget(tables_, 0);
 
-    start();
+    beginComputing();
 }
 
 QString CapacityView::tablesText() const

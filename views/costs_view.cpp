@@ -199,7 +199,7 @@ CostsView::CostsView(QWidget *parent)
                            static_cast<Exportable *>(flopsChart_), static_cast<Exportable *>(formulas_) })
         registerExportable(e);
 
-    start();
+    beginComputing();
     syncPresetBox();
 }
 

@@ -83,7 +83,7 @@ DecayBoundView::DecayBoundView(QWidget *parent)
     pins->addWidget(clearButton);
     sideArea()->addLayout(pins);
 
-    start();
+    beginComputing();
 }
 
 void DecayBoundView::draw(const DecayBoundLabResult &r)

@@ -16,10 +16,10 @@
 
 namespace fb {
 
-LabView::LabView(const LabSpec &spec, const QString &title, QWidget *parent)
+LabView::LabView(const LabSpec &spec, QWidget *parent)
     : QWidget(parent)
     , spec_(spec)
-    , title_(title)
+    , title_(QString::fromStdString(spec.title))
     , runner_(std::make_unique<LatestWinsRunner>())
 {
     auto *outer = new QHBoxLayout(this);
@@ -100,12 +100,6 @@ bool LabView::isSideVisible() const
     return !side_->isHidden();
 }
 
-void LabView::setComputation(Computation computation)
-{
-    computation_ = std::move(computation);
-    recompute();
-}
-
 void LabView::setValidator(std::function<std::string(const ParamValues &)> validator)
 {
     panel_->setValidator(std::move(validator));
@@ -125,52 +119,23 @@ void LabView::setJob(Job job)
 
 void LabView::recompute()
 {
-    if (job_) {
-        sinceChange_.start();
-        // The job owns copies of everything it computes with; the drawing closure it returns runs on
-        // the GUI thread through a queued call, which Qt drops if the view is gone by then.
-        runner_->submit([this, job = job_, values = panel_->values()](std::uint64_t generation, const RunControl &stop) {
-            Delivery draw;
-            QString error;
-            try {
-                draw = job(values, stop);
-            } catch (const std::exception &e) {
-                error = QString::fromUtf8(e.what());
-            }
-            if (stop.stopRequested()) return;  // stale: a newer change is on its way
-            QMetaObject::invokeMethod(this, [this, generation, draw = std::move(draw), error] {
-                deliverFrame(generation, draw, error);
-            }, Qt::QueuedConnection);
-        });
-        return;
-    }
-    if (!computation_) return;
+    if (!job_) return;
     sinceChange_.start();
-    // The job owns copies of the function and the values; it never touches this view. Its result
-    // comes back as a queued call, which Qt drops if the view is gone by then.
-    runner_->submit([this, fn = computation_, values = panel_->values()](std::uint64_t generation, const RunControl &) {
-        std::any result;
+    // The job owns copies of everything it computes with; the drawing closure it returns runs on
+    // the GUI thread through a queued call, which Qt drops if the view is gone by then.
+    runner_->submit([this, job = job_, values = panel_->values()](std::uint64_t generation, const RunControl &stop) {
+        Delivery draw;
         QString error;
         try {
-            result = fn(values);
+            draw = job(values, stop);
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(this, [this, generation, result = std::move(result), error]() mutable {
-            deliver(generation, std::move(result), error);
+        if (stop.stopRequested()) return;  // stale: a newer change is on its way
+        QMetaObject::invokeMethod(this, [this, generation, draw = std::move(draw), error] {
+            deliverFrame(generation, draw, error);
         }, Qt::QueuedConnection);
     });
-}
-
-void LabView::deliver(std::uint64_t generation, std::any result, QString error)
-{
-    if (generation != runner_->latestGeneration()) return;  // a newer change is on its way
-    if (!error.isEmpty()) {
-        readouts_->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
-        return;
-    }
-    showResult(result);
-    finishDelivery();
 }
 
 void LabView::deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error)

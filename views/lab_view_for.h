@@ -16,7 +16,7 @@ public:
     using Result = typename Lab::Result;
 
     explicit LabViewFor(QWidget *parent = nullptr)
-        : LabView(Lab::spec(), QString::fromStdString(Lab::spec().title), parent)
+        : LabView(Lab::spec(), parent)
     {
         setValidator(&Lab::check);
     }
@@ -25,7 +25,7 @@ protected:
     using Prepare = std::function<Frame(Result &&)>;
 
     // Call once, at the end of the subclass's constructor: computes the first result.
-    void start(Prepare prepare = {})
+    void beginComputing(Prepare prepare = {})
     {
         auto lab = std::make_shared<Lab>();  // used by one job at a time, on the worker only
         setJob([this, lab, prepare = std::move(prepare)](const ParamValues &values, const RunControl &stop) -> Delivery {
@@ -43,9 +43,6 @@ protected:
 
     // Draws one result on the GUI thread.
     virtual void draw(const Frame &frame) = 0;
-
-    // The any-based path of LabView is not used by typed views.
-    void showResult(const std::any &) final {}
 };
 
 } // namespace fb

@@ -58,7 +58,7 @@ RopeInvarianceView::RopeInvarianceView(QWidget *parent)
     reference_ = chart_->addLine(tr("RoPE logit at position 0"), QColor(0, 0, 0), 1.5, Qt::DashLine);
     addChart(chart_, chart_, 1);
 
-    start();
+    beginComputing();
 }
 
 void RopeInvarianceView::draw(const RopeInvarianceLabResult &result)

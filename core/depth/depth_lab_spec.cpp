@@ -27,7 +27,9 @@ ParamSpec seedSpec()
 const LabSpec &depthLabSpec()
 {
     static const LabSpec spec = [] {
-        LabSpec s { "depth-gradients", "Depth and gradients", {} };
+        LabSpec s { "depth-gradients", "Depth and gradients", {}, "218.1, 218.2",
+                    "Gradients through depth (plain against residual) and through time (RNN against LSTM), and "
+                    "the chapter's LSTM against mean pooling, trained live." };
         s.params = {
             choiceParam("study", "study in focus", { "depth", "time", "classifier" }, "depth",
                    "Which study the lab shows large (all three are computed): gradients through depth, "

@@ -180,7 +180,7 @@ bool allFinite(ClassifierModel &m)
 } // namespace
 
 ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
-                                 const std::function<void(const ClassifierProgress &)> &onStep, RunControl *control)
+                                 const std::function<void(const ClassifierProgress &)> &onStep, const RunControl *control)
 {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();

@@ -158,7 +158,7 @@ bool allFinite(const nn::Vec<float> &v)
 } // namespace
 
 TrainResult train(const TrainConfig &c, const std::function<void(const TrainProgress &)> &onStep,
-                  RunControl *control)
+                  const RunControl *control)
 {
     if (const std::string err = checkTrainConfig(c); !err.empty()) throw std::invalid_argument(err);
     const Clock::time_point start = Clock::now();
@@ -262,7 +262,7 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
 
 std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
                                   const std::function<void(std::size_t, const TrainProgress &)> &onStep,
-                                  RunControl *control)
+                                  const RunControl *control)
 {
     for (const TrainConfig &c : configs)
         if (const std::string err = checkTrainConfig(c); !err.empty()) throw std::invalid_argument(err);

@@ -82,7 +82,7 @@ struct TrainResult {
 // std::invalid_argument for a config that checkTrainConfig refuses.
 TrainResult train(const TrainConfig &config,
                   const std::function<void(const TrainProgress &)> &onStep = {},
-                  RunControl *control = nullptr);
+                  const RunControl *control = nullptr);
 
 // Added: runs several trainings at once (oneTBB, one task per config; each training itself is
 // single-threaded) and returns their results in the order of configs. onStep gets the index of the
@@ -90,7 +90,7 @@ TrainResult train(const TrainConfig &config,
 // cancels all of them. Used for arm=both and for sweeps.
 std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
                                   const std::function<void(std::size_t, const TrainProgress &)> &onStep = {},
-                                  RunControl *control = nullptr);
+                                  const RunControl *control = nullptr);
 
 // Parameter count of an arm at the given sizes (5,700 and 8,356 at the chapter's defaults).
 long long parameterCount(const TrainConfig &config);

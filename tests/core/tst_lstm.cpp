@@ -6,7 +6,7 @@
 #include "core/depth/lstm_classifier.h"
 #include "core/depth/rnn_gradients.h"
 #include "core/depth/time_gradients.h"
-#include "depth_gradient_check.h"
+#include "support/gradient_check.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // The attention lab against direct core calls: heatmaps, entropies, the Toeplitz check, refused
 // input, hover, the colour bar and the exported image.
-#include "core/lab_specs.h"
+#include "core/labs/attention_lab.h"
 #include "views/attention_view.h"
 #include "views/heatmap_grid.h"
 #include "views/number_spin_box.h"
@@ -49,8 +49,8 @@ class TestAttentionView : public QObject {
     // The view shows exactly what the core computes for the view's current values.
     void expectMatchesCore(const AttentionView &view)
     {
-        AttentionParams p;
-        QCOMPARE(QString::fromStdString(attentionFrom(view.values(), p)), QString());
+        QCOMPARE(QString::fromStdString(AttentionLab::check(view.values())), QString());
+        const AttentionParams p = AttentionLab::params(view.values());
         const AttentionResult ref = multiHeadAttention(p);
         const HeatmapGridData &d = view.grid()->data();
         QCOMPARE(qsizetype(d.images.size()), qsizetype(ref.weights.size()));

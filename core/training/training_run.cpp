@@ -1,4 +1,4 @@
-#include "views/training_run.h"
+#include "core/training/training_run.h"
 
 #include <exception>
 #include <utility>
