@@ -7,6 +7,7 @@
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests under ThreadSanitizer
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
+#   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -16,6 +17,8 @@ build_dir=${BUILD_DIR:-$here/build}
 jobs=${FULLBAND_JOBS:-$(nproc)}
 mode=${1:-run}
 shift || true
+list_only=0
+[ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
 # Build and test dependencies, all from Debian 12.
 packages=(build-essential cmake ninja-build pkg-config
@@ -28,6 +31,7 @@ case "$mode" in
   # libFuzzer and its sanitizer runtimes come with Debian's clang.
   fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
 esac
+[ $list_only = 1 ] && { printf '%s\n' "${packages[@]}"; exit 0; }
 
 install_missing() {
   local missing=()
@@ -122,5 +126,5 @@ case "$mode" in
   tsan) tsan "$@" ;;
   fuzz) fuzz ;;
   package) package "$@" ;;
-  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz" >&2; exit 2 ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|packages" >&2; exit 2 ;;
 esac
