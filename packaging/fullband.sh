@@ -7,6 +7,8 @@
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests under ThreadSanitizer
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
+#   packaging/fullband.sh deps DIR...    check that all those build directories and CI's scripts use
+#                                   comes from packages these lists install (packaging/check-deps.sh)
 #   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60).
@@ -30,6 +32,8 @@ case "$mode" in
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
   # libFuzzer and its sanitizer runtimes come with Debian's clang.
   fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+  # check-deps.sh watches the quick tests and cpack with strace.
+  deps) packages+=(strace) ;;
 esac
 [ $list_only = 1 ] && { printf '%s\n' "${packages[@]}"; exit 0; }
 
@@ -126,5 +130,6 @@ case "$mode" in
   tsan) tsan "$@" ;;
   fuzz) fuzz ;;
   package) package "$@" ;;
-  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|packages" >&2; exit 2 ;;
+  deps) bash "$here/packaging/check-deps.sh" "$@" ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|deps|packages" >&2; exit 2 ;;
 esac
