@@ -30,8 +30,10 @@ packages=(build-essential cmake ninja-build pkg-config
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
-  # libFuzzer and its sanitizer runtimes come with Debian's clang.
-  fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+  # libFuzzer and its sanitizer runtimes come with Debian's clang. With clang, CMake archives with
+  # llvm-ar-14 and llvm-ranlib-14 where llvm-14 is installed (GNU ar otherwise): llvm-14 makes every
+  # machine build the fuzz target alike.
+  fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
   # check-deps.sh watches the quick tests and cpack with strace.
   deps) packages+=(strace) ;;
 esac
