@@ -272,11 +272,13 @@ verdict() {
         split(l, f, "\t"); nabsent++
         if (verbose) print "check-deps: (not on this machine, so not checked) " f[1] ", called by " f[2]
       }
-      # Files no package owns that every machine makes itself (caches, machine state).
-      state = "^/etc/|^/var/(cache|lib)/|/gconv-modules\\.cache$|^/usr/lib/locale/locale-archive$"
+      # Files no package owns that every machine makes itself: configuration and state (/etc, /var)
+      # and the caches packages'\'' triggers build (MIME, icons, GIO, locales).
+      state = "^/etc/|^/var/(cache|lib)/|^/usr/share/mime/|/(gconv-modules|icon-theme|mimeinfo|loaders|giomodule)\\.cache$|/gschemas\\.compiled$|^/usr/lib/locale/locale-archive$"
       # Files found at run time that the program only looks for and does without.
       optional["/locale\\.alias$"] = "glibc reads it where the locales package is installed"
       optional["^/etc/ld\\.so\\.conf\\.d/"] = "dpkg-shlibdeps reads every file there"
+      optional["^/usr/lib/debug/"] = "sanitizers symbolize reports with debug files where installed"
       optional["/perl5/[0-9.]+/(auto/)?Locale/gettext"] = "Dpkg::Gettext uses Locale::gettext where installed"
     }
     {
