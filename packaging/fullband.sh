@@ -7,7 +7,7 @@
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests under ThreadSanitizer
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
-#   packaging/fullband.sh deps DIR...    check that all those build directories and CI's scripts use
+#   packaging/fullband.sh deps DIR...    check that everything those build directories and CI's scripts use
 #                                   comes from packages these lists install (packaging/check-deps.sh)
 #   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
@@ -23,7 +23,7 @@ list_only=0
 [ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
 # Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
-# use (without it fontconfig slants the regular face, and the charts render differently).
+# use (without it fontconfig slants the regular face, and the views render differently).
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
