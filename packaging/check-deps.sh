@@ -173,7 +173,8 @@ for b in "${dirs[@]}"; do
   if [[ "$(ctest --test-dir "$b" -N 2>/dev/null || true)" == *"Test #"* ]]; then
     costs=$b/Testing/Temporary/CTestCostData.txt
     if [ -f "$costs" ]; then
-      quick=$(awk '/^---/ { exit } NF == 3 { print $3, $1 }' "$costs" | sort -g \
+      # (A failed test has no time: "NAME 0 0".)
+      quick=$(awk '/^---/ { exit } NF == 3 && $2 > 0 { print $3, $1 }' "$costs" | sort -g \
         | awk -v budget="${CHECK_DEPS_TEST_SECONDS:-30}" '(sum += $1) <= budget { printf "%s%s", sep, $2; sep = "|" }')
     else  # never run: the first test of each area
       quick=$(ctest --test-dir "$b" -N | sed -n 's/^ *Test *#[0-9]*: *//p' | awk -F/ '!seen[$1]++' | paste -sd'|')
@@ -183,7 +184,7 @@ for b in "${dirs[@]}"; do
       norandom=()
       if setarch -R true 2>/dev/null; then norandom=(setarch -R); fi
       QT_QPA_PLATFORM=offscreen ASAN_OPTIONS=detect_leaks=0 \
-        trace "$tmp/run" "${norandom[@]}" ctest --test-dir "$b" -R "^($quick)\$" -j "$(nproc)" --timeout 120
+        trace "$tmp/run" timeout 300 "${norandom[@]}" ctest --test-dir "$b" -R "^($quick)\$" -j "$(nproc)" --timeout 120
       used "tests use" "$name" < "$tmp/run"
     fi
   fi
