@@ -9,6 +9,9 @@
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
 #   packaging/fullband.sh stress    the tests that wait for other threads, 3 times in a row, with both
 #                                   cores kept busy by two busy loops this script starts and stops
+#   packaging/fullband.sh deps DIR...    check that everything those build directories and CI's scripts use
+#                                   comes from packages these lists install (packaging/check-deps.sh)
+#   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -18,18 +21,26 @@ build_dir=${BUILD_DIR:-$here/build}
 jobs=${FULLBAND_JOBS:-$(nproc)}
 mode=${1:-run}
 shift || true
+list_only=0
+[ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
-# Build and test dependencies, all from Debian 12.
+# Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
+# use (without it fontconfig slants the regular face, and the views render differently).
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
-          xvfb xauth fonts-dejavu-core)
+          xvfb xauth fonts-dejavu-core fonts-dejavu-extra)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
-  # libFuzzer and its sanitizer runtimes come with Debian's clang.
-  fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+  # libFuzzer and its sanitizer runtimes come with Debian's clang. With clang, CMake archives with
+  # llvm-ar-14 and llvm-ranlib-14 where llvm-14 is installed (GNU ar otherwise): llvm-14 makes every
+  # machine build the fuzz target alike.
+  fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
+  # check-deps.sh watches the quick tests and cpack with strace.
+  deps) packages+=(strace) ;;
 esac
+[ $list_only = 1 ] && { printf '%s\n' "${packages[@]}"; exit 0; }
 
 install_missing() {
   local missing=()
@@ -154,5 +165,6 @@ case "$mode" in
   fuzz) fuzz ;;
   stress) stress "$@" ;;
   package) package "$@" ;;
-  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress" >&2; exit 2 ;;
+  deps) bash "$here/packaging/check-deps.sh" "$@" ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress|deps|packages" >&2; exit 2 ;;
 esac
