@@ -74,6 +74,10 @@ void torchAvxSinCos(float x, float &s, float &c)
     std::uint32_t signSin = bitsOf(x) & 0x80000000u;
     x = std::fabs(x);
     float y = x * kFourOverPi;
+    if (!(y < 2147483648.0f)) {  // NaN, inf or beyond int32: outside the kernel's domain
+        s = c = std::nanf("");
+        return;
+    }
     std::int32_t j = std::int32_t(y);  // _mm256_cvttps_epi32
     j = (j + 1) & ~1;                  // j = (j + 1) & ~1 (see the Cephes sources)
     y = float(j);

@@ -25,7 +25,8 @@ namespace fb {
 // log256_ps of one lane: natural logarithm for x > 0 (the kernel only sees x in [2^-24, 1]).
 float torchAvxLog(float x);
 
-// sincos256_ps of one lane: s = sin(x), c = cos(x), accurate for |x| < 8192.
+// sincos256_ps of one lane: s = sin(x), c = cos(x), accurate for |x| < 8192 (NaN for |x| >= 2^31
+// and NaN x, where the kernel's float-to-int conversion would overflow).
 void torchAvxSinCos(float x, float &s, float &c);
 
 // normal_fill_16_AVX2 on block[0..15] holding uniforms in [0, 1) (mean 0, std 1): for j < 8,
