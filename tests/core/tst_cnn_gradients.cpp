@@ -5,7 +5,7 @@
 #include "core/cnn/batch_norm2d.h"
 #include "core/cnn/conv2d.h"
 #include "core/cnn/residual_block.h"
-#include "depth_gradient_check.h"
+#include "support/gradient_check.h"
 
 #include <QTest>
 
