@@ -24,11 +24,15 @@ shift || true
 list_only=0
 [ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
-# Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
+# Build and test dependencies, all from Debian 12. FFmpeg's libraries write animations (H.264 through
+# libavcodec59's libx264, GIF with the palettegen/paletteuse filters); the
+# ffmpeg/ffprobe tools to look at, play and probe what fullband animate wrote. fonts-dejavu-extra has the italic faces the views
 # use (without it fontconfig slants the regular face, and the views render differently).
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
+          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev
+          ffmpeg
           xvfb xauth fonts-dejavu-core fonts-dejavu-extra)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
