@@ -54,7 +54,7 @@ private Q_SLOTS:
         // held-out accuracy every 5 steps of 200, step 0 included
         QCOMPARE(view.lstmHeldoutSeries()->count(), 41);
         QCOMPARE(view.meanHeldoutSeries()->count(), 41);
-        QCOMPARE(view.exportables().size(), 3);
+        QCOMPARE(view.exportables().size(), 4);  // depth, time, classifier, the residual block cell
         QVERIFY(view.readouts()->value(QStringLiteral("plainratio")).contains(QStringLiteral("e-")));
         QVERIFY(view.readouts()->value(QStringLiteral("lstmacc")).startsWith(QStringLiteral("1.00 / ")));
     }
