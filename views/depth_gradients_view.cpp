@@ -219,14 +219,21 @@ void DepthGradientsView::arrangeCharts(int focus)
     focus_ = focus;
     ChartPanel *charts[4] = { depthChart_, timeChart_, classifierChart_, blockChart_ };
     for (ChartPanel *c : charts) grid_->removeWidget(c);
-    grid_->addWidget(charts[focus], 0, 0, 1, 3);
-    // The others small below, in the chapter's reading order: depth, the cell, time, classifier.
+    grid_->addWidget(charts[focus], 0, 0, 1, 2);
+    // Two small charts below, wide enough for their legends: the other two of depth, time and
+    // classifier; with the cell in focus, depth and time. The cell is shown only in focus (its
+    // export works hidden: charts render their scene).
     int col = 0;
-    for (int i : { 0, 3, 1, 2 })
-        if (i != focus) grid_->addWidget(charts[i], 1, col++);
+    for (int i : { 0, 1, 2 }) {
+        const bool small = i != focus && col < 2;
+        charts[i]->setVisible(i == focus || small);
+        if (small) grid_->addWidget(charts[i], 1, col++);
+    }
+    blockChart_->setVisible(focus == 3);
     grid_->setRowStretch(0, 3);
     grid_->setRowStretch(1, 2);
-    for (int c = 0; c < 3; ++c) grid_->setColumnStretch(c, 1);
+    grid_->setColumnStretch(0, 1);
+    grid_->setColumnStretch(1, 1);
     updateNames();
 }
 

@@ -9,7 +9,7 @@
 //   3. the chapter's LSTM vs mean-pooling classifier, trained live on a worker thread.
 // Studies 1 and 2 and the cell run on the lab's latest-wins worker (each recomputed only when one of
 // its own parameters changed); study 3 on a ClassifierRunner. The "study" parameter picks the chart
-// shown large.
+// shown large, with two of the others small below it (the cell's chart only when it is in focus).
 #include "core/labs/depth_gradients_lab.h"
 #include "views/lab_view_for.h"
 

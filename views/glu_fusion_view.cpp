@@ -108,7 +108,7 @@ GluFusionView::GluFusionView(QWidget *parent)
     }
 
     // The sensitivity to h_t over alpha, exactly 0 at alpha = 0, the current alpha marked.
-    sensitivityChart_ = new ChartPanel(tr("Sensitivity of x_{t+1} to h_t as the channel opens"));
+    sensitivityChart_ = new ChartPanel(tr("Sensitivity of xₜ₊₁ to hₜ as the channel opens"));
     sensitivityChart_->setValueAxis(Qt::Horizontal, tr("α: the h columns of W_a and W_b scaled by α (0 = standard decoder)"));
     sensitivityChart_->setValueAxis(Qt::Vertical, tr("max |x(h) − x(h′)|"));
     sensitivity_ = sensitivityChart_->addLine(tr("max |x(h) − x(h′)| over the batch"), seriesColor(0));
@@ -145,10 +145,10 @@ GluFusionView::GluFusionView(QWidget *parent)
                           "(d = d_e = 512, batch 4, seed 3, α = 1)."));
     readouts()->setRow(QStringLiteral("open"), tr("Fraction of gates above 0.5"), wait,
                        tr("The chapter prints 0.493 for its cell: 1,009 of 2,048 gates."));
-    readouts()->setRow(QStringLiteral("sensitivity"), tr("Sensitivity to h_t at the current α"), wait,
+    readouts()->setRow(QStringLiteral("sensitivity"), tr("Sensitivity to hₜ at the current α"), wait,
                        tr("max |x(h) − x(h′)| over batch × d, h′ = torch.randn_like(h)"));
     readouts()->setRow(QStringLiteral("zeroed"), tr("… with the h columns zeroed (α = 0)"), wait,
-                       tr("The chapter prints 0.0e+00: at α = 0 the fused input does not depend on h_t at all."));
+                       tr("The chapter prints 0.0e+00: at α = 0 the fused input does not depend on hₜ at all."));
     readouts()->setRow(QStringLiteral("params"), tr("Fusion parameters, share of the stack's"), wait);
     readouts()->setRow(QStringLiteral("flops"), tr("Fusion FLOPs per token, share of a decode step's"), wait);
     readouts()->setNote(tr(
