@@ -152,6 +152,16 @@ private Q_SLOTS:
         QVERIFY(view.overheadText().contains(QStringLiteral("12,288")));  // 2 · 64 · 96
     }
 
+    // The lab fits a 1024 x 768 projector beside the window's lab list (about 230 pixels).
+    void fitsAProjector()
+    {
+        GluFusionView view;
+        view.waitForResult();
+        const QSize least = view.minimumSizeHint();
+        QVERIFY2(least.width() <= 1024 - 240 && least.height() <= 768 - 60,
+                 qPrintable(QStringLiteral("minimum %1 x %2").arg(least.width()).arg(least.height())));
+    }
+
     void exportIsNotBlank_data()
     {
         QTest::addColumn<int>("chart");
