@@ -130,6 +130,7 @@ GluFusionView::GluFusionView(QWidget *parent)
     overhead_->setTextFormat(Qt::RichText);
     overhead_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     overhead_->setMargin(6);
+    overhead_->setWordWrap(true);  // the table narrows with the window instead of widening the lab
     overhead_->setAutoFillBackground(true);
     overhead_->setStyleSheet(QStringLiteral("QLabel { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
     overhead_->setToolTip(tr("218.6.2: W_a and W_b add 2·d·(d_e + d) parameters (4d² at d_e = d) and about twice as "
