@@ -192,7 +192,9 @@ QString MainWindow::openPath(const QString &path)
 {
     SceneParse parsed;
     if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-        const QString text = embeddedSceneText(path);
+        QString error;
+        const QString text = embeddedSceneText(path, &error);
+        if (!error.isEmpty()) return error;
         if (text.isEmpty()) return tr("'%1' carries no FullBand scene").arg(path);
         parsed = parseSceneOrDeck(text.toUtf8(), labSpec);
     } else {
