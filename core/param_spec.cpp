@@ -60,6 +60,13 @@ bool parseNumber(std::string_view text, double &out)
     return true;
 }
 
+std::size_t characterCount(std::string_view utf8)
+{
+    std::size_t n = 0;
+    for (const char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
+    return n;
+}
+
 std::string rangeText(const ParamSpec &spec)
 {
     switch (spec.kind) {
@@ -111,8 +118,10 @@ std::string checkText(const ParamSpec &spec, const std::string &value)
         return describe(spec) + " must be " + rangeText(spec) + ", got '" + value + "'";
     }
     if (spec.kind == ParamKind::Text) {
-        if (value.size() > spec.maxLength)
-            return describe(spec) + " must be " + rangeText(spec) + ", got " + std::to_string(value.size());
+        // Characters, not bytes: "é" is one character (two bytes of UTF-8).
+        const std::size_t length = characterCount(value);
+        if (length > spec.maxLength)
+            return describe(spec) + " must be " + rangeText(spec) + ", got " + std::to_string(length) + " characters";
         return {};
     }
     return describe(spec) + " must be " + rangeText(spec);
