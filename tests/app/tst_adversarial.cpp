@@ -212,6 +212,8 @@ private Q_SLOTS:
         row("4 FIFO as the settings file",
             "mkdir -p config/FullBand && mkfifo config/FullBand/FullBand.conf && exec \"$BIN\" bad.fullband", 2,
             "settings file .*FullBand.conf' is a FIFO.*default settings(.|\n)*format must be 1", {}, {}, {}, false);
+        row("4 a device as a scene, its path named once", "exec \"$BIN\" /dev/null", 2,
+            "^fullband: '/dev/null' is a device, not a regular file$");
         row("4 FIFO as --out", "mkfifo pipe.csv && exec \"$BIN\" export capacity --out pipe.csv", 2, "--out: .*pipe.csv' is a FIFO");
 
         // 5. Divergence on the last steps.
@@ -287,6 +289,39 @@ private Q_SLOTS:
         // Nothing half-written is left beside the files.
         for (const QString &name : dir.entryList(QDir::Files | QDir::Hidden))
             QVERIFY2(!name.contains(QLatin1String(".fullband-")), qPrintable(name));
+    }
+
+    // Bad input changes nothing in the window: a FIFO, a chunk bomb, a damaged PNG, a scene with a
+    // value out of range or absurd pins are refused, and the scene the window shows stays as it was.
+    void refusedFilesChangeNothing()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QTemporaryDir tmp;
+        QDir dir(tmp.path());
+        writeFixtures(dir);
+        QVERIFY(QProcess::execute(QStringLiteral("mkfifo"), { dir.filePath(QStringLiteral("pipe.fullband")) }) == 0);
+        QFile range(dir.filePath(QStringLiteral("range.fullband")));
+        QVERIFY(range.open(QIODevice::WriteOnly));
+        range.write(R"({"format": 1, "lab": "decay-bound", "params": {"d": 3}})");
+        range.close();
+        MainWindow w;
+        QFile good(dir.filePath(QStringLiteral("good.fullband")));
+        QVERIFY(good.open(QIODevice::WriteOnly));
+        good.write(R"({"format": 1, "lab": "decay-bound", "params": {"d": 64, "base": 500}})");
+        good.close();
+        QCOMPARE(w.openPath(good.fileName()), QString());
+        const QString before = dir.filePath(QStringLiteral("before.fullband"));
+        QCOMPARE(w.saveScene(before), QString());
+        for (const char *name : { "pipe.fullband", "bomb.png", "damaged.png", "bad.fullband", "pins.fullband",
+                                  "range.fullband", "none.fullband" }) {
+            const QString err = w.openPath(dir.filePath(QLatin1String(name)));
+            QVERIFY2(!err.isEmpty() && !err.contains(QLatin1Char('\n')), name);
+            const QString after = dir.filePath(QStringLiteral("after.fullband"));
+            QCOMPARE(w.saveScene(after), QString());
+            QFile a(after), b(before);
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QVERIFY2(a.readAll() == b.readAll(), name);
+        }
     }
 
     // Item 1 in the window: File > Save scene on a full disk leaves the previous scene as it was.
