@@ -52,7 +52,7 @@ bool parseNumber(std::string_view text, double &out)
 {
     // std::from_chars ignores the locale ("2,5" is refused everywhere, "2.5" accepted everywhere).
     if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-    if (text.empty() || text.front() == '+' || text.front() == '-' && text.size() > 1 && text[1] == '+') return false;
+    if (text.empty() || text.front() == '+' || (text.front() == '-' && text.size() > 1 && text[1] == '+')) return false;
     double value = 0.0;
     const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
     if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return false;
