@@ -3,6 +3,7 @@
 // per head over none, sinusoidal or RoPE positions, each head's entropy against the uniform ln n, and
 // how far the pre-softmax logits are from Toeplitz (RoPE on a repeated token: a function of j - i).
 #include "core/attention.h"
+#include "core/budget.h"
 #include "core/lab.h"
 #include "core/matrix_pool.h"
 #include "core/toeplitz.h"
@@ -36,6 +37,7 @@ public:
     // n, d_model, heads, positional, base, causal, scaled, seed, content, sentence
     static const LabSpec &spec();
     static std::string check(const ParamValues &values);  // heads | d_model, even RoPE heads, 1-512 words
+    static Cost cost(const ParamValues &values);  // of checked values (core/budget.h; check applies it)
     static AttentionParams params(const ParamValues &values);  // checked values
     // Reuses the memory of results nobody holds any more (a live lab recomputes at the same sizes).
     Result compute(const ParamValues &values, const RunControl &stop);
