@@ -193,13 +193,18 @@ QString MainWindow::openPath(const QString &path)
 {
     SceneParse parsed;
     if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-        const QString text = embeddedSceneText(path);
+        QString error;
+        const QString text = embeddedSceneText(path, &error);
+        if (!error.isEmpty()) return error;
         if (text.isEmpty()) return tr("'%1' carries no FullBand scene").arg(path);
         parsed = parseSceneOrDeck(text.toUtf8(), labSpec);
     } else {
         parsed = readSceneFile(path, labSpec);
     }
-    if (!parsed.error.isEmpty()) return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), parsed.error);
+    // A file that could not be read names its path already ("'/dev/null' is a device, ...").
+    if (!parsed.error.isEmpty())
+        return parsed.error.contains(QLatin1Char('\'') + path + QLatin1Char('\''))
+            ? parsed.error : QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), parsed.error);
     if (parsed.isDeck) {
         lecture_->setDeck(parsed.deck, 0);
     } else if (QString err = applyScene(parsed.scene); !err.isEmpty()) {

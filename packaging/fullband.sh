@@ -25,11 +25,12 @@ list_only=0
 [ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
 # Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
-# use (without it fontconfig slants the regular face, and the views render differently).
+# use (without it fontconfig slants the regular face, and the views render differently). locales has
+# the sources of de_DE.UTF-8, which the locale test compiles with localedef into a folder of its own.
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
-          xvfb xauth fonts-dejavu-core fonts-dejavu-extra)
+          xvfb xauth fonts-dejavu-core fonts-dejavu-extra locales)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;

@@ -1,6 +1,7 @@
 #include "views/depth_gradients_view.h"
 
 #include "core/depth/depth_lab_spec.h"
+#include "core/time_left.h"
 #include "views/chart_panel.h"
 #include "views/classifier_runner.h"
 #include "views/palette.h"
@@ -20,6 +21,13 @@
 namespace fb {
 
 namespace {
+
+// ", about 30 s left" once the pace of the running arm says so (core/time_left.h), else nothing.
+QString timeLeft(double seconds, int step, int steps)
+{
+    const std::string left = timeLeftText(seconds, step, steps);
+    return left.empty() ? QString() : QStringLiteral(", ") + QString::fromStdString(left);
+}
 
 // A log axis over [lo, hi] with two to about seven labelled ticks. Over many decades the base grows
 // (10, 100, 10^4 ...) so labels never pile up and the range is padded a little; over a few decades
@@ -422,7 +430,10 @@ void DepthGradientsView::showClassifierProgress()
     const QString arm = classifier_->progressArm() == 0 ? tr("LSTM") : tr("mean pooling");
     readouts()->setRow(QStringLiteral("training"), QString(),
                        classifier_->progressSteps() > 0
-                           ? tr("%1 %2/%3…").arg(arm).arg(classifier_->progressStep()).arg(classifier_->progressSteps())
+                           ? tr("%1 %2/%3").arg(arm).arg(classifier_->progressStep()).arg(classifier_->progressSteps())
+                                 + timeLeft(classifier_->progressSeconds(), classifier_->progressStep(),
+                                            classifier_->progressSteps())
+                                 + QStringLiteral("…")
                            : tr("starting…"));
 }
 

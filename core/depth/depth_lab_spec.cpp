@@ -1,6 +1,6 @@
 #include "core/depth/depth_lab_spec.h"
 
-#include <cstdio>
+#include <charconv>
 
 namespace fb {
 
@@ -118,14 +118,20 @@ std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
     const double work = double(c.classifier.steps) * double(c.classifier.batch) * double(c.classifier.hidden)
         * double(c.classifier.hidden + c.classifier.embed);
     if (work > kMaxClassifierWork) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf,
-                      "steps x batch x hidden x (hidden + %d) must be at most %.3g so the classifier trains in "
-                      "seconds, got %.3g (steps %d, batch %d, hidden %d)",
-                      c.classifier.embed, kMaxClassifierWork, work, c.classifier.steps, c.classifier.batch,
-                      c.classifier.hidden);
-        return buf;
+        // std::to_chars, not printf: the same text in every locale.
+        auto g3 = [](double v) {
+            char buf[32];
+            const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 3);
+            return std::string(buf, r.ptr);
+        };
+        return "steps x batch x hidden x (hidden + " + std::to_string(c.classifier.embed) + ") must be at most "
+               + g3(kMaxClassifierWork) + " so the classifier trains in seconds, got " + g3(work) + " (steps "
+               + std::to_string(c.classifier.steps) + ", batch " + std::to_string(c.classifier.batch) + ", hidden "
+               + std::to_string(c.classifier.hidden) + ")";
     }
+    if (std::string err = checkClassifierConfig(c.classifier, { ClassifierArm::Lstm, ClassifierArm::MeanPooling });
+        !err.empty())
+        return err;
     out = c;
     return {};
 }
@@ -170,6 +176,7 @@ std::string lstmVsMeanFrom(const ParamValues &v, ClassifierConfig &out, std::vec
     std::vector<ClassifierArm> a;
     if (arm != "mean-pooling") a.push_back(ClassifierArm::Lstm);
     if (arm != "lstm") a.push_back(ClassifierArm::MeanPooling);
+    if (std::string err = checkClassifierConfig(c, a); !err.empty()) return err;
     out = c;
     arms = std::move(a);
     return {};

@@ -65,7 +65,17 @@ std::string AttentionLab::check(const ParamValues &v)
             return "sentence (words) must hold 1 to 512 words when content=sentence, got "
                 + std::string(words > 512 ? "more than 512" : "none");
     }
-    return {};
+    return checkBudget("attention at n x n x heads", cost(v), "lower n, heads or d_model");
+}
+
+Cost AttentionLab::cost(const ParamValues &v)
+{
+    // Per head: Q and K (n, d_k), logits and weights (n, n), in double; QK^T and softmax(QK^T) V.
+    const AttentionParams p = params(v);
+    const double n = p.content == AttentionContent::Sentence ? double(splitWords(p.sentence, 513).size()) : double(p.n);
+    const double heads = p.heads, dk = double(p.dModel) / p.heads;
+    return { 8.0 * heads * (4.0 * n * n + 4.0 * n * dk) + 8.0 * 3.0 * n * p.dModel,
+             heads * (4.0 * n * n * dk + 4.0 * n * p.dModel * dk + 10.0 * n * n) };
 }
 
 AttentionLabResult AttentionLab::compute(const ParamValues &values, const RunControl &)
