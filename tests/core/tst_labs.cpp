@@ -18,13 +18,6 @@
 
 using namespace fb;
 
-namespace {
-const LabSpec &specOf(const char *name)
-{
-    return findLab(name)->spec();
-}
-} // namespace
-
 class TestLabs : public QObject {
     Q_OBJECT
 private Q_SLOTS:
