@@ -25,6 +25,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -372,7 +373,9 @@ void MainWindow::restoreSettings()
             lab(i)->setExtraState(parsed.scene.extra);
         }
     }
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1600, 1000);
+    // The first start fills at most the screen: 1600 x 1000, less on a 1024 x 768 projector.
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(QSize(1600, 1000).boundedTo(screen()->availableGeometry().size()));
     const int last = labIndex(settings.value(QStringLiteral("window/lab")).toString());
     sidebar_->setCurrentRow(last >= 0 ? last : 0);
 }

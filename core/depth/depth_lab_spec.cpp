@@ -8,6 +8,7 @@ std::string depthStudyName(DepthStudy s)
 {
     switch (s) {
     case DepthStudy::Depth: return "depth";
+    case DepthStudy::Block: return "block";
     case DepthStudy::Time: return "time";
     case DepthStudy::Classifier: return "classifier";
     }
@@ -31,9 +32,9 @@ const LabSpec &depthLabSpec()
                     "Gradients through depth (plain against residual) and through time (RNN against LSTM), and "
                     "the chapter's LSTM against mean pooling, trained live." };
         s.params = {
-            choiceParam("study", "study in focus", { "depth", "time", "classifier" }, "depth",
-                   "Which study the lab shows large (all three are computed): gradients through depth, "
-                   "through time, or the LSTM vs mean-pooling classifier"),
+            choiceParam("study", "study in focus", { "depth", "block", "time", "classifier" }, "depth",
+                   "Which study the lab shows large (all four are computed): gradients through depth, the "
+                   "chapter's residual block cell, through time, or the LSTM vs mean-pooling classifier"),
             integerParam("depth", "depth L", "layers", 1, 200, 100,
                     "Number of layers in the plain and the residual stack", false),
             integerParam("width", "width w", "units", 2, 512, 128, "Units per layer", true),
@@ -45,6 +46,12 @@ const LabSpec &depthLabSpec()
                  "chapter's layers; 1 is LeCun/Xavier-style, √2 He init for ReLU",
                  true),
             seedSpec(),
+            integerParam("blocks", "residual blocks (218.1 cell)", "", 1, 8, 1,
+                    "Copies of the chapter's residual block in a row (1: the chapter's cell, 16 channels, "
+                    "input 2 x 16 x 8 x 8)"),
+            realParam("branch_gain", "branch gain γ (218.1 cell)", "", 0.0, 2.0, 1.0,
+                 "Weight of each block's second BatchNorm: 1 is PyTorch's init, 0 silences the branch "
+                 "(F = 0), and only the identity's gradient is left"),
             integerParam("seq_len", "sequence length T", "steps", 2, 500, 100,
                     "Length of the sequence the RNN and the LSTM run over in the gradient-through-time study"),
             integerParam("hidden", "hidden size", "units", 2, 256, 32,
@@ -77,7 +84,10 @@ std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
     if (std::string err = checkAll(depthLabSpec(), v); !err.empty()) return err;
     DepthLabConfig c;
     const std::string &study = v.text("study");
-    c.study = study == "time" ? DepthStudy::Time : study == "classifier" ? DepthStudy::Classifier : DepthStudy::Depth;
+    c.study = study == "time"         ? DepthStudy::Time
+              : study == "classifier" ? DepthStudy::Classifier
+              : study == "block"      ? DepthStudy::Block
+                                      : DepthStudy::Depth;
     const auto seed = std::uint64_t(v.integer("seed"));
 
     c.stack.depth = int(v.integer("depth"));
@@ -86,6 +96,10 @@ std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
     c.stack.norm = v.integer("norm") != 0;
     c.stack.initScale = v.number("init_scale");
     c.stack.seed = seed;
+
+    c.block.seed = seed;  // the chapter's cell: torch.manual_seed(0), the lab's default seed
+    c.block.blocks = int(v.integer("blocks"));
+    c.block.branchGain = v.number("branch_gain");
 
     c.time.seqLen = int(v.integer("seq_len"));
     c.time.hidden = int(v.integer("hidden"));
