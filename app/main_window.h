@@ -52,6 +52,7 @@ private:
     void buildMenus();
     void exportChartDialog();
     void exportAllDialog();
+    void exportAnimationDialog();
     void openDialog();
     void saveDialog();
     void copyChart();

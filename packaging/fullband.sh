@@ -29,9 +29,12 @@ list_only=0
 # Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
 # use (without it fontconfig slants the regular face, and the views render differently). locales has
 # the sources of de_DE.UTF-8, which the locale test compiles with localedef into a folder of its own.
+# FFmpeg's libraries write animations (H.264 through libavcodec59's libx264, GIF with the
+# palettegen/paletteuse filters); ffmpeg/ffprobe to look at, play and probe what fullband animate wrote.
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
+          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev ffmpeg
           xvfb xauth fonts-dejavu-core fonts-dejavu-extra locales)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
