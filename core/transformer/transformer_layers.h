@@ -1,0 +1,196 @@
+#pragma once
+// The layers of the tiny decoder-only transformer (000_031aadcae6604a46.txt, 218.4 and 218.6) that
+// core/training/layers.h does not have: LayerNorm, ReLU, rotary position embeddings and causal
+// attention of one (sequence, head). Forward/backward pairs in the style of llm.c (train_gpt2.c):
+// every backward pass quotes the forward line it differentiates and gradients accumulate with +=.
+//
+// Layout as in layers.h: activations are column-major (C, N) with one column per (position,
+// sequence) pair, N = T*B columns ordered time-major (column n = t*B + b). The attention functions
+// work on one (sequence, head) at a time through strided views: the queries of sequence b and head
+// h are rows [h*dh, (h+1)*dh) of columns b, B+b, 2B+b, ... of the (3d, N) qkv buffer, a (dh, T)
+// matrix with outer stride B*3d. Everything is templated on the scalar: float for training, double
+// for the gradient checks.
+#include "core/training/layers.h"
+
+#include <cmath>
+
+namespace fb::nn {
+
+// A (rows, cols) view with a column stride of its own: one head of one sequence in a time-major buffer.
+template <typename S> using Strided = Eigen::Map<Mat<S>, 0, Eigen::OuterStride<>>;
+template <typename S> using ConstStrided = Eigen::Map<const Mat<S>, 0, Eigen::OuterStride<>>;
+
+// ----------------------------------------------------------------------------------------------
+// LayerNorm over the C features of every column, like torch.nn.LayerNorm(C) (biased variance).
+
+// out is (C, N), mean and rstd are (N): kept for the backward pass, inp is (C, N),
+// weight and bias are (C). out may not alias inp.
+template <typename S>
+void layernorm_forward(Out<S> out, VecOut<S> mean, VecOut<S> rstd, const In<S> &inp, const VecIn<S> &weight,
+                       const VecIn<S> &bias, S eps = S(1e-5))
+{
+    const Eigen::Index C = inp.rows();
+    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
+        const auto x = inp.col(n).array();
+        const S m = x.sum() / S(C);
+        const S var = (x - m).square().sum() / S(C);
+        const S r = S(1) / std::sqrt(var + eps);
+        out.col(n).array() = (x - m) * r * weight.array() + bias.array();
+        mean[n] = m;
+        rstd[n] = r;
+    }
+}
+
+// Gradient with respect to the input only; the parameter gradients are reductions over all columns,
+// done once by layernorm_backward_params. dinp is (C, N), dout is (C, N), inp is (C, N), weight is (C).
+template <typename S>
+void layernorm_backward_inp(Out<S> dinp, const In<S> &dout, const In<S> &inp, const VecIn<S> &weight,
+                            const VecIn<S> &mean, const VecIn<S> &rstd)
+{
+    // in the forward pass this was: out = (inp - mean) * rstd * weight + bias
+    // with norm = (inp - mean) * rstd and dnorm = dout * weight:
+    // d(L)/d(inp) = rstd * (dnorm - mean(dnorm) - norm * mean(dnorm * norm))
+    const Eigen::Index C = inp.rows();
+    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
+        const auto norm = (inp.col(n).array() - mean[n]) * rstd[n];
+        const auto dnorm = dout.col(n).array() * weight.array();
+        const S dnormMean = dnorm.sum() / S(C);
+        const S dnormNormMean = (dnorm * norm).sum() / S(C);
+        dinp.col(n).array() += (dnorm - dnormMean - norm * dnormNormMean) * rstd[n];
+    }
+}
+
+// dweight and dbias are (C), dout is (C, N), inp is (C, N), mean and rstd are (N)
+template <typename S>
+void layernorm_backward_params(VecOut<S> dweight, VecOut<S> dbias, const In<S> &dout, const In<S> &inp,
+                               const VecIn<S> &mean, const VecIn<S> &rstd)
+{
+    // in the forward pass this was: out = norm * weight + bias, norm = (inp - mean) * rstd
+    // d(L)/d(weight) = sum over columns of dout * norm;  d(L)/d(bias) = sum over columns of dout
+    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
+        dweight.array() += dout.col(n).array() * (inp.col(n).array() - mean[n]) * rstd[n];
+        dbias += dout.col(n);
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// ReLU in place; the backward pass needs only the output (positive where the input was).
+
+// x is (C, N): the pre-activation on entry, relu of it on return
+template <typename S>
+void relu_forward_inplace(Out<S> x)
+{
+    x = x.cwiseMax(S(0));
+}
+
+// d is (C, N): d(L)/d(out) on entry, d(L)/d(inp) on return; out is (C, N) from the forward pass
+template <typename S>
+void relu_backward_inplace(Out<S> d, const In<S> &out)
+{
+    // in the forward pass this was: out = max(inp, 0)
+    // d(out)/d(inp) = 1 where out > 0, else 0
+    d = (out.array() > S(0)).select(d, S(0));
+}
+
+// ----------------------------------------------------------------------------------------------
+// Rotary position embeddings (218.4.4): pairs (2i, 2i+1) of every head's query and key rotated by
+// m * theta_i at position m. The tables hold, for each position, one row per pair of the whole
+// d-wide q (or k): a head's dh/2 frequencies repeated for every head.
+
+// x is (d, n): rows are H heads of dh features, its column c is column col0 + c of a time-major
+// buffer of B sequences, so at position (col0 + c) / B; cos and sin are (d/2, positions): row i
+// belongs to pair (2i, 2i+1)
+template <typename S>
+void rope_forward(Out<S> x, const In<S> &cos, const In<S> &sin, Eigen::Index col0, Eigen::Index B)
+{
+    const Eigen::Index pairs = x.rows() / 2;
+    for (Eigen::Index c = 0; c < x.cols(); ++c) {
+        const Eigen::Index m = (col0 + c) / B;
+        S *v = x.col(c).data();
+        const S *co = cos.col(m).data(), *si = sin.col(m).data();
+        for (Eigen::Index i = 0; i < pairs; ++i) {
+            const S e = v[2 * i], o = v[2 * i + 1];
+            v[2 * i] = e * co[i] - o * si[i];      // even' = e cos - o sin
+            v[2 * i + 1] = e * si[i] + o * co[i];  // odd'  = e sin + o cos
+        }
+    }
+}
+
+// dx is (d, n): d(L)/d(rotated x) on entry, d(L)/d(x) on return; cos, sin, col0 and B as in the forward
+template <typename S>
+void rope_backward_inplace(Out<S> dx, const In<S> &cos, const In<S> &sin, Eigen::Index col0, Eigen::Index B)
+{
+    // in the forward pass this was: [e'; o'] = R(m theta) [e; o],  R = [[cos, -sin], [sin, cos]]
+    // d(L)/d([e; o]) = R' d(L)/d([e'; o']): the rotation by -m theta
+    const Eigen::Index pairs = dx.rows() / 2;
+    for (Eigen::Index c = 0; c < dx.cols(); ++c) {
+        const Eigen::Index m = (col0 + c) / B;
+        S *v = dx.col(c).data();
+        const S *co = cos.col(m).data(), *si = sin.col(m).data();
+        for (Eigen::Index i = 0; i < pairs; ++i) {
+            const S de = v[2 * i], dodd = v[2 * i + 1];
+            v[2 * i] = de * co[i] + dodd * si[i];
+            v[2 * i + 1] = -de * si[i] + dodd * co[i];
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Causal scaled dot-product attention of one sequence and one head (218.4.1), for the queries at
+// positions [p0, p1) over the keys at positions [0, p1): the whole sequence at once (p0 = 0,
+// p1 = T) or one new position against a cache of the earlier keys and values (p0 = t, p1 = t + 1).
+// att keeps the softmax output for the backward pass and for the heatmaps: att(j, i) is the weight
+// of key j for query i (column = query), zero above the diagonal (j > i).
+
+// out is (dh, p1 - p0), att is (T, T) with T >= p1: columns [p0, p1) are written,
+// q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times
+// YaRN's attention factor squared when evaluating a rescaled RoPE)
+template <typename S>
+void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0,
+                       S scale)
+{
+    const Eigen::Index nq = q.cols(), p1 = p0 + nq, T = att.rows();
+    auto a = att.block(0, p0, p1, nq);
+    // preatt = scale * k' q: (p1, nq), row j = key, column i = query
+    a.noalias() = k.leftCols(p1).transpose() * q;
+    for (Eigen::Index i = 0; i < nq; ++i) {
+        const Eigen::Index query = p0 + i;  // keys j <= query are visible (the causal mask)
+        auto col = att.col(query);
+        auto visible = col.head(query + 1).array();
+        visible *= scale;
+        const S maxv = visible.maxCoeff();
+        visible = (visible - maxv).exp();
+        visible /= visible.sum();
+        col.tail(T - query - 1).setZero();
+    }
+    // out = v a: each query's weighted sum of the values it may see
+    out.noalias() = v.leftCols(p1) * a;
+}
+
+// dq is (dh, p1 - p0), dk and dv are (dh, >= p1): columns [0, p1) accumulate, datt is (T, T): a
+// scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0), att, q, k, v as in the forward
+template <typename S>
+void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S> &dout, const In<S> &att,
+                        const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale)
+{
+    const Eigen::Index nq = q.cols(), p1 = p0 + nq;
+    const auto a = att.block(0, p0, p1, nq);
+    auto da = datt.block(0, p0, p1, nq);
+    // backward pass 4, through the value accumulation: out = v a
+    // d(L)/d(v) = d(L)/d(out) a';  d(L)/d(a) = v' d(L)/d(out)
+    dv.leftCols(p1).noalias() += dout * a.transpose();
+    da.noalias() = v.leftCols(p1).transpose() * dout;
+    // backward pass 3, through the softmax, which needs only its output a:
+    // d(L)/d(preatt_j) = a_j (d(L)/d(a_j) - sum_j' a_j' d(L)/d(a_j')); masked keys have a_j = 0
+    for (Eigen::Index i = 0; i < nq; ++i) {
+        const S dot = a.col(i).dot(da.col(i));
+        da.col(i).array() = a.col(i).array() * (da.col(i).array() - dot);
+    }
+    // backward pass 2, the scale: preatt = scale * (k' q); backward pass 1, the query @ key matmul:
+    // d(L)/d(q) = scale k d(L)/d(preatt);  d(L)/d(k) = scale q d(L)/d(preatt)'
+    da *= scale;
+    dq.noalias() += k.leftCols(p1) * da;
+    dk.leftCols(p1).noalias() += q * da.transpose();
+}
+
+} // namespace fb::nn
