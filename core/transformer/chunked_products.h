@@ -1,23 +1,71 @@
 #pragma once
-// The three matrix products of a linear layer over (C, N) activations, cut into the fixed pieces of
-// ParallelRunner (column blocks for the forward product and the input gradient, row or column
-// blocks of the weight for its gradient), so that one thread and several compute the same numbers.
+// The matrix products of the transformer, cut into tiles of at most kTileRows x kTileCols outputs
+// and kTileInner terms of the inner dimension. Two reasons:
+//  - Eigen's product packs its operands into blocks of up to (rows x inner) and (inner x cols); it
+//    puts them on the stack when they fit EIGEN_STACK_ALLOCATION_LIMIT (128 KiB) and allocates them
+//    on the heap otherwise (W2's product at N = 256 columns did, 24 times a step). Tiles keep every
+//    block under the limit for any model size, so no pass allocates.
+//  - the tiles are fixed by the shapes alone, and each writes its own outputs (the inner tiles of one
+//    output tile run in order on one thread), so one thread and several compute the same numbers.
 #include "core/training/layers.h"
 #include "core/transformer/parallel_runner.h"
 
 namespace fb::nn {
 
-// Rows (or columns) of a weight gradient per piece.
-constexpr Eigen::Index kWeightChunk = 64;
+template <typename S>
+struct Tiles {
+    static constexpr Eigen::Index rows = 96;                  // a multiple of the AVX2 kernel's 24 rows
+    static constexpr Eigen::Index cols = 128;
+    static constexpr Eigen::Index inner = 1024 / sizeof(S);  // 256 floats: (96 x 256) and (256 x 128) floats fit
+};
+
+// out (+)= lhs * rhs for one tile [r0, r0 + m) x [c0, c0 + n) of out, summed over inner tiles in order.
+// out is (M, N), lhs is (M, K), rhs is (K, N): any Eigen expressions (a transpose, a block)
+template <typename S, typename Dst, typename Lhs, typename Rhs>
+void tile_product(Dst &out, const Lhs &lhs, const Rhs &rhs, Eigen::Index r0, Eigen::Index m, Eigen::Index c0,
+                  Eigen::Index n, bool accumulate)
+{
+    const Eigen::Index K = lhs.cols();
+    auto o = out.block(r0, c0, m, n);
+    if (K == 0) {
+        if (!accumulate) o.setZero();
+        return;
+    }
+    for (Eigen::Index k0 = 0; k0 < K; k0 += Tiles<S>::inner) {
+        const Eigen::Index k = std::min(Tiles<S>::inner, K - k0);
+        if (k0 == 0 && !accumulate) o.noalias() = lhs.block(r0, k0, m, k) * rhs.block(k0, c0, k, n);
+        else o.noalias() += lhs.block(r0, k0, m, k) * rhs.block(k0, c0, k, n);
+    }
+}
+
+// out (+)= lhs * rhs on the calling thread, tile by tile. out is (M, N), lhs is (M, K), rhs is (K, N)
+template <typename S, typename Dst, typename Lhs, typename Rhs>
+void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
+{
+    for (Eigen::Index c0 = 0; c0 < out.cols(); c0 += Tiles<S>::cols)
+        for (Eigen::Index r0 = 0; r0 < out.rows(); r0 += Tiles<S>::rows)
+            tile_product<S>(out, lhs, rhs, r0, std::min(Tiles<S>::rows, out.rows() - r0), c0,
+                            std::min(Tiles<S>::cols, out.cols() - c0), accumulate);
+}
+
+// The same with the output tiles shared among par's threads.
+template <typename S, typename Dst, typename Lhs, typename Rhs>
+void product(const ParallelRunner &par, Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
+{
+    const Eigen::Index rt = (out.rows() + Tiles<S>::rows - 1) / Tiles<S>::rows;
+    const Eigen::Index ct = (out.cols() + Tiles<S>::cols - 1) / Tiles<S>::cols;
+    par.forEach(rt * ct, [&](Eigen::Index t) {
+        const Eigen::Index r0 = (t % rt) * Tiles<S>::rows, c0 = (t / rt) * Tiles<S>::cols;
+        tile_product<S>(out, lhs, rhs, r0, std::min(Tiles<S>::rows, out.rows() - r0), c0,
+                        std::min(Tiles<S>::cols, out.cols() - c0), accumulate);
+    });
+}
 
 // out is (OC, N), weight is (OC, C), inp is (C, N): out = weight * inp, or += when accumulate
 template <typename S>
 void product_forward(const ParallelRunner &par, Out<S> out, const In<S> &weight, const In<S> &inp, bool accumulate)
 {
-    par.forColumns(0, out.cols(), [&](Eigen::Index c, Eigen::Index n) {
-        if (accumulate) out.middleCols(c, n).noalias() += weight * inp.middleCols(c, n);
-        else out.middleCols(c, n).noalias() = weight * inp.middleCols(c, n);
-    });
+    product<S>(par, out, weight, inp, accumulate);
 }
 
 // dinp is (C, N), weight is (OC, C), dout is (OC, N)
@@ -27,10 +75,7 @@ void product_backward_inp(const ParallelRunner &par, Out<S> dinp, const In<S> &w
 {
     // in the forward pass this was: out = weight * inp
     // d(L)/d(inp) = weight' * d(L)/d(out)
-    par.forColumns(0, dinp.cols(), [&](Eigen::Index c, Eigen::Index n) {
-        if (accumulate) dinp.middleCols(c, n).noalias() += weight.transpose() * dout.middleCols(c, n);
-        else dinp.middleCols(c, n).noalias() = weight.transpose() * dout.middleCols(c, n);
-    });
+    product<S>(par, dinp, weight.transpose(), dout, accumulate);
 }
 
 // dweight is (OC, C), dout is (OC, N), inp is (C, N)
@@ -38,16 +83,8 @@ template <typename S>
 void product_backward_weight(const ParallelRunner &par, Out<S> dweight, const In<S> &dout, const In<S> &inp)
 {
     // in the forward pass this was: out = weight * inp
-    // d(L)/d(weight) = d(L)/d(out) * inp', in pieces of the longer side of the weight
-    if (dweight.rows() >= dweight.cols()) {
-        par.forBlocks(dweight.rows(), kWeightChunk, [&](Eigen::Index r, Eigen::Index n) {
-            dweight.middleRows(r, n).noalias() += dout.middleRows(r, n) * inp.transpose();
-        });
-    } else {
-        par.forBlocks(dweight.cols(), kWeightChunk, [&](Eigen::Index c, Eigen::Index n) {
-            dweight.middleCols(c, n).noalias() += dout * inp.middleRows(c, n).transpose();
-        });
-    }
+    // d(L)/d(weight) = d(L)/d(out) * inp'
+    product<S>(par, dweight, dout, inp.transpose(), true);
 }
 
 // dbias is (OC), dout is (OC, N)

@@ -11,8 +11,10 @@
 // matrix with outer stride B*3d. Everything is templated on the scalar: float for training, double
 // for the gradient checks.
 #include "core/training/layers.h"
+#include "core/transformer/chunked_products.h"
 
 #include <cmath>
+#include <limits>
 
 namespace fb::nn {
 
@@ -140,35 +142,82 @@ void rope_backward_inplace(Out<S> dx, const In<S> &cos, const In<S> &sin, Eigen:
 // positions [p0, p1) over the keys at positions [0, p1): the whole sequence at once (p0 = 0,
 // p1 = T) or one new position against a cache of the earlier keys and values (p0 = t, p1 = t + 1).
 // att keeps the softmax output for the backward pass and for the heatmaps: att(j, i) is the weight
-// of key j for query i (column = query), zero above the diagonal (j > i).
+// of key j for query i (column = query), zero above the diagonal (j > i). Its columns are padded to
+// attentionRows(T) rows, a multiple of 8, so that the softmax works in whole SIMD packets.
 
-// out is (dh, p1 - p0), att is (T, T) with T >= p1: columns [p0, p1) are written,
+constexpr Eigen::Index kMaxAttentionKeys = 2048;  // the longest sequence attention accepts
+
+inline Eigen::Index attentionRows(Eigen::Index T) { return (T + 7) / 8 * 8; }
+
+// A row vector of up to kMaxAttentionKeys entries on the stack: the per-query scratch of the softmax
+// backward.
+template <typename S>
+using QueryRow = Eigen::Matrix<S, 1, Eigen::Dynamic, Eigen::RowMajor, 1, kMaxAttentionKeys>;
+
+// The causal softmax of the columns [p0, p0 + nq) of one head's padded weights, in place: column i
+// holds the scores of query p0 + i against keys 0 .. p0 + i (rows beyond are ignored) and receives
+// softmax(scale * scores) there and exact zeros below. Written with Eigen's packet primitives
+// because the obvious column-by-column Eigen expressions cost 3x more at T = 32: each column's exp
+// is only a few packets long and waits on its own reductions, while one exp over the whole block
+// keeps the SIMD units busy. The scaled scores are clamped at -80 (float; -700 double) before the
+// exp, so that exp never returns a denormal (Eigen's float exp does, slowly, below -87).
+// a is (rows, nq) contiguous (rows a multiple of 8, the column of query p0 at a)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"  // packet_traits<float>::type is __m256
+template <typename S>
+void causal_softmax_columns(S *a, Eigen::Index p0, Eigen::Index nq, Eigen::Index rows, S scale)
+{
+    using namespace Eigen::internal;
+    using Packet = typename packet_traits<S>::type;
+    constexpr Eigen::Index W = unpacket_traits<Packet>::size;
+    static_assert(8 % W == 0, "attentionRows pads to 8 rows");
+    const Packet sc = pset1<Packet>(scale), lo = pset1<Packet>(S(std::is_same_v<S, float> ? -80 : -700));
+    // 1. per column: max over the visible keys; scaled, shifted scores; the masked rows at the floor
+    for (Eigen::Index i = 0; i < nq; ++i) {
+        S *p = a + i * rows;
+        const Eigen::Index n = p0 + i + 1, len = (n + W - 1) / W * W;
+        for (Eigen::Index j = n; j < len; ++j) p[j] = p[0];  // pad the last packet with a visible score
+        Packet mv = ploadu<Packet>(p);
+        for (Eigen::Index k = W; k < len; k += W) mv = pmax(mv, ploadu<Packet>(p + k));
+        const Packet m = pset1<Packet>(predux_max(mv));
+        for (Eigen::Index k = 0; k < len; k += W) pstoreu(p + k, pmax(pmul(psub(ploadu<Packet>(p + k), m), sc), lo));
+    }
+    // 2. one exp over the whole block
+    Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>> flat(a, rows * nq);
+    flat = flat.exp();
+    // 3. per column: zero the masked rows (the causal mask, exactly), normalise the visible ones
+    for (Eigen::Index i = 0; i < nq; ++i) {
+        S *p = a + i * rows;
+        const Eigen::Index n = p0 + i + 1, len = (n + W - 1) / W * W;
+        for (Eigen::Index j = n; j < rows; ++j) p[j] = S(0);
+        Packet sv = ploadu<Packet>(p);
+        for (Eigen::Index k = W; k < len; k += W) sv = padd(sv, ploadu<Packet>(p + k));
+        const Packet inv = pset1<Packet>(S(1) / predux(sv));
+        for (Eigen::Index k = 0; k < len; k += W) pstoreu(p + k, pmul(ploadu<Packet>(p + k), inv));
+    }
+}
+#pragma GCC diagnostic pop
+
+// out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
 // q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times
 // YaRN's attention factor squared when evaluating a rescaled RoPE)
 template <typename S>
 void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0,
                        S scale)
 {
-    const Eigen::Index nq = q.cols(), p1 = p0 + nq, T = att.rows();
-    auto a = att.block(0, p0, p1, nq);
-    // preatt = scale * k' q: (p1, nq), row j = key, column i = query
-    a.noalias() = k.leftCols(p1).transpose() * q;
-    for (Eigen::Index i = 0; i < nq; ++i) {
-        const Eigen::Index query = p0 + i;  // keys j <= query are visible (the causal mask)
-        auto col = att.col(query);
-        auto visible = col.head(query + 1).array();
-        visible *= scale;
-        const S maxv = visible.maxCoeff();
-        visible = (visible - maxv).exp();
-        visible /= visible.sum();
-        col.tail(T - query - 1).setZero();
-    }
-    // out = v a: each query's weighted sum of the values it may see
-    out.noalias() = v.leftCols(p1) * a;
+    const Eigen::Index nq = q.cols(), p1 = p0 + nq, rows = att.rows();
+    auto a = att.middleCols(p0, nq);  // (rows, nq): every (padded) key row of the queries' columns
+    // preatt = k' q: (p1, nq), row j = key, column i = query
+    product<S>(a.topRows(p1), k.leftCols(p1).transpose(), q, false);
+    // att = softmax(scale * preatt) over each column's keys j <= query, 0 for j > query
+    causal_softmax_columns<S>(a.data(), p0, nq, rows, scale);
+    // out = v att: each query's weighted sum of the values it may see
+    product<S>(out, v.leftCols(p1), a.topRows(p1), false);
 }
 
-// dq is (dh, p1 - p0), dk and dv are (dh, >= p1): columns [0, p1) accumulate, datt is (T, T): a
-// scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0), att, q, k, v as in the forward
+// dq is (dh, p1 - p0), dk and dv are (dh, >= p1): columns [0, p1) accumulate, datt is
+// (attentionRows(T), T): a scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0),
+// att, q, k, v as in the forward
 template <typename S>
 void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S> &dout, const In<S> &att,
                         const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale)
@@ -178,19 +227,18 @@ void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S
     auto da = datt.block(0, p0, p1, nq);
     // backward pass 4, through the value accumulation: out = v a
     // d(L)/d(v) = d(L)/d(out) a';  d(L)/d(a) = v' d(L)/d(out)
-    dv.leftCols(p1).noalias() += dout * a.transpose();
-    da.noalias() = v.leftCols(p1).transpose() * dout;
+    product<S>(dv.leftCols(p1), dout, a.transpose(), true);
+    product<S>(da, v.leftCols(p1).transpose(), dout, false);
     // backward pass 3, through the softmax, which needs only its output a:
     // d(L)/d(preatt_j) = a_j (d(L)/d(a_j) - sum_j' a_j' d(L)/d(a_j')); masked keys have a_j = 0
-    for (Eigen::Index i = 0; i < nq; ++i) {
-        const S dot = a.col(i).dot(da.col(i));
-        da.col(i).array() = a.col(i).array() * (da.col(i).array() - dot);
-    }
+    QueryRow<S> dots(nq);
+    dots = a.cwiseProduct(da).colwise().sum();
+    da = a.cwiseProduct(da.rowwise() - dots);
     // backward pass 2, the scale: preatt = scale * (k' q); backward pass 1, the query @ key matmul:
     // d(L)/d(q) = scale k d(L)/d(preatt);  d(L)/d(k) = scale q d(L)/d(preatt)'
     da *= scale;
-    dq.noalias() += k.leftCols(p1) * da;
-    dk.leftCols(p1).noalias() += q * da.transpose();
+    product<S>(dq, k.leftCols(p1), da, true);
+    product<S>(dk.leftCols(p1), q, da.transpose(), true);
 }
 
 } // namespace fb::nn

@@ -92,7 +92,7 @@ void TransformerNet<S>::inputs(TransformerWorkspace<S> &ws, const PositionTables
             // fz = fzEmb + [W_a; W_b][:, d:] h_{t-1};  x = a * sigmoid(g)
             auto fz = ws.fz.middleCols(c, n);
             fz = ws.fzEmb.middleCols(c, n);
-            fz.noalias() += P(L_.Wf).rightCols(d) * ws.hprev.middleCols(c, n);
+            nn::product<S>(fz, P(L_.Wf).rightCols(d), ws.hprev.middleCols(c, n), true);
             nn::glu_forward<S>(x, ws.gate.middleCols(c, n), fz);
         } else {
             x = ws.emb.middleCols(c, n);
@@ -184,7 +184,7 @@ void TransformerNet<S>::forwardPosition(TransformerWorkspace<S> &ws, const int *
     }
     inputs(ws, pos, t, t + 1);
     stack_.forward(params.data(), ws, pos, t, t + 1);
-    ws.logits.middleCols(c0, B).noalias() = P(L_.Wu) * ws.h.middleCols(c0, B);
+    nn::product<S>(par_, ws.logits.middleCols(c0, B), P(L_.Wu), ws.h.middleCols(c0, B), false);
 }
 
 template <typename S>
@@ -202,7 +202,8 @@ void TransformerNet<S>::inputsBackward(TransformerWorkspace<S> &ws, Eigen::Index
     nn::glu_backward<S>(dfz, dx, ws.fz.middleCols(c0, n), ws.gate.middleCols(c0, n));
     if (exact && p0 > 0) {
         // in the forward pass this was: fz_t = fzEmb_t + [W_a; W_b][:, d:] h_{t-1}, h_{t-1} = h of p0 - 1
-        ws.dh.middleCols(c0 - B, B).noalias() += P(L_.Wf).rightCols(d).transpose() * ws.dfz.middleCols(c0, B);
+        nn::product<S>(par_, ws.dh.middleCols(c0 - B, B), P(L_.Wf).rightCols(d).transpose(), ws.dfz.middleCols(c0, B),
+                       true);
     }
 }
 
@@ -244,11 +245,12 @@ void TransformerNet<S>::backward(TransformerWorkspace<S> &ws, const TransformerB
         nn::product_backward_inp<S>(par_, all(ws.demb), P(L_.Wf).leftCols(d), all(ws.dfz), false);
     }
     // in the forward pass this was: e = scale * (E[tok] + W_obs obs)
+    if (s_.embedScale) all(ws.demb) *= embScale_;  // now d(L)/d(E[tok] + W_obs obs)
     auto dE = G(L_.E);
-    for (Eigen::Index n = 0; n < N; ++n) dE.col(batch.tokens[std::size_t(n)]) += embScale_ * ws.demb.col(n);
+    for (Eigen::Index n = 0; n < N; ++n) dE.col(batch.tokens[std::size_t(n)]) += ws.demb.col(n);
     if (s_.obsInputs > 0) {
         const Eigen::Map<const nn::Mat<float>> obs(batch.obs.data(), s_.obsInputs, N);
-        G(L_.Wobs).noalias() += embScale_ * all(ws.demb) * obs.transpose().template cast<S>();
+        nn::product<S>(par_, G(L_.Wobs), all(ws.demb), obs.transpose().template cast<S>(), true);
     }
 }
 

@@ -63,7 +63,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         nn::layernorm_forward<S>(a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
                                  a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
-        a.qkv.middleCols(c, n).noalias() = P(params, w.Wqkv) * a.ln1.middleCols(c, n);
+        nn::product<S>(a.qkv.middleCols(c, n), P(params, w.Wqkv), a.ln1.middleCols(c, n), false);
         if (rope) {
             nn::rope_forward<S>(a.qkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
             nn::rope_forward<S>(a.qkv.block(d, c, d, n), pos.cos, pos.sin, c, B);
@@ -71,7 +71,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     });
 
     // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights
-    const Eigen::Index ld = 3 * d, nq = p1 - p0;
+    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
     par_.forEach(B * H, [&](Eigen::Index i) {
         const Eigen::Index b = i / H, h = i % H;
         const S *qkv = a.qkv.data();
@@ -79,7 +79,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         nn::ConstStrided<S> k(qkv + b * ld + d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
         nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
         nn::Strided<S> y(a.atty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
-        Eigen::Map<M> att(a.att.data() + (b * H + h) * T * T, T, T);
+        Eigen::Map<M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
         nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale);
     });
 
@@ -87,16 +87,17 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         auto mid = a.mid.middleCols(c, n);
         mid = a.x.middleCols(c, n);
-        mid.noalias() += P(params, w.Wo) * a.atty.middleCols(c, n);
+        nn::product<S>(mid, P(params, w.Wo), a.atty.middleCols(c, n), true);
         nn::layernorm_forward<S>(a.ln2.middleCols(c, n), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n), mid,
                                  PV(params, w.ln2w), PV(params, w.ln2b));
         auto fc = a.fc.middleCols(c, n);
-        nn::linear_forward<S>(fc, a.ln2.middleCols(c, n), P(params, w.W1), PV(params, w.b1));
+        fc.colwise() = PV(params, w.b1);
+        nn::product<S>(fc, P(params, w.W1), a.ln2.middleCols(c, n), true);
         nn::relu_forward_inplace<S>(fc);
         auto o = out.middleCols(c, n);
         o = mid;
         o.colwise() += PV(params, w.b2);
-        o.noalias() += P(params, w.W2) * fc;
+        nn::product<S>(o, P(params, w.W2), fc, true);
     });
 }
 
@@ -131,19 +132,19 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         auto dmid = a.dmid.middleCols(c, n);
         dmid = dout.middleCols(c, n);
         auto dfc = a.dfc.middleCols(c, n);
-        dfc.noalias() = P(params, w.W2).transpose() * dout.middleCols(c, n);
+        nn::product<S>(dfc, P(params, w.W2).transpose(), dout.middleCols(c, n), false);
         nn::relu_backward_inplace<S>(dfc, a.fc.middleCols(c, n));
-        a.dln2.middleCols(c, n).noalias() = P(params, w.W1).transpose() * dfc;
+        nn::product<S>(a.dln2.middleCols(c, n), P(params, w.W1).transpose(), dfc, false);
         // in the forward pass this was: ln2 = LN2(mid)
         nn::layernorm_backward_inp<S>(dmid, a.dln2.middleCols(c, n), a.mid.middleCols(c, n), PV(params, w.ln2w),
                                       a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
         // in the forward pass this was: mid = x + W_O atty
         a.dx.middleCols(c, n) = dmid;
-        ws.datty.middleCols(c, n).noalias() = P(params, w.Wo).transpose() * dmid;
+        nn::product<S>(ws.datty.middleCols(c, n), P(params, w.Wo).transpose(), dmid, false);
     });
 
     // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head)
-    const Eigen::Index ld = 3 * d, nq = p1 - p0;
+    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
     par_.forEach(B * H, [&](Eigen::Index i) {
         const Eigen::Index b = i / H, h = i % H;
         const S *qkv = a.qkv.data();
@@ -156,8 +157,8 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         nn::Strided<S> dk(dqkv + b * ld + d + h * dh, dh, p1, st);
         nn::Strided<S> dv(dqkv + b * ld + 2 * d + h * dh, dh, p1, st);
         nn::ConstStrided<S> dy(ws.datty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
-        Eigen::Map<const M> att(a.att.data() + (b * H + h) * T * T, T, T);
-        Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * T * T, T, T);
+        Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+        Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
         nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
     });
 
@@ -173,7 +174,7 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         }
         // in the forward pass this was: qkv = W_qkv ln1, ln1 = LN1(x)
         auto dln1 = a.dln1.middleCols(c, n);
-        dln1.noalias() = P(params, w.Wqkv).transpose() * dqkv;
+        nn::product<S>(dln1, P(params, w.Wqkv).transpose(), dqkv, false);
         nn::layernorm_backward_inp<S>(a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
                                       a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
     });

@@ -1,5 +1,7 @@
 #include "core/transformer/transformer_workspace.h"
 
+#include "core/transformer/transformer_layers.h"
+
 #include <stdexcept>
 
 namespace fb {
@@ -10,7 +12,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     capacity = cap;
     maxLen = len;
     withGrad = grad;
-    const Eigen::Index d = s.dModel, N = cap, attSize = Eigen::Index(s.heads) * cap * len;
+    const Eigen::Index d = s.dModel, N = cap, attSize = Eigen::Index(s.heads) * cap * nn::attentionRows(len);
     auto mat = [N](M &m, Eigen::Index rows, bool needed = true) { m.setZero(needed ? rows : 0, needed ? N : 0); };
     auto vec = [](V &v, Eigen::Index size, bool needed = true) { v.setZero(needed ? size : 0); };
     mat(emb, d);
@@ -60,7 +62,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
 template <typename S>
 void TransformerWorkspace<S>::setBatch(int b, int t)
 {
-    if (b < 1 || t < 1 || t > maxLen || Eigen::Index(b) * t > capacity)
+    if (b < 1 || t < 1 || t > maxLen || t > nn::kMaxAttentionKeys || Eigen::Index(b) * t > capacity)
         throw std::logic_error("TransformerWorkspace: batch larger than reserved");
     B = b;
     T = t;
@@ -74,11 +76,11 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
     double rows = d + fb * (d + 2 * d + 2 * d + d);               // emb, hprev, fzEmb, fz, gate
     rows += s.layers * (d + d + 2 + 3 * d + d + d + d + 2 + f);  // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
     rows += d + d + 2 + 2 * V + 2;                               // xL, h, stats, logits, probs, colmax, logsum
-    double att = double(s.layers) * s.heads * len;               // per column
+    double att = double(s.layers) * s.heads * nn::attentionRows(len);  // per column
     if (grad) {
         rows += s.layers * (d + d + 3 * d + d + d + f);          // dx, dln1, dqkv, dmid, dln2, dfc
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
-        att += double(s.heads) * len;                            // datt
+        att += double(s.heads) * nn::attentionRows(len);         // datt
     }
     return (rows + att) * double(cap) * sizeof(S);
 }

@@ -4,7 +4,8 @@
 // columns (sequences x positions) and sequences of up to maxLen positions, then reused by every
 // forward and backward pass without allocating. Activations are (C, N), time-major (column
 // n = t*B + b). A forward pass uses the first N = B*T columns; the attention weights of (sequence b,
-// head h) are the (T, T) block at offset (b*H + h)*T*T of att.
+// head h) are the (R, T) block at offset (b*H + h)*R*T of att, R = nn::attentionRows(T) >= T (rows
+// padded to whole SIMD packets; rows >= T are zero), column i = query i, row j = key j.
 #include "core/training/layers.h"
 #include "core/transformer/transformer_layout.h"
 
@@ -22,7 +23,7 @@ struct TransformerWorkspace {
         M ln1;          // (d, N)   LN1 x
         V ln1Mean, ln1Rstd;  // (N)
         M qkv;          // (3d, N)  W_qkv ln1: rows [0, d) q, [d, 2d) k (both rotated under RoPE), [2d, 3d) v
-        V att;          // (B H T T) softmax weights, see above
+        V att;          // (B H R T) softmax weights, see above
         M atty;         // (d, N)   every head's attention output, head h in rows [h dh, (h+1) dh)
         M mid;          // (d, N)   x + W_O atty
         M ln2;          // (d, N)   LN2 mid
@@ -51,7 +52,7 @@ struct TransformerWorkspace {
     V colmax, logsum;  // (N)  cross-entropy workspaces
     // gradients (withGrad)
     M dlogits, dh, dxL, datty, dfz, demb;
-    V datt;         // (B H T T) scratch of the attention backward
+    V datt;         // (B H R T) scratch of the attention backward
 
     // Allocates for up to capacity columns and maxLen positions. Call outside the step loop.
     void reserve(const TransformerShape &shape, Eigen::Index capacity, Eigen::Index maxLen, bool withGrad);

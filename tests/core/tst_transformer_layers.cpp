@@ -195,7 +195,7 @@ private Q_SLOTS:
         const Eigen::Index B = 2, T = 5, d = 8, H = 2, dh = d / H, b = 1, h = 1;
         const double scale = 1.0 / std::sqrt(double(dh));
         const HeadViews hv { B, d, dh };
-        Md qkv = random(rng, 3 * d, B * T), atty = Md::Zero(d, B * T), att(T, T), r = random(rng, dh, T);
+        Md qkv = random(rng, 3 * d, B * T), atty = Md::Zero(d, B * T), att(nn::attentionRows(T), T), r = random(rng, dh, T);
         auto run = [&] {
             auto y = nn::Strided<double>(atty.data() + b * d + h * dh, dh, T, Eigen::OuterStride<>(B * d));
             nn::attention_forward<double>(y, att, hv.view(qkv, 0, b, h, 0, T), hv.view(qkv, 1, b, h, 0, T),
@@ -209,7 +209,7 @@ private Q_SLOTS:
             Vd w = (k.leftCols(i + 1).transpose() * q.col(i) * scale).array().exp();
             w /= w.sum();
             QVERIFY((att.col(i).head(i + 1) - w).norm() < 1e-14);
-            QVERIFY(att.col(i).tail(T - i - 1).isZero(0.0));  // the causal mask: exactly zero
+            QVERIFY(att.col(i).tail(att.rows() - i - 1).isZero(0.0));  // the causal mask and the padding: exactly zero
             const Md y = nn::Strided<double>(atty.data() + b * d + h * dh, dh, T, Eigen::OuterStride<>(B * d));
             QVERIFY((y.col(i) - v.leftCols(i + 1) * w).norm() < 1e-14);
         }
@@ -227,7 +227,7 @@ private Q_SLOTS:
         // gradients, with the whole sequence and position by position (the backward of the cache)
         for (bool stepwise : { false, true }) {
             run();
-            Md dqkv = Md::Zero(3 * d, B * T), datt(T, T);
+            Md dqkv = Md::Zero(3 * d, B * T), datt(att.rows(), T);
             const Md dy = r;
             if (!stepwise) {
                 nn::attention_backward<double>(hv.view(dqkv, 0, b, h, 0, T), hv.view(dqkv, 1, b, h, 0, T),
