@@ -2,6 +2,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/image_export.h"
+#include "app/lab_image.h"
 #include "app/lab_registry.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
@@ -69,7 +70,7 @@ int runExport(int argc, char **argv)
     if (parser.isSet(QStringLiteral("scale"))) {
         bool ok = false;
         options.scale = parser.value(QStringLiteral("scale")).toDouble(&ok);
-        if (!ok || options.scale < 0.5 || options.scale > 4.0
+        if (!ok || !(options.scale >= 0.5 && options.scale <= 4.0)  // NaN fails both comparisons
             || options.size.width() * options.scale > 16384 || options.size.height() * options.scale > 16384)
             return failBadInput(QStringLiteral("--scale must be a number in [0.5, 4] (at most 16384 pixels a side), got '%1'")
                                     .arg(parser.value(QStringLiteral("scale"))));
@@ -97,7 +98,8 @@ int runExport(int argc, char **argv)
     switch (exportFormat(out)) {
     case ExportFormat::Svg: err = writeSvg(target, out, options.size); break;
     case ExportFormat::Csv: err = writeCsv(target, out); break;
-    default: err = writePng(renderChart(target, options), out); break;
+    // The same image as the window's Export chart, with the scene embedded.
+    default: err = writePng(chartImage(*lab, chart - 1, options.size, options.scale, false), out); break;
     }
     if (!err.isEmpty()) return failBadInput(err);
     std::printf("%s\n", qPrintable(QFileInfo(out).absoluteFilePath()));

@@ -1,11 +1,10 @@
 #pragma once
-// The labs FullBand shows, in sidebar order, and how to make each.
+// The labs the window shows, in sidebar order (core's list, core/lab.h), and how to make each view.
 #include "core/param_spec.h"
 
 #include <QList>
 #include <QString>
 
-#include <functional>
 
 namespace fb {
 
@@ -15,8 +14,8 @@ struct LabEntry {
     QString name;    // command-line name ("decay-bound")
     QString title;   // sidebar text
     QString icon;    // resource path of the sidebar icon
-    std::function<LabView *()> create;
-    std::function<const LabSpec &()> spec;  // the lab's parameters, without making the view
+    LabView *(*create)() = nullptr;
+    const LabSpec &(*spec)() = nullptr;     // the lab's parameters, without making the view
 };
 
 const QList<LabEntry> &labRegistry();

@@ -2,6 +2,7 @@
 
 #include "app/export_dialog.h"
 #include "app/image_export.h"
+#include "app/lab_image.h"
 #include "app/lab_registry.h"
 #include "app/lecture_mode.h"
 #include "views/exportable.h"
@@ -34,7 +35,6 @@
 namespace fb {
 
 namespace {
-const QString kSceneText = QStringLiteral("fullband-scene");  // PNG text chunk holding the scene
 constexpr int kMaxRecent = 8;
 } // namespace
 
@@ -147,9 +147,10 @@ void MainWindow::about()
         "<h3>FullBand %1</h3>"
         "<p>Live labs for the ideas behind the transformer and its newest correction, latent feedback.</p>"
         "<p><b>Sources</b><br>"
-        "“The Road to Transformers”, a textbook chapter (000_031aadcae6604a46.txt): sections 218.1–218.6, "
-        "Figures 218.1 and 218.2.<br>"
-        "An encyclopedia page on transformers (004_21534ea083b6ce9c.txt): the cost formulas of the Costs lab.</p>"
+        "“The Road to Transformers”, a textbook chapter: sections 218.1–218.6, Figures 218.1 and 218.2.<br>"
+        "“Transformer”, an encyclopedia page (PRIMO.ai) on the architecture: the cost formulas of the "
+        "Costs lab (KV cache, 12·d² parameters per layer, C ≈ 6ND, attention against dense compute, the "
+        "decode bandwidth ceiling).</p>"
         "<p>Lecture mode: F5; Page Down / Page Up step through a deck; Esc leaves.</p>"
         "<p>Built with Qt %2, Eigen and oneTBB.</p>").arg(QStringLiteral(FULLBAND_VERSION), QString::fromLatin1(qVersion())));
 }
@@ -168,14 +169,8 @@ void MainWindow::report(const QString &title, const QString &error)
 
 Scene MainWindow::currentScene() const
 {
-    Scene s;
-    if (LabView *l = currentLab()) {
-        s.lab = l->name();
-        s.title = l->title();
-        s.values = l->values();
-        s.extra = l->extraState();
-    }
-    return s;
+    LabView *l = currentLab();
+    return l ? sceneOf(*l) : Scene {};
 }
 
 QString MainWindow::applyScene(const Scene &scene)
@@ -197,8 +192,7 @@ QString MainWindow::openPath(const QString &path)
 {
     SceneParse parsed;
     if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-        QImageReader reader(path);
-        const QString text = reader.text(kSceneText);
+        const QString text = embeddedSceneText(path);
         if (text.isEmpty()) return tr("'%1' carries no FullBand scene").arg(path);
         parsed = parseSceneOrDeck(text.toUtf8(), labSpec);
     } else {
@@ -289,32 +283,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 QImage MainWindow::chartImage(int chartIndex, QSize size, qreal scale)
 {
     LabView *l = currentLab();
-    if (!l || chartIndex < 0 || chartIndex >= l->exportables().size()) return {};
-    l->waitForResult();
-    Exportable *chart = l->exportables()[chartIndex];
-    QImage image;
-    if (captionStrip_) {
-        // The chart above, one line of key parameters below, in the requested size overall.
-        const int strip = std::max(28, size.height() / 24);
-        const QImage top = chart->renderImage(QSize(size.width(), size.height() - strip), scale);
-        image = QImage(size * scale, QImage::Format_ARGB32_Premultiplied);
-        image.setDevicePixelRatio(scale);
-        image.fill(Qt::white);
-        QPainter p(&image);
-        p.drawImage(QPointF(0, 0), top);
-        QFont font = p.font();
-        font.setPointSizeF(std::max(8.0, strip * 0.38));
-        p.setFont(font);
-        p.setPen(QColor(60, 60, 60));
-        p.drawText(QRect(12, size.height() - strip, size.width() - 24, strip), Qt::AlignVCenter | Qt::AlignLeft,
-                   p.fontMetrics().elidedText(l->caption(), Qt::ElideRight, size.width() - 24));
-    } else {
-        image = chart->renderImage(size, scale);
-    }
-    const Scene s = currentScene();
-    if (const LabSpec *spec = labSpec(s.lab))
-        image.setText(kSceneText, QString::fromUtf8(QJsonDocument(sceneToJson(s, *spec)).toJson(QJsonDocument::Compact)));
-    return image;
+    return l ? fb::chartImage(*l, chartIndex, size, scale, captionStrip_) : QImage();
 }
 
 QString MainWindow::exportChart(int chartIndex, const QString &path, QSize size, qreal scale)

@@ -6,51 +6,25 @@ namespace fb {
 
 namespace {
 
-ParamSpec integer(const char *key, const char *label, const char *unit, double lo, double hi, double def,
-                  bool logScale, const char *help)
-{
-    ParamSpec p;
-    p.key = key;
-    p.label = label;
-    p.unit = unit;
-    p.kind = ParamKind::Integer;
-    p.min = lo;
-    p.max = hi;
-    p.def = def;
-    p.logScale = logScale;
-    p.help = help;
-    return p;
-}
-
-ParamSpec real(const char *key, const char *label, const char *unit, double lo, double hi, double def,
-               bool logScale, const char *help)
-{
-    ParamSpec p = integer(key, label, unit, lo, hi, def, logScale, help);
-    p.kind = ParamKind::Real;
-    return p;
-}
-
 LabSpec makeSpec()
 {
     LabSpec s;
     s.name = "costs";
     s.title = "Costs";
+    s.source = "the encyclopedia page on the Transformer";
+    s.summary = "KV cache per variant, 12·L·d² parameters, C ≈ 6ND, attention against dense compute, the decode ceiling.";
     s.params = {
-        integer("layers", "layers L", "", 1, 256, 80, false, "Transformer layers in the stack"),
-        integer("d_model", "model width d", "", 64, 65536, 8192, true, "Width of the residual stream d_model"),
-        integer("query_heads", "query heads", "", 1, 256, 64, false,
-                "Attention heads for queries; classic multi-head attention has as many KV heads"),
-        integer("kv_heads", "KV heads", "", 1, 256, 8, false,
-                "Key-value heads: = query heads for MHA, fewer for GQA, 1 for MQA; must divide query_heads"),
-        integer("head_dim", "head dimension", "", 8, 512, 128, false, "Width of each key and value head"),
-        integer("context", "context n", "tokens", 1, 16777216, 131072, true, "Tokens held in the KV cache of one sequence"),
-        real("bytes_per_value", "bytes per KV value", "B", 0.5, 4, 2, false, "2 for 16-bit, 1 for 8-bit, 0.5 for 4-bit"),
-        real("params", "parameters N", "billion", 0.01, 10000, 70, true,
-             "Parameters used in C = 6ND and read once per decoded token (dense model: all of them)"),
-        real("train_tokens", "training tokens D", "billion", 0.001, 100000, 15000, true, "Tokens seen in pretraining"),
-        real("bandwidth_tbps", "memory bandwidth", "TB/s", 0.01, 1000, 10, true,
-             "Aggregate memory bandwidth of the accelerators serving one stream"),
-        real("weight_bytes", "bytes per weight", "B", 0.25, 4, 2, false, "2 for 16-bit weights, 1 for 8-bit, 0.5 for 4-bit"),
+        integerParam("layers", "layers L", "", 1, 256, 80, "Transformer layers in the stack", false),
+        integerParam("d_model", "model width d", "", 64, 65536, 8192, "Width of the residual stream d_model", true),
+        integerParam("query_heads", "query heads", "", 1, 256, 64, "Attention heads for queries; classic multi-head attention has as many KV heads", false),
+        integerParam("kv_heads", "KV heads", "", 1, 256, 8, "Key-value heads: = query heads for MHA, fewer for GQA, 1 for MQA; must divide query_heads", false),
+        integerParam("head_dim", "head dimension", "", 8, 512, 128, "Width of each key and value head", false),
+        integerParam("context", "context n", "tokens", 1, 16777216, 131072, "Tokens held in the KV cache of one sequence", true),
+        realParam("bytes_per_value", "bytes per KV value", "B", 0.5, 4, 2, "2 for 16-bit, 1 for 8-bit, 0.5 for 4-bit", false),
+        realParam("params", "parameters N", "billion", 0.01, 10000, 70, "Parameters used in C = 6ND and read once per decoded token (dense model: all of them)", true),
+        realParam("train_tokens", "training tokens D", "billion", 0.001, 100000, 15000, "Tokens seen in pretraining", true),
+        realParam("bandwidth_tbps", "memory bandwidth", "TB/s", 0.01, 1000, 10, "Aggregate memory bandwidth of the accelerators serving one stream", true),
+        realParam("weight_bytes", "bytes per weight", "B", 0.25, 4, 2, "2 for 16-bit weights, 1 for 8-bit, 0.5 for 4-bit", false),
     };
     return s;
 }

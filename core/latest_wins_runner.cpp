@@ -2,8 +2,9 @@
 
 namespace fb {
 
-LatestWinsRunner::LatestWinsRunner()
-    : thread_([this] { loop(); })
+LatestWinsRunner::LatestWinsRunner(std::chrono::milliseconds grace)
+    : grace_(grace)
+    , thread_([this] { loop(); })
 {
 }
 
@@ -13,6 +14,7 @@ LatestWinsRunner::~LatestWinsRunner()
         std::lock_guard lock(mutex_);
         stopping_ = true;
         pending_ = nullptr;
+        if (running_) running_->cancel();
     }
     wake_.notify_all();
     thread_.join();
@@ -26,9 +28,19 @@ std::uint64_t LatestWinsRunner::submit(Job job)
         generation = ++latest_;
         pending_ = std::move(job);
         pendingGeneration_ = generation;
+        // The running job is stale now: it may finish within its grace period, no later.
+        if (running_) running_->cancelAt(runningSince_ + grace_);
     }
     wake_.notify_one();
     return generation;
+}
+
+void LatestWinsRunner::cancelAll()
+{
+    std::lock_guard lock(mutex_);
+    pending_ = nullptr;
+    if (running_) running_->cancel();
+    idle_.notify_all();
 }
 
 std::uint64_t LatestWinsRunner::latestGeneration() const
@@ -49,6 +61,12 @@ std::uint64_t LatestWinsRunner::jobsRun() const
     return jobsRun_;
 }
 
+std::uint64_t LatestWinsRunner::jobsCancelled() const
+{
+    std::lock_guard lock(mutex_);
+    return jobsCancelled_;
+}
+
 void LatestWinsRunner::loop()
 {
     std::unique_lock lock(mutex_);
@@ -58,16 +76,19 @@ void LatestWinsRunner::loop()
         Job job = std::move(pending_);
         pending_ = nullptr;
         const std::uint64_t generation = pendingGeneration_;
-        running_ = true;
+        auto control = std::make_shared<RunControl>();
+        running_ = control;
+        runningSince_ = std::chrono::steady_clock::now();
         lock.unlock();
-        job(generation);  // the work itself runs without the lock
-        job = nullptr;    // release captured state off the lock too
+        job(generation, *control);  // the work itself runs without the lock
+        job = nullptr;              // release captured state off the lock too
         lock.lock();
-        running_ = false;
+        running_.reset();
         ++jobsRun_;
+        if (control->stopRequested()) ++jobsCancelled_;
         if (!pending_) idle_.notify_all();
     }
-    running_ = false;
+    running_.reset();
     idle_.notify_all();
 }
 

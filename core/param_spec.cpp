@@ -40,16 +40,24 @@ std::string formatNumber(double value)
 {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    // std::to_chars ignores the locale: "0.008" under de_DE too.
     char buf[64];
-    if (value == std::floor(value) && std::fabs(value) < 1e15) {
-        std::snprintf(buf, sizeof buf, "%.0f", value);
-        return buf;
-    }
-    for (int precision = 6; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, value);
-        if (std::strtod(buf, nullptr) == value) break;
-    }
-    return buf;
+    const bool integral = value == std::floor(value) && std::fabs(value) < 1e15;
+    const auto r = integral ? std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, 0)
+                            : std::to_chars(buf, buf + sizeof buf, value);  // shortest that reads back
+    return std::string(buf, r.ptr);
+}
+
+bool parseNumber(std::string_view text, double &out)
+{
+    // std::from_chars ignores the locale ("2,5" is refused everywhere, "2.5" accepted everywhere).
+    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+    if (text.empty() || text.front() == '+' || text.front() == '-' && text.size() > 1 && text[1] == '+') return false;
+    double value = 0.0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return false;
+    out = value;
+    return true;
 }
 
 std::string rangeText(const ParamSpec &spec)
@@ -124,9 +132,8 @@ std::string setFromText(const LabSpec &lab, ParamValues &values, std::string_vie
     }
     // Numbers: the whole text must parse ("12abc" and "" are refused).
     std::string text(value);
-    char *end = nullptr;
-    const double parsed = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size())
+    double parsed = 0.0;
+    if (!parseNumber(text, parsed))
         return describe(*spec) + " must be " + rangeText(*spec) + ", got '" + text + "', which is not a number";
     std::string err = checkNumber(*spec, parsed);
     if (err.empty()) values.numbers[spec->key] = parsed;
@@ -147,6 +154,45 @@ std::string checkAll(const LabSpec &lab, const ParamValues &values)
         }
     }
     return {};
+}
+
+ParamSpec integerParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                       std::string help, bool logScale, long long multipleOf)
+{
+    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Integer, min, max, def };
+    s.logScale = logScale;
+    s.multipleOf = multipleOf;
+    s.help = std::move(help);
+    return s;
+}
+
+ParamSpec realParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                    std::string help, bool logScale)
+{
+    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Real, min, max, def };
+    s.logScale = logScale;
+    s.help = std::move(help);
+    return s;
+}
+
+ParamSpec choiceParam(std::string key, std::string label, std::vector<std::string> choices, std::string def,
+                      std::string help)
+{
+    ParamSpec s { std::move(key), std::move(label), "", ParamKind::Choice };
+    s.choices = std::move(choices);
+    s.defText = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+ParamSpec textParam(std::string key, std::string label, std::string unit, std::string def, std::size_t maxLength,
+                    std::string help)
+{
+    ParamSpec s { std::move(key), std::move(label), std::move(unit), ParamKind::Text };
+    s.defText = std::move(def);
+    s.maxLength = maxLength;
+    s.help = std::move(help);
+    return s;
 }
 
 } // namespace fb

@@ -41,12 +41,26 @@ struct LabSpec {
     std::string name;   // command-line name, e.g. "decay-bound"
     std::string title;  // e.g. "RoPE decay bound"
     std::vector<ParamSpec> params;
+    std::string source;   // where in the sources it comes from, e.g. "218.4.4, Figure 218.1 (right)"
+    std::string summary;  // one sentence on what it shows, for the start page and --help
 
     const ParamSpec *find(std::string_view key) const;
     ParamValues defaults() const;
     // "d, base, max_distance, ..." for messages.
     std::string keyList() const;
 };
+
+// FullBand's one way to write a parameter down, for every lab: key, label, unit, range, default,
+// one sentence of help, then how its slider moves (log scale) and what an integer must be a
+// multiple of.
+ParamSpec integerParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                       std::string help, bool logScale = false, long long multipleOf = 1);
+ParamSpec realParam(std::string key, std::string label, std::string unit, double min, double max, double def,
+                    std::string help, bool logScale = false);
+ParamSpec choiceParam(std::string key, std::string label, std::vector<std::string> choices, std::string def,
+                      std::string help);
+ParamSpec textParam(std::string key, std::string label, std::string unit, std::string def, std::size_t maxLength,
+                    std::string help);
 
 // "an even integer in [2, 1024]", "a number in [1.0001, 1e+06]", "one of none|pi|ntk|yarn".
 std::string rangeText(const ParamSpec &spec);
@@ -64,7 +78,12 @@ std::string setFromText(const LabSpec &lab, ParamValues &values, std::string_vie
 // Checks every parameter of values against lab (missing keys are an error too).
 std::string checkAll(const LabSpec &lab, const ParamValues &values);
 
-// Shortest text that reads back to the same double ("%.17g" trimmed), for JSON and scenes.
+// Shortest text that reads back to the same double, for JSON, scenes and messages; the same in every
+// locale ("0.008", never "0,008").
 std::string formatNumber(double value);
+
+// The whole of text as a number ("2.5", "1e-3", "+4"; "inf" and "nan" too, for the range check to
+// refuse), in every locale; false for anything else ("2,5", "12abc", "").
+bool parseNumber(std::string_view text, double &out);
 
 } // namespace fb

@@ -6,7 +6,10 @@
 // waitWhilePaused() where it can pause. Every call is thread-safe; pause, resume and cancel wake a
 // paused worker at once through the condition variable.
 #include <atomic>
+#include <chrono>
+#include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 
 namespace fb {
@@ -22,6 +25,13 @@ public:
     void resume() { set(paused_, false); }
     // Stop after the current step; a trainer still reports the weights reached.
     void cancel() { set(cancelled_, true); }
+    // Stop once the clock reaches deadline (already past: at the next check). For work that is
+    // worth finishing if it is nearly done: the latest-wins runner gives a stale job a grace period.
+    // A paused worker is not woken by a deadline.
+    void cancelAt(std::chrono::steady_clock::time_point deadline)
+    {
+        deadlineNs_.store(std::max<std::int64_t>(1, deadline.time_since_epoch() / std::chrono::nanoseconds(1)));
+    }
     // Cancel, and nobody will read the result (a closing window): skip any final evaluation.
     void abandon()
     {
@@ -30,17 +40,30 @@ public:
     }
 
     // Working side.
-    bool stopRequested() const { return cancelled_.load(std::memory_order_relaxed); }
+    bool stopRequested() const
+    {
+        if (cancelled_.load(std::memory_order_relaxed)) return true;
+        const std::int64_t deadline = deadlineNs_.load(std::memory_order_relaxed);
+        return deadline != 0
+               && std::chrono::steady_clock::now().time_since_epoch() / std::chrono::nanoseconds(1) >= deadline;
+    }
     bool isAbandoned() const { return abandoned_.load(std::memory_order_relaxed); }
     bool isPaused() const { return paused_.load(std::memory_order_relaxed); }
 
     // Blocks while paused and not cancelled, without spinning. Returns !stopRequested().
-    bool waitWhilePaused()
+    bool waitWhilePaused() const
     {
         std::unique_lock<std::mutex> lock(mutex_);
+        if (!paused_.load() || cancelled_.load()) return !cancelled_.load();
+        ++parked_;
         wake_.wait(lock, [this] { return !paused_.load() || cancelled_.load(); });
+        --parked_;
         return !cancelled_.load();
     }
+
+    // Workers blocked in waitWhilePaused right now. A paused worker that is parked runs no step
+    // until resume or cancel: what a test waits for instead of sleeping through "the step in flight".
+    int parkedWorkers() const { return parked_.load(); }
 
 private:
     void set(std::atomic<bool> &flag, bool value)
@@ -56,8 +79,10 @@ private:
     std::atomic<bool> paused_ { false };
     std::atomic<bool> cancelled_ { false };
     std::atomic<bool> abandoned_ { false };
-    std::mutex mutex_;
-    std::condition_variable wake_;
+    mutable std::atomic<int> parked_ { 0 };
+    std::atomic<std::int64_t> deadlineNs_ { 0 };  // steady_clock nanoseconds; 0 = none
+    mutable std::mutex mutex_;
+    mutable std::condition_variable wake_;
 };
 
 // True when control is given and asks to stop (work that may run without a controller).

@@ -1,11 +1,13 @@
 #include "core/torch_generator.h"
 
+#include "core/torch_avx_math.h"
+
 #include <cmath>
 
 namespace fb {
 
-TorchGenerator::TorchGenerator(std::uint64_t seed)
-    : engine_(static_cast<std::uint32_t>(seed))
+TorchGenerator::TorchGenerator(std::uint64_t seed, TorchCpuKernel kernel)
+    : engine_(static_cast<std::uint32_t>(seed)), kernel_(kernel)
 {
 }
 
@@ -61,4 +63,52 @@ std::vector<double> TorchGenerator::randn(int n)
     return data;
 }
 
+float TorchGenerator::uniformFloat()
+{
+    // at::uniform_real_distribution<float>: random() is one 32-bit draw; keep 24 bits (float's digits).
+    return float(engine_() & 0xFFFFFFu) * 0x1.0p-24f;
+}
+
+std::vector<float> TorchGenerator::randnFloat(int n)
+{
+    std::vector<float> data(std::size_t(std::max(n, 0)));
+    if (n < 16) {
+        // normal_kernel's serial path: at::normal_distribution<double>, then static_cast<float>.
+        for (float &x : data) x = float(normalScalar());
+        return data;
+    }
+    // normal_fill_AVX2 / normal_fill: n uniforms first, then Box-Muller in place on blocks of 16.
+    auto fillBlocks = [kernel = kernel_](float *block, std::size_t count) {
+        if (kernel == TorchCpuKernel::Avx2) {
+            torchAvxNormalFillBlocks(block, count);
+        } else {
+            for (std::size_t i = 0; i + 16 <= count; i += 16) torchDefaultNormalFill16(block + i);
+        }
+    };
+    for (float &x : data) x = uniformFloat();
+    fillBlocks(data.data(), data.size() - data.size() % 16);
+    if (n % 16 != 0) {
+        float *tail = data.data() + n - 16;  // the last 16 values are drawn again
+        for (int i = 0; i < 16; ++i) tail[i] = uniformFloat();
+        fillBlocks(tail, 16);
+    }
+    return data;
+}
+
+std::vector<float> TorchGenerator::uniformFloat(int n, double from, double to)
+{
+    // uniform_kernel: from and to cast to float once, then per element (in storage order)
+    // x = (draw & (2^24 - 1)) * 2^-24 and x * (to - from) + from in float. The AVX2 build fuses the
+    // last line into one fused multiply-add; the default build rounds the product first.
+    const float lo = float(from), hi = float(to);
+    const float range = hi - lo;
+    std::vector<float> data(std::size_t(std::max(n, 0)));
+    for (float &v : data) {
+        const float x = uniformFloat();
+        v = kernel_ == TorchCpuKernel::Avx2 ? std::fma(x, range, lo) : x * range + lo;
+    }
+    return data;
+}
+
 } // namespace fb
+

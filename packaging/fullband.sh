@@ -7,6 +7,11 @@
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests under ThreadSanitizer
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
+#   packaging/fullband.sh stress    the tests that wait for other threads, 3 times in a row, with both
+#                                   cores kept busy by two busy loops this script starts and stops
+#   packaging/fullband.sh deps DIR...    check that everything those build directories and CI's scripts use
+#                                   comes from packages these lists install (packaging/check-deps.sh)
+#   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60).
 set -euo pipefail
@@ -16,18 +21,26 @@ build_dir=${BUILD_DIR:-$here/build}
 jobs=${FULLBAND_JOBS:-$(nproc)}
 mode=${1:-run}
 shift || true
+list_only=0
+[ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
-# Build and test dependencies, all from Debian 12.
+# Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
+# use (without it fontconfig slants the regular face, and the views render differently).
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
-          xvfb xauth fonts-dejavu-core)
+          xvfb xauth fonts-dejavu-core fonts-dejavu-extra)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
-  # libFuzzer and its sanitizer runtimes come with Debian's clang.
-  fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+  # libFuzzer and its sanitizer runtimes come with Debian's clang. With clang, CMake archives with
+  # llvm-ar-14 and llvm-ranlib-14 where llvm-14 is installed (GNU ar otherwise): llvm-14 makes every
+  # machine build the fuzz target alike.
+  fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
+  # check-deps.sh watches the quick tests and cpack with strace.
+  deps) packages+=(strace) ;;
 esac
+[ $list_only = 1 ] && { printf '%s\n' "${packages[@]}"; exit 0; }
 
 install_missing() {
   local missing=()
@@ -87,11 +100,40 @@ fuzz() {
   # The working corpus grows in the build tree; the committed seeds stay as they are.
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp -n "$here"/tests/fuzz/corpus/* "$here"/resources/decks/*.fullband "$dir/corpus/"
+  # The dictionary: the structural words, then every lab's name, keys and choices from core's list.
+  { cat "$here/tests/fuzz/scene.dict"; "$dir/fuzz_dict"; } > "$dir/scene.dict"
   echo "fullband: fuzzing the scene and deck loader for ${seconds} s"
   ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$dir/fuzz_scene" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-      -dict="$here/tests/fuzz/scene.dict" -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
+      -dict="$dir/scene.dict" -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
       "$dir/corpus"
+}
+
+# Tests labelled "timing" (tests/CMakeLists.txt) must not depend on how fast the machine is: run them
+# three times in a row while two busy loops (one per core, started and stopped here) compete with
+# them, as on a shared CI machine.
+busy_pids=()
+stop_busy() {
+  [ ${#busy_pids[@]} -eq 0 ] && return 0
+  kill "${busy_pids[@]}" 2>/dev/null || true
+  wait "${busy_pids[@]}" 2>/dev/null || true
+  busy_pids=()
+}
+
+stress() {
+  configure_and_build
+  # Stopped on every way out of the script (a failed test included), never left running.
+  trap stop_busy EXIT INT TERM
+  local n
+  for n in 1 2; do
+    bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+    busy_pids+=($!)
+  done
+  echo "fullband: both cores busy (pids ${busy_pids[*]}); running the timing tests 3 times"
+  local rc=0
+  run_ctest "$build_dir" -L timing --repeat until-fail:3 "$@" || rc=$?
+  stop_busy
+  return $rc
 }
 
 package() {
@@ -121,6 +163,8 @@ case "$mode" in
   sanitize) sanitize "$@" ;;
   tsan) tsan "$@" ;;
   fuzz) fuzz ;;
+  stress) stress "$@" ;;
   package) package "$@" ;;
-  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz" >&2; exit 2 ;;
+  deps) bash "$here/packaging/check-deps.sh" "$@" ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress|deps|packages" >&2; exit 2 ;;
 esac

@@ -1,6 +1,5 @@
 #include "views/accounting_view.h"
 
-#include "core/accounting_lab_spec.h"
 #include "views/chart_panel.h"
 #include "views/formula_panel.h"
 #include "views/number_text.h"
@@ -23,73 +22,15 @@ namespace fb {
 
 namespace {
 
-// What the worker hands to the GUI thread.
-struct AccountingViewResult {
-    AccountingLabParams params;
-    AccountingResult figures;
-    double passK = 0, passDeep = 0;   // M_k, M_k'
-    QList<QPointF> saving;            // (L or phi, saving %)
-    QList<QPointF> zero, nominal;     // reference lines across the x range
-    QList<QPointF> point;             // the current (x, saving %)
-    double xMin = 1, xMax = 128, yMin = 0, yMax = 40;
-};
-
-std::any computeAccounting(const ParamValues &values)
-{
-    AccountingLabParams lab;
-    if (const std::string err = accountingLabFrom(values, lab); !err.empty()) throw std::invalid_argument(err);
-    const AccountingParams &p = lab.accounting;
-    AccountingViewResult r;
-    r.params = lab;
-    r.figures = accounting(p);
-    r.passK = passMultiplier(p.passes);
-    r.passDeep = passMultiplier(p.deepPasses);
-
-    AccountingParams q = p;
-    if (lab.sweep == AccountingSweep::Layers) {
-        r.xMin = 1;
-        r.xMax = std::max(128, p.layers);
-        for (int layers = 1; layers <= int(r.xMax); ++layers) {
-            q.layers = layers;
-            r.saving.append(QPointF(layers, 100.0 * accounting(q).saving));
-        }
-        r.point = { QPointF(p.layers, 100.0 * r.figures.saving) };
-    } else {
-        r.xMin = 0;
-        r.xMax = 1;
-        const int n = 200;
-        for (int i = 0; i <= n; ++i) {
-            q.phi = double(i) / n;
-            r.saving.append(QPointF(q.phi, 100.0 * accounting(q).saving));
-        }
-        r.point = { QPointF(p.phi, 100.0 * r.figures.saving) };
-    }
-    const double nominal = 100.0 * (1.0 - 1.0 / p.dataRatio);
-    r.zero = { QPointF(r.xMin, 0.0), QPointF(r.xMax, 0.0) };
-    r.nominal = { QPointF(r.xMin, nominal), QPointF(r.xMax, nominal) };
-    r.yMin = std::min(0.0, nominal);
-    r.yMax = std::max(0.0, nominal);
-    for (const QPointF &pt : r.saving) {
-        r.yMin = std::min(r.yMin, pt.y());
-        r.yMax = std::max(r.yMax, pt.y());
-    }
-    return r;
-}
-
-// Inputs the way a person writes them: 0.9, 0.25, 32.
-QString num(double v)
-{
-    return QString::number(v, 'g', 4);
-}
 
 QString emph(const QString &s, bool bad = false)
 {
     return QStringLiteral("<b style='color:%1'>%2</b>").arg(bad ? QStringLiteral("#b00020") : QStringLiteral("#0b4f8a"), s);
 }
 
-QString formulaHtml(const AccountingViewResult &r)
+QString formulaHtml(const AccountingLabResult &r)
 {
-    const AccountingParams &p = r.params.accounting;
+    const AccountingParams &p = r.params;
     const AccountingResult &f = r.figures;
     const QString m = text::fixed(r.passK, 3), md = text::fixed(r.passDeep, 3);
     const QString phase = text::fixed(f.phaseMultiplier, 3), run = text::fixed(f.runMultiplier, 3);
@@ -104,13 +45,13 @@ QString formulaHtml(const AccountingViewResult &r)
         { QStringLiteral("decode overhead"), QStringLiteral("1 / (3 · L)"),
           QStringLiteral("1 / (3 · %1)").arg(p.layers), text::percent(f.decodeOverhead, 2) },
         { QStringLiteral("phase multiplier"), QStringLiteral("(1 − ρ)·M<sub>k</sub> + ρ·M<sub>k′</sub>"),
-          QStringLiteral("%1 · %2 + %3 · %4").arg(num(1.0 - p.rho), m, num(p.rho), md), phase },
+          QStringLiteral("%1 · %2 + %3 · %4").arg(text::short4(1.0 - p.rho), m, text::short4(p.rho), md), phase },
         { QStringLiteral("run multiplier"), QStringLiteral("(1 − φ) + φ · phase"),
-          QStringLiteral("%1 + %2 · %3").arg(num(1.0 - p.phi), num(p.phi), phase), run },
+          QStringLiteral("%1 + %2 · %3").arg(text::short4(1.0 - p.phi), text::short4(p.phi), phase), run },
         { QStringLiteral("with parameters"), QStringLiteral("run · (1 + param overhead)"),
           QStringLiteral("%1 · %2").arg(run, text::fixed(1.0 + f.paramOverhead, 4)), total },
         { QStringLiteral("saving"), QStringLiteral("1 − total / data ratio"),
-          QStringLiteral("1 − %1 / %2").arg(total, num(p.dataRatio)), text::percent(f.saving, 1) },
+          QStringLiteral("1 − %1 / %2").arg(total, text::short4(p.dataRatio)), text::percent(f.saving, 1) },
     };
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'>");
     for (int i = 0; i < lines.size(); ++i) {
@@ -125,7 +66,7 @@ QString formulaHtml(const AccountingViewResult &r)
     html += QStringLiteral("</table>");
     html += QStringLiteral("<p style='margin-top:6px'>C<sub>base</sub> = 6N · (%1 D) = %2 ND &nbsp;&nbsp;vs&nbsp;&nbsp; "
                            "C<sub>fb</sub> = %3 × 6ND = %4 ND%5</p>")
-                .arg(num(p.dataRatio), num(6.0 * p.dataRatio), total, text::fixed(6.0 * f.totalMultiplier, 2),
+                .arg(text::short4(p.dataRatio), text::short4(6.0 * p.dataRatio), total, text::fixed(6.0 * f.totalMultiplier, 2),
                      f.saving < 0 ? QStringLiteral(" &nbsp;— the latent run costs <b>more</b> than the baseline")
                                   : QString());
     return html;
@@ -134,7 +75,7 @@ QString formulaHtml(const AccountingViewResult &r)
 } // namespace
 
 AccountingView::AccountingView(QWidget *parent)
-    : LabView(accountingLabSpec(), tr("Compute accounting"), parent)
+    : LabViewFor(parent)
 {
     formulas_ = new FormulaPanel(tr("Part C: what the wider channel costs"));
     formulas_->setObjectName(QStringLiteral("accountingFormulas"));
@@ -159,43 +100,48 @@ AccountingView::AccountingView(QWidget *parent)
     addChart(chart_, chart_, 1);
     registerExportable(formulas_);
 
-    setValidator([](const ParamValues &v) {
-        AccountingLabParams p;
-        return accountingLabFrom(v, p);
-    });
-    setComputation(computeAccounting);
+    beginComputing();
 }
 
-void AccountingView::showResult(const std::any &any)
+void AccountingView::draw(const AccountingLabResult &r)
 {
-    const auto &r = std::any_cast<const AccountingViewResult &>(any);
-    const AccountingParams &p = r.params.accounting;
+    const AccountingParams &p = r.params;
     const AccountingResult &f = r.figures;
 
     // The x axis changes kind only when the sweep does: log2 for L, linear for phi.
-    if (r.params.sweep != sweep_) {
-        if (r.params.sweep == AccountingSweep::Layers)
+    if (r.sweep != sweep_) {
+        if (r.sweep == AccountingSweep::Layers)
             chart_->setLogAxis(Qt::Horizontal, tr("layers L (log₂ scale)"), 2.0);
         else
             chart_->setValueAxis(Qt::Horizontal, tr("fraction φ of pretraining with latent feedback on"));
-        sweep_ = r.params.sweep;
+        sweep_ = r.sweep;
     }
-    chart_->replacePoints(saving_, r.saving);
-    chart_->replacePoints(zero_, r.zero);
-    chart_->replacePoints(nominal_, r.nominal);
-    chart_->replacePoints(point_, r.point);
-    ChartPanel::setRange(chart_->axisX(), r.xMin, r.xMax, 0.0);
-    ChartPanel::setRange(chart_->axisY(), r.yMin, r.yMax, 0.08);
+    // Savings in percent; the x range is the sweep's.
+    QList<QPointF> saving;
+    double yMin = std::min(0.0, 100.0 * r.nominalSaving), yMax = std::max(0.0, 100.0 * r.nominalSaving);
+    for (std::size_t i = 0; i < r.sweepX.size(); ++i) {
+        saving.append(QPointF(r.sweepX[i], 100.0 * r.sweepSaving[i]));
+        yMin = std::min(yMin, saving.back().y());
+        yMax = std::max(yMax, saving.back().y());
+    }
+    const double xMin = r.sweepX.empty() ? 0.0 : r.sweepX.front(), xMax = r.sweepX.empty() ? 1.0 : r.sweepX.back();
+    const double x = r.sweep == AccountingSweep::Layers ? double(p.layers) : p.phi;
+    chart_->replacePoints(saving_, saving);
+    chart_->replacePoints(zero_, { QPointF(xMin, 0.0), QPointF(xMax, 0.0) });
+    chart_->replacePoints(nominal_, { QPointF(xMin, 100.0 * r.nominalSaving), QPointF(xMax, 100.0 * r.nominalSaving) });
+    chart_->replacePoints(point_, { QPointF(x, 100.0 * f.saving) });
+    ChartPanel::setRange(chart_->axisX(), xMin, xMax, 0.0);
+    ChartPanel::setRange(chart_->axisY(), yMin, yMax, 0.08);
     if (auto *y = qobject_cast<QValueAxis *>(chart_->axisY())) y->applyNiceNumbers();
 
-    const QString nominalName = tr("no overhead: 1 − 1/%1").arg(num(p.dataRatio));
+    const QString nominalName = tr("no overhead: 1 − 1/%1").arg(text::short4(p.dataRatio));
     if (nominal_->name() != nominalName) nominal_->setName(nominalName);
     const QString pointName = tr("chosen: %1").arg(text::percent(f.saving, 1));
     if (point_->name() != pointName) point_->setName(pointName);
 
     formulas_->setFormulas(formulaHtml(r));
 
-    const QString dr = num(p.dataRatio);
+    const QString dr = text::short4(p.dataRatio);
     readouts()->setRow(QStringLiteral("param"), tr("GLU parameter overhead"),
                        text::percent(f.paramOverhead, 2), tr("The chapter prints 1.04% at L = 32"));
     readouts()->setRow(QStringLiteral("decode"), tr("per-token decode FLOP overhead"),
@@ -215,7 +161,7 @@ void AccountingView::showResult(const std::any &any)
         ? tr("<span style='color:#b00020'>The overhead (%1×) exceeds the data ratio (%2×): the latent run costs "
              "more than the baseline.</span>").arg(text::fixed(f.totalMultiplier, 3), dr)
         : tr("Illustrative schedule: the paper does not publish φ and ρ. The multi-pass overhead eats part of the "
-             "nominal saving 1 − 1/%1 = %2.").arg(dr, text::percent(1.0 - 1.0 / p.dataRatio, 1)));
+             "nominal saving 1 − 1/%1 = %2.").arg(dr, text::percent(r.nominalSaving, 1)));
 }
 
 } // namespace fb

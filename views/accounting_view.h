@@ -2,8 +2,8 @@
 // Lab: what the wider channel costs (section 218.6.4 and Part C of the cell in 218.6.5). The six
 // figures are shown as formulas with today's values substituted, and a chart sweeps the
 // pretraining compute saved against the number of layers L or the latent-phase fraction phi.
-#include "core/accounting_lab_spec.h"
-#include "views/lab_view.h"
+#include "core/labs/accounting_lab.h"
+#include "views/lab_view_for.h"
 
 class QLineSeries;
 class QScatterSeries;
@@ -13,7 +13,7 @@ namespace fb {
 class ChartPanel;
 class FormulaPanel;
 
-class AccountingView : public LabView {
+class AccountingView : public LabViewFor<AccountingLab> {
     Q_OBJECT
 public:
     explicit AccountingView(QWidget *parent = nullptr);
@@ -27,7 +27,7 @@ public:
     QScatterSeries *pointSeries() const { return point_; }
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const AccountingLabResult &r) override;
 
 private:
     ChartPanel *chart_ = nullptr;

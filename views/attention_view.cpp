@@ -1,6 +1,5 @@
 #include "views/attention_view.h"
 
-#include "core/lab_specs.h"
 #include "core/toeplitz.h"
 #include "views/heatmap_buffers.h"
 #include "views/heatmap_grid.h"
@@ -20,24 +19,8 @@ namespace fb {
 
 namespace {
 
-// Relative deviation below which the logits count as Toeplitz (rounding is ~1e-15).
-constexpr double kToeplitzTolerance = 1e-10;
 // The log colour scale spans this many decades below the largest weight.
 constexpr double kLogDecades = 4.0;
-
-// What the worker hands to the GUI thread.
-struct AttentionViewResult {
-    HeatmapGridData grid;
-    std::vector<double> entropy;     // [heads], nats
-    double meanEntropy = 0;
-    double uniformEntropy = 0;       // ln n
-    double causalUniformEntropy = 0; // mean over queries of ln(i + 1): uniform over visible keys
-    ToeplitzDeviation toeplitz;      // worst head
-    int n = 0, heads = 0, dk = 0;
-    bool causal = false;
-    bool sentence = false;
-    QString positional;
-};
 
 QString figureTitle(const AttentionParams &p, int n)
 {
@@ -49,62 +32,38 @@ QString figureTitle(const AttentionParams &p, int n)
     return t;
 }
 
-std::any computeAttention(const ParamValues &values, HeatmapBuffers &buffers)
+// On the worker, after the lab's compute: the heatmap images, in memory of frames no longer shown.
+AttentionFrame prepareFrame(AttentionLabResult &&result, HeatmapBuffers &buffers)
 {
-    AttentionParams p;
-    if (const std::string err = attentionFrom(values, p); !err.empty()) throw std::invalid_argument(err);
-    p.logitsToeplitz = true;  // for the Toeplitz check
-    // The weights go into the memory of a frame no longer shown.
-    const std::shared_ptr<HeatmapBuffers::Matrices> weights = buffers.takeMatrices();
-    AttentionResult a;
-    a.weights.swap(*weights);
-    multiHeadAttention(p, a);
-    weights->swap(a.weights);
-
-    AttentionViewResult r;
-    r.heads = int(weights->size());
-    r.n = r.heads > 0 ? int(weights->front().rows()) : 0;
-    r.dk = p.dModel / std::max(p.heads, 1);
-    r.causal = p.causal;
-    r.sentence = p.content == AttentionContent::Sentence;
-    r.positional = QString::fromStdString(positionalSchemeName(p.positional));
-    r.entropy = a.entropy;
-    for (double e : a.entropy) r.meanEntropy += e / std::max(r.heads, 1);
-    r.uniformEntropy = std::log(double(std::max(r.n, 1)));
-    for (int i = 0; i < r.n; ++i) r.causalUniformEntropy += std::log(double(i + 1)) / r.n;
-    for (const LogitsToeplitz &t : a.logitsToeplitz) {
-        r.toeplitz.maxAbs = std::max(r.toeplitz.maxAbs, t.maxAbs);
-        r.toeplitz.scale = std::max(r.toeplitz.scale, t.scale);
-    }
-
-    double maxWeight = 0;
-    for (const Eigen::MatrixXd &w : *weights) maxWeight = std::max(maxWeight, w.maxCoeff());
-    HeatmapGridData &g = r.grid;
+    AttentionFrame frame;
+    frame.result = std::move(result);
+    const AttentionLabResult &r = frame.result;
+    const AttentionParams &p = r.params;
+    HeatmapGridData &g = frame.grid;
     g.title = figureTitle(p, r.n);
-    g.maxValue = maxWeight;
-    g.logFloor = maxWeight * std::pow(10.0, -kLogDecades);
+    g.maxValue = r.maxWeight;
+    g.logFloor = r.maxWeight * std::pow(10.0, -kLogDecades);
     g.masked = p.causal;
     g.xTitle = QObject::tr("key position");
     g.yTitle = QObject::tr("query position");
     g.valueTitle = QObject::tr("attention weight");
-    g.tokenTicks = r.sentence;
-    for (const std::string &t : a.tokens) g.tokens << QString::fromStdString(t);
-    // Into images of a frame no longer shown, too.
+    g.tokenTicks = p.content == AttentionContent::Sentence;
+    for (const std::string &t : r.tokens) g.tokens << QString::fromStdString(t);
     auto colour = [&](const Eigen::MatrixXd &w, double logFloor) {
         QImage image = buffers.takeImage(QSize(int(w.cols()), int(w.rows())));
-        HeatmapGrid::colourInto(image, w, maxWeight, p.causal, logFloor);
+        HeatmapGrid::colourInto(image, w, r.maxWeight, p.causal, logFloor);
         buffers.keepImage(image);
         return image;
     };
     for (int h = 0; h < r.heads; ++h) {
-        g.images << colour((*weights)[std::size_t(h)], 0.0);
-        g.logImages << colour((*weights)[std::size_t(h)], g.logFloor);
-        g.panelTitles << QObject::tr("head %1 · entropy %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
-        g.shortTitles << QObject::tr("head %1 · %2 nats").arg(h + 1).arg(a.entropy[std::size_t(h)], 0, 'f', 2);
+        const Eigen::MatrixXd &w = (*r.weights)[std::size_t(h)];
+        g.images << colour(w, 0.0);
+        g.logImages << colour(w, g.logFloor);
+        g.panelTitles << QObject::tr("head %1 · entropy %2 nats").arg(h + 1).arg(r.entropy[std::size_t(h)], 0, 'f', 2);
+        g.shortTitles << QObject::tr("head %1 · %2 nats").arg(h + 1).arg(r.entropy[std::size_t(h)], 0, 'f', 2);
     }
-    g.values = weights;
-    buffers.keepMatrices(weights);
-    return r;
+    g.values = r.weights;
+    return frame;
 }
 
 // "1.23, 2.34, 3.45, 4.56" with a line break after every fourth value.
@@ -121,7 +80,7 @@ QString entropyList(const std::vector<double> &entropy)
 } // namespace
 
 AttentionView::AttentionView(QWidget *parent)
-    : LabView(attentionSpec(), tr("Attention"), parent)
+    : LabViewFor(parent)
 {
     grid_ = new HeatmapGrid;
     grid_->setExportTitle(tr("Attention weights per head"));
@@ -144,13 +103,9 @@ AttentionView::AttentionView(QWidget *parent)
     connect(logScale_, &QCheckBox::toggled, grid_, &HeatmapGrid::setLogScale);
     sideArea()->addWidget(logScale_);
 
-    setValidator([](const ParamValues &v) {
-        AttentionParams p;
-        return attentionFrom(v, p);
-    });
     // The buffers belong to the computation (not to this view); only the worker uses them.
-    setComputation([buffers = std::make_shared<HeatmapBuffers>()](const ParamValues &v) {
-        return computeAttention(v, *buffers);
+    beginComputing([buffers = std::make_shared<HeatmapBuffers>()](AttentionLabResult &&r) {
+        return prepareFrame(std::move(r), *buffers);
     });
 }
 
@@ -173,12 +128,13 @@ QString AttentionView::setExtraState(const QJsonObject &state)
     return {};
 }
 
-void AttentionView::showResult(const std::any &any)
+void AttentionView::draw(const AttentionFrame &frame)
 {
-    const auto &r = std::any_cast<const AttentionViewResult &>(any);
+    const AttentionLabResult &r = frame.result;
+    const bool sentence = r.params.content == AttentionContent::Sentence;
     // The hover text names words when the content is a sentence, and masked keys when causal.
-    const QStringList tokens = r.sentence ? r.grid.tokens : QStringList();
-    const bool causal = r.causal;
+    const QStringList tokens = sentence ? frame.grid.tokens : QStringList();
+    const bool causal = r.params.causal;
     grid_->setHoverFormatter([tokens, causal](int head, int query, int key, double weight) {
         auto pos = [&](int i) {
             return i < tokens.size() ? QStringLiteral("%1 “%2”").arg(i).arg(tokens[i]) : QString::number(i);
@@ -187,22 +143,22 @@ void AttentionView::showResult(const std::any &any)
                                             : QStringLiteral("%1").arg(weight, 0, 'f', 6);
         return tr("head %1 · query %2 · key %3 · weight %4").arg(head + 1).arg(pos(query), pos(key), w);
     });
-    grid_->setData(r.grid);
+    grid_->setData(frame.grid);
 
     readouts()->setRow(QStringLiteral("entropy"), tr("Entropy per head (nats)"), entropyList(r.entropy),
                        tr("Mean over queries of −Σ w ln w for each head"));
     readouts()->setRow(QStringLiteral("mean"), tr("Mean entropy over heads"),
                        QStringLiteral("%1 nats").arg(r.meanEntropy, 0, 'f', 3));
     QString uniform = QStringLiteral("ln %1 = %2 nats").arg(r.n).arg(r.uniformEntropy, 0, 'f', 3);
-    if (r.causal) uniform += tr("\ncausal: %1 nats").arg(r.causalUniformEntropy, 0, 'f', 3);
+    if (causal) uniform += tr("\ncausal: %1 nats").arg(r.causalUniformEntropy, 0, 'f', 3);
     readouts()->setRow(QStringLiteral("uniform"), tr("Uniform attention"), uniform,
                        tr("The entropy of attending equally to every key, the largest possible. Under the "
                           "causal mask query i sees i + 1 keys: the mean of ln(i + 1) over the queries."));
-    const double reference = r.causal ? r.causalUniformEntropy : r.uniformEntropy;
+    const double reference = causal ? r.causalUniformEntropy : r.uniformEntropy;
     readouts()->setRow(QStringLiteral("ratio"), tr("Mean / uniform"),
-                       reference > 0 ? QString::number(r.meanEntropy / reference, 'f', 3) : QStringLiteral("—"),
+                       reference > 0 ? QString::number(r.meanOverUniform, 'f', 3) : QStringLiteral("—"),
                        tr("1 means no preference among keys; near 0 means each query looks at one key"));
-    const bool toeplitz = r.toeplitz.relative() <= kToeplitzTolerance;
+    const bool toeplitz = r.toeplitzHolds;
     readouts()->setRow(QStringLiteral("toeplitz"), tr("Pre-softmax logits Toeplitz?"),
                        tr("%1, max deviation %2\n(relative %3)")
                            .arg(toeplitz ? tr("yes") : tr("no"))
@@ -214,7 +170,7 @@ void AttentionView::showResult(const std::any &any)
     QString note = tr("Each row is one query's distribution over the keys (rows sum to 1); all heads share "
                       "one colour scale. Try positional = rope with content = repeated: every diagonal of "
                       "the logits is then constant, because RoPE's logit depends only on the offset.");
-    if (r.sentence) note += tr("<br><b>n follows the sentence: %1 words</b> (the n slider is not used).").arg(r.n);
+    if (sentence) note += tr("<br><b>n follows the sentence: %1 words</b> (the n slider is not used).").arg(r.n);
     readouts()->setNote(note);
 }
 

@@ -2,16 +2,22 @@
 // Lab: multi-head self-attention (218.4.1 - 218.4.4). One heatmap of softmax(QK^T / sqrt(d_k)) per
 // head on a shared viridis scale, with each head's entropy against the uniform ln n, and a check
 // that RoPE makes the pre-softmax logits of a repeated token Toeplitz (a function of j - i alone).
-#include "views/lab_view.h"
+#include "core/labs/attention_lab.h"
+#include "views/heatmap_grid.h"
+#include "views/lab_view_for.h"
 
 class QCheckBox;
 class QLabel;
 
 namespace fb {
 
-class HeatmapGrid;
+// What the worker prepares for one result: the lab's figures and the heatmaps' images.
+struct AttentionFrame {
+    AttentionLabResult result;
+    HeatmapGridData grid;
+};
 
-class AttentionView : public LabView {
+class AttentionView : public LabViewFor<AttentionLab, AttentionFrame> {
     Q_OBJECT
 public:
     explicit AttentionView(QWidget *parent = nullptr);
@@ -28,7 +34,7 @@ public:
     QString setExtraState(const QJsonObject &state) override;
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const AttentionFrame &frame) override;
 
 private:
     HeatmapGrid *grid_ = nullptr;

@@ -1,6 +1,5 @@
 #include "views/capacity_view.h"
 
-#include "core/capacity_lab_spec.h"
 #include "views/chart_label.h"
 #include "views/chart_panel.h"
 #include "views/number_text.h"
@@ -27,63 +26,11 @@ namespace fb {
 
 namespace {
 
-// What the worker hands to the GUI thread.
-struct CapacityViewResult {
-    CapacityLabParams params;
-    CapacityResult chosen;
-    QList<QPointF> latent, snrOne;            // (d, bits) over the whole width range
-    QList<QPointF> latentMarks, snrOneMarks;  // at the chapter's widths
-    QList<QPointF> bandLow, bandHigh;         // log2(V) at the band's edges
-    QList<QPointF> point;                     // (d, log2 V) and (d, latent bits)
-    double xMin = 64, xMax = 16384, yMin = 1, yMax = 1e5;
-    std::vector<TokenRow> tokenRows;
-    std::vector<LatentRow> latentRows;
-};
-
-std::any computeCapacity(const ParamValues &values)
+QList<QPointF> points(const std::vector<double> &x, const std::vector<double> &y)
 {
-    CapacityLabParams p;
-    if (const std::string err = capacityLabFrom(values, p); !err.empty()) throw std::invalid_argument(err);
-    CapacityViewResult r;
-    r.params = p;
-    const double d = p.point.d, snr = p.point.snr;
-
-    // Powers of two around the chapter's 64 ... 16,384, widened to keep the chosen d inside.
-    r.xMin = 64;
-    while (r.xMin > d / 2 && r.xMin > 1) r.xMin /= 2;
-    r.xMax = 16384;
-    while (r.xMax < d * 2) r.xMax *= 2;
-    const int n = 97;
-    for (int i = 0; i < n; ++i) {
-        const double x = r.xMin * std::pow(r.xMax / r.xMin, double(i) / (n - 1));
-        r.latent.append(QPointF(x, latentBits(x, snr)));
-        r.snrOne.append(QPointF(x, latentBits(x, 1.0)));
-    }
-    for (double dim : chapterDims()) {
-        r.latentMarks.append(QPointF(dim, latentBits(dim, snr)));
-        r.snrOneMarks.append(QPointF(dim, latentBits(dim, 1.0)));
-    }
-    const double low = tokenBits(p.vocabMin), high = tokenBits(p.vocabMax);
-    r.bandLow = { QPointF(r.xMin, low), QPointF(r.xMax, low) };
-    r.bandHigh = { QPointF(r.xMin, high), QPointF(r.xMax, high) };
-    r.chosen = capacity(p.point);
-    r.point = { QPointF(d, r.chosen.tokenBits), QPointF(d, r.chosen.latentBits) };
-    r.tokenRows = tokenTable(chapterVocabs());
-    r.latentRows = latentTable(chapterDims(), snr, p.point.vocab);
-
-    // The y range spans every positive value drawn (log axis), with some room above and below.
-    double lo = HUGE_VAL, hi = 0;
-    for (const auto *pts : { &r.latent, &r.snrOne, &r.bandLow, &r.bandHigh, &r.point })
-        for (const QPointF &pt : *pts)
-            if (pt.y() > 0 && std::isfinite(pt.y())) {
-                lo = std::min(lo, pt.y());
-                hi = std::max(hi, pt.y());
-            }
-    if (hi > 0) {
-        r.yMin = std::pow(10.0, std::floor(std::log10(lo / 1.5)));
-        r.yMax = std::pow(10.0, std::ceil(std::log10(hi * 1.5)));
-    }
-    return r;
+    QList<QPointF> pts;
+    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) pts.append(QPointF(x[i], y[i]));
+    return pts;
 }
 
 void hideFromLegend(QChart *chart, QAbstractSeries *series)
@@ -108,9 +55,9 @@ QString snrText(double snr)
 
 // The two tables exactly as the chapter's cell prints them (Part A of 218.6.5); the rows for the
 // chosen d and V in bold.
-QString tablesHtml(const CapacityViewResult &r)
+QString tablesHtml(const CapacityLabResult &r)
 {
-    const CapacityParams &p = r.params.point;
+    const CapacityParams &p = r.point;
     auto row = [](const QString &line, bool bold) {
         const QString esc = line.toHtmlEscaped();
         return (bold ? QStringLiteral("<b>%1</b>").arg(esc) : esc) + QLatin1Char('\n');
@@ -138,7 +85,7 @@ QString tablesHtml(const CapacityViewResult &r)
 } // namespace
 
 CapacityView::CapacityView(QWidget *parent)
-    : LabView(capacityLabSpec(), tr("Channel capacity"), parent)
+    : LabViewFor(parent)
 {
     chart_ = new ChartPanel(tr("Inter-step channel capacity"));
     chart_->setLogAxis(Qt::Horizontal, tr("model width d (log scale)"), 2.0)->setLabelFormat(QStringLiteral("%.0f"));
@@ -186,11 +133,7 @@ CapacityView::CapacityView(QWidget *parent)
     addChart(chart_, chart_, 1);
     chartArea()->addWidget(tables_, 0);
 
-    setValidator([](const ParamValues &v) {
-        CapacityLabParams p;
-        return capacityLabFrom(v, p);
-    });
-    setComputation(computeCapacity);
+    beginComputing();
 }
 
 QString CapacityView::tablesText() const
@@ -208,36 +151,51 @@ QString CapacityView::gapLabel() const
     return gapLabel_->text();
 }
 
-void CapacityView::showResult(const std::any &any)
+void CapacityView::draw(const CapacityLabResult &r)
 {
-    const auto &r = std::any_cast<const CapacityViewResult &>(any);
-    const CapacityParams &p = r.params.point;
-
-    chart_->replacePoints(bandLow_, r.bandLow);
-    chart_->replacePoints(bandHigh_, r.bandHigh);
-    chart_->replacePoints(latent_, r.latent);
-    chart_->replacePoints(snrOne_, r.snrOne);
-    chart_->replacePoints(latentMarks_, r.latentMarks);
-    chart_->replacePoints(snrOneMarks_, r.snrOneMarks);
-    chart_->replacePoints(point_, r.point);
-    chart_->replacePoints(gap_, r.point);
+    const CapacityParams &p = r.point;
+    const double xMin = r.dMin, xMax = r.dMax;
+    const QList<QPointF> latent = points(r.widths, r.latentBits), snrOne = points(r.widths, r.snrOneBits);
+    const QList<QPointF> bandLow { QPointF(xMin, r.bandLowBits), QPointF(xMax, r.bandLowBits) };
+    const QList<QPointF> bandHigh { QPointF(xMin, r.bandHighBits), QPointF(xMax, r.bandHighBits) };
+    const QList<QPointF> point { QPointF(p.d, r.chosen.tokenBits), QPointF(p.d, r.chosen.latentBits) };
+    chart_->replacePoints(bandLow_, bandLow);
+    chart_->replacePoints(bandHigh_, bandHigh);
+    chart_->replacePoints(latent_, latent);
+    chart_->replacePoints(snrOne_, snrOne);
+    chart_->replacePoints(latentMarks_, points(chapterDims(), r.markLatentBits));
+    chart_->replacePoints(snrOneMarks_, points(chapterDims(), r.markSnrOneBits));
+    chart_->replacePoints(point_, point);
+    chart_->replacePoints(gap_, point);
     // A tick every power of two up to 12 octaves (64 ... 16,384), every power of four beyond.
     if (auto *x = qobject_cast<QLogValueAxis *>(chart_->axisX())) {
-        const double base = std::log2(r.xMax / r.xMin) > 12.5 ? 4.0 : 2.0;
+        const double base = std::log2(xMax / xMin) > 12.5 ? 4.0 : 2.0;
         if (x->base() != base) x->setBase(base);
     }
-    ChartPanel::setRange(chart_->axisX(), r.xMin, r.xMax, 0.015);  // room for markers at the ends
-    ChartPanel::setRange(chart_->axisY(), r.yMin, r.yMax, 0.0);
+    // The y range spans every positive value drawn (log axis), with some room above and below.
+    double lo = HUGE_VAL, hi = 0, yMin = 1, yMax = 1e5;
+    for (const auto *pts : { &latent, &snrOne, &bandLow, &bandHigh, &point })
+        for (const QPointF &pt : *pts)
+            if (pt.y() > 0 && std::isfinite(pt.y())) {
+                lo = std::min(lo, pt.y());
+                hi = std::max(hi, pt.y());
+            }
+    if (hi > 0) {
+        yMin = std::pow(10.0, std::floor(std::log10(lo / 1.5)));
+        yMax = std::pow(10.0, std::ceil(std::log10(hi * 1.5)));
+    }
+    ChartPanel::setRange(chart_->axisX(), xMin, xMax, 0.015);  // room for markers at the ends
+    ChartPanel::setRange(chart_->axisY(), yMin, yMax, 0.0);
 
     auto rename = [](QAbstractSeries *s, const QString &name) {
         if (s->name() != name) s->setName(name);
     };
     rename(latent_, tr("latent feedback, SNR %1").arg(snrText(p.snr)));
     bandLabel_->set(tr("token-only channel: log2(V), V from %1 to %2")
-                        .arg(text::shortCount(r.params.vocabMin), text::shortCount(r.params.vocabMax)),
-                    QPointF(r.xMin, tokenBits(r.params.vocabMax)), Qt::AlignLeft | Qt::AlignBottom, QPointF(8, -4));
+                        .arg(text::shortCount(r.vocabMin), text::shortCount(r.vocabMax)),
+                    QPointF(xMin, r.bandHighBits), Qt::AlignLeft | Qt::AlignBottom, QPointF(8, -4));
     // The ratio beside the dotted gap, on the side of the chart with more room.
-    const bool rightHalf = std::log(p.d / r.xMin) > 0.6 * std::log(r.xMax / r.xMin);
+    const bool rightHalf = std::log(p.d / xMin) > 0.6 * std::log(xMax / xMin);
     const double middle = std::sqrt(std::max(r.chosen.tokenBits, 1e-300) * std::max(r.chosen.latentBits, 1e-300));
     gapLabel_->set(r.chosen.latentBits > 0
                        ? tr("%1 bits = %2 × %3 bits").arg(text::groupedFixed(r.chosen.latentBits, 1),
@@ -261,9 +219,9 @@ void CapacityView::showResult(const std::any &any)
     readouts()->setRow(QStringLiteral("ratio"), tr("Latent / token"), tr("%1×").arg(text::fixed(r.chosen.ratio, 1)),
                        tr("The chapter: about 417.6 times"));
     readouts()->setRow(QStringLiteral("coord"), tr("Bits per coordinate"),
-                       tr("%1 bits").arg(text::fixed(0.5 * std::log2(1.0 + p.snr), 3)));
+                       tr("%1 bits").arg(text::fixed(r.bitsPerCoordinate, 3)));
     readouts()->setRow(QStringLiteral("bf16"), tr("h_t in bfloat16 (16·d)"),
-                       tr("%1 bits").arg(text::grouped(16.0 * p.d)));
+                       tr("%1 bits").arg(text::grouped(r.bfloat16Bits)));
     readouts()->setNote(tr("Doubling the vocabulary buys exactly one more bit; doubling d doubles the latent "
                            "capacity. The bound assumes independent coordinates and stays far below the 16·d "
                            "bits the vector occupies."));

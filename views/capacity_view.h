@@ -2,7 +2,8 @@
 // Lab: bits that cross one decoding-step boundary (Figure 218.2, left; section 218.6.1): the
 // token-only channel log2(V) against the Gaussian capacity (d/2) log2(1 + SNR) of a d-wide latent
 // carry, with the chapter's two tables printed live under the chart.
-#include "views/lab_view.h"
+#include "core/labs/capacity_lab.h"
+#include "views/lab_view_for.h"
 
 class QAreaSeries;
 class QLabel;
@@ -14,7 +15,7 @@ namespace fb {
 class ChartLabel;
 class ChartPanel;
 
-class CapacityView : public LabView {
+class CapacityView : public LabViewFor<CapacityLab> {
     Q_OBJECT
 public:
     explicit CapacityView(QWidget *parent = nullptr);
@@ -36,7 +37,7 @@ public:
     QString gapLabel() const;
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const CapacityLabResult &r) override;
 
 private:
     ChartPanel *chart_ = nullptr;

@@ -166,7 +166,9 @@ QLineSeries *ChartPanel::addLine(const QString &name, const QColor &color, qreal
     QPen pen(color);
     pen.setWidthF(width);
     pen.setStyle(style);
-    pen.setCapStyle(Qt::RoundCap);
+    // Round caps on solid lines; flat ones on dashes: each dash of a round-capped pen is stroked
+    // with two arcs, which made the dashed reference lines cost most of a chart's paint.
+    pen.setCapStyle(style == Qt::SolidLine ? Qt::RoundCap : Qt::FlatCap);
     s->setPen(pen);
     s->setProperty("fbBaseWidth", width);
     attachSeries(s);

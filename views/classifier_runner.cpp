@@ -10,27 +10,22 @@ namespace fb {
 
 ClassifierRunner::ClassifierRunner(QObject *parent)
     : QObject(parent)
-    , runner_(std::make_unique<LatestWinsRunner>())
+    , runner_(std::make_unique<LatestWinsRunner>(std::chrono::milliseconds(0)))
 {
 }
 
 ClassifierRunner::~ClassifierRunner()
 {
-    if (control_) control_->cancelled = true;
-    runner_.reset();  // joins; queued calls to this object are dropped with it
+    runner_.reset();  // cancels the running training and joins; queued calls to this object are dropped with it
 }
 
 void ClassifierRunner::start(const ClassifierConfig &config)
 {
-    if (control_) control_->cancelled = true;
-    control_ = std::make_shared<TrainControl>();
-    const std::uint64_t generation = ++generation_;
     ClassifierConfig c = config;
     c.evalEvery = std::max(1, c.steps / 40);
     // The job owns copies of everything it uses; it reaches this object only through queued calls,
     // which cannot outlive it (the destructor joins the worker first).
-    runner_->submit([this, c, control = control_, generation](std::uint64_t) {
-        if (control->cancelled) return;
+    latest_ = runner_->submit([this, c](std::uint64_t generation, const RunControl &stop) {
         using Clock = std::chrono::steady_clock;
         auto lastPost = Clock::now() - std::chrono::seconds(1);
         std::vector<ClassifierResult> results;
@@ -41,17 +36,17 @@ void ClassifierRunner::start(const ClassifierConfig &config)
                 if (now - lastPost < std::chrono::milliseconds(50) && p.step != p.steps) return;
                 lastPost = now;
                 QMetaObject::invokeMethod(this, [this, generation, armIndex, step = p.step, steps = p.steps] {
-                    if (generation != generation_) return;
+                    if (generation != latest_) return;
                     progressArm_ = armIndex;
                     progressStep_ = step;
                     progressSteps_ = steps;
                     Q_EMIT progressed();
                 }, Qt::QueuedConnection);
-            }, control.get()));
-            if (control->cancelled) return;  // a newer request replaces this one
+            }, &stop));
+            if (stop.stopRequested()) return;  // a newer request replaces this one
         }
         QMetaObject::invokeMethod(this, [this, generation, results = std::move(results)]() mutable {
-            if (generation != generation_) return;
+            if (generation != latest_) return;
             results_ = std::move(results);
             deliveredGeneration_ = generation;
             Q_EMIT resultsReady();

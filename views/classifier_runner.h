@@ -1,14 +1,14 @@
 #pragma once
 // Trains the two arms of the chapter's LSTM vs mean-pooling cell on a worker thread (never the GUI
-// thread). The latest request wins: start() cancels a running training, which stops within one
-// step, and a request still waiting is replaced. Results and throttled progress come back to the
-// GUI thread as queued calls; the destructor cancels and joins.
+// thread), on a latest-wins runner with no grace: start() makes the running training stale, and the
+// runner cancels it at once (it stops within one step); a request still waiting is replaced.
+// Results and throttled progress come back to the GUI thread as queued calls; the destructor cancels
+// and joins.
 #include "core/depth/lstm_classifier.h"
 #include "core/latest_wins_runner.h"
 
 #include <QObject>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -29,7 +29,7 @@ public:
 
     // The latest finished training: [0] LSTM, [1] mean pooling. Empty before the first one.
     const std::vector<ClassifierResult> &results() const { return results_; }
-    bool busy() const { return generation_ != deliveredGeneration_; }
+    bool busy() const { return latest_ != deliveredGeneration_; }
     // Progress of the running training, for a status line.
     int progressArm() const { return progressArm_; }
     int progressStep() const { return progressStep_; }
@@ -41,8 +41,7 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<LatestWinsRunner> runner_;
-    std::shared_ptr<TrainControl> control_;  // the running training's, to cancel it
-    std::uint64_t generation_ = 0;
+    std::uint64_t latest_ = 0;               // the runner's generation of the newest request
     std::uint64_t deliveredGeneration_ = 0;
     std::vector<ClassifierResult> results_;
     int progressArm_ = 0, progressStep_ = 0, progressSteps_ = 0;

@@ -6,10 +6,6 @@ namespace fb {
 
 namespace {
 
-QString num(double v)
-{
-    return QString::number(v, 'g', 4);
-}
 
 QString result(const QString &s)
 {
@@ -30,18 +26,18 @@ QString item(const QString &name, const QString &formula, const QString &values)
 
 QString costsFormulaHtml(const CostsLabParams &p, const CostsLabFigures &f)
 {
-    const QString b = num(p.bytesPerValue) + QStringLiteral(" B");
+    const QString b = text::short4(p.bytesPerValue) + QStringLiteral(" B");
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
     html += item(QStringLiteral("KV cache per token"), QStringLiteral("= 2 × layers × KV heads × head dim × bytes"),
                  QStringLiteral("= 2 × %1 × %2 × %3 × %4 = %5 B ≈ %6")
-                     .arg(num(p.layers), num(p.kvHeads), num(p.headDim), b, text::grouped(f.gqa.bytesPerToken),
+                     .arg(text::short4(p.layers), text::short4(p.kvHeads), text::short4(p.headDim), b, text::grouped(f.gqa.bytesPerToken),
                           result(text::fixed(f.gqa.bytesPerToken / 1e6, 2) + QStringLiteral(" MB"))));
     html += item(QStringLiteral("KV cache of one sequence"), QStringLiteral("= per token × n"),
                  QStringLiteral("= %1 MB × %2 = %3 &nbsp;(MHA, %4 KV heads: %5; MQA: %6)")
                      .arg(text::fixed(f.gqa.bytesPerToken / 1e6, 2), text::grouped(p.context), result(text::bytes(f.gqa.bytes)),
-                          num(p.queryHeads), text::bytes(f.mha.bytes), text::bytes(f.mqa.bytes)));
+                          text::short4(p.queryHeads), text::bytes(f.mha.bytes), text::bytes(f.mqa.bytes)));
     html += item(QStringLiteral("Parameters"), QStringLiteral("≈ 12 · L · d²"),
-                 QStringLiteral("= 12 · %1 · %2² = %3").arg(num(p.layers), text::grouped(p.dModel), result(text::count(f.denseParams))));
+                 QStringLiteral("= 12 · %1 · %2² = %3").arg(text::short4(p.layers), text::grouped(p.dModel), result(text::count(f.denseParams))));
     html += item(QStringLiteral("Training compute"), QStringLiteral("C ≈ 6 · N · D"),
                  QStringLiteral("= 6 · %1 · %2 = %3 FLOPs")
                      .arg(text::count(p.params), text::count(p.trainTokens), result(text::scientific(f.trainFlops))));
@@ -50,7 +46,7 @@ QString costsFormulaHtml(const CostsLabParams &p, const CostsLabFigures &f)
                      .arg(text::scientific(f.attentionFlops), text::scientific(f.denseFlops), result(text::grouped(f.crossover))));
     html += item(QStringLiteral("Decode ceiling"), QStringLiteral("= bandwidth / bytes of active weights"),
                  QStringLiteral("= %1 TB/s / (%2 × %3 B = %4) = %5")
-                     .arg(num(p.bandwidth / 1e12), text::count(p.params), num(p.weightBytes), text::bytes(f.weightBytes),
+                     .arg(text::short4(p.bandwidth / 1e12), text::count(p.params), text::short4(p.weightBytes), text::bytes(f.weightBytes),
                           result(text::fixed(f.decodeTokensPerSecond, 1) + QStringLiteral(" tokens/s"))));
     html += QStringLiteral("</table>");
     return html;

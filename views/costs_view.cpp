@@ -34,69 +34,30 @@ namespace fb {
 
 namespace {
 
-// What the worker hands to the GUI thread.
-struct CostsViewResult {
-    CostsLabParams params;
-    CostsLabFigures figures;
-    QList<QPointF> kv[3];           // (context, GB) for MHA, GQA, MQA
-    QList<QPointF> kvNow;           // the three at the chosen context
-    QList<QPointF> kvContext;       // vertical line at the chosen context
-    QList<QPointF> attention, dense;  // (context, FLOPs per token per layer)
-    QList<QPointF> crossover;       // (6d, 24 d^2)
-    QList<QPointF> flopsContext;
-    double xMin = 1024, xMax = 1 << 20;
-    double kvMin = 1, kvMax = 1, flopsMin = 1, flopsMax = 1;
-};
-
-double pow2Floor(double v) { return std::pow(2.0, std::floor(std::log2(v))); }
-double pow2Ceil(double v) { return std::pow(2.0, std::ceil(std::log2(v))); }
 double decadeFloor(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 double decadeCeil(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
-std::any computeCosts(const ParamValues &values)
+// Whole decades around the positive values of the lists (a log axis).
+void decades(std::initializer_list<const QList<QPointF> *> lists, double &lo, double &hi)
 {
-    CostsLabParams p;
-    if (const std::string err = costsLabFrom(values, p); !err.empty()) throw std::invalid_argument(err);
-    CostsViewResult r;
-    r.params = p;
-    r.figures = costsLabFigures(p);
+    lo = HUGE_VAL;
+    hi = 0;
+    for (const auto *pts : lists)
+        for (const QPointF &pt : *pts)
+            if (pt.y() > 0 && std::isfinite(pt.y())) {
+                lo = std::min(lo, pt.y());
+                hi = std::max(hi, pt.y());
+            }
+    if (hi <= 0) lo = hi = 1;
+    lo = decadeFloor(lo);
+    hi = decadeCeil(hi * 1.0001);
+}
 
-    // Context lengths from 1K to 1M tokens, widened to hold the chosen n and the crossover 6d.
-    const double crossover = r.figures.crossover;
-    r.xMin = std::min(1024.0, pow2Floor(std::min(p.context, crossover)) / 2.0);
-    r.xMin = std::max(1.0, r.xMin);
-    r.xMax = std::max(double(1 << 20), pow2Ceil(std::max(p.context, crossover)) * 2.0);
-    const int n = 121;
-    const double heads[3] = { p.queryHeads, p.kvHeads, 1.0 };
-    for (int i = 0; i < n; ++i) {
-        const double x = r.xMin * std::pow(r.xMax / r.xMin, double(i) / (n - 1));
-        for (int v = 0; v < 3; ++v) r.kv[v].append(QPointF(x, kvCache(p.kv(heads[v], x)).bytes / 1e9));
-        r.attention.append(QPointF(x, attentionFlopsPerTokenLayer(x, p.dModel)));
-        r.dense.append(QPointF(x, denseFlopsPerTokenLayer(p.dModel)));
-    }
-    const KvCacheResult now[3] = { r.figures.mha, r.figures.gqa, r.figures.mqa };
-    for (const KvCacheResult &k : now) r.kvNow.append(QPointF(p.context, k.bytes / 1e9));
-    r.crossover = { QPointF(crossover, denseFlopsPerTokenLayer(p.dModel)) };
-
-    // Log axes: whole decades around everything drawn.
-    auto span = [](std::initializer_list<const QList<QPointF> *> lists, double &lo, double &hi) {
-        lo = HUGE_VAL;
-        hi = 0;
-        for (const auto *pts : lists)
-            for (const QPointF &pt : *pts)
-                if (pt.y() > 0 && std::isfinite(pt.y())) {
-                    lo = std::min(lo, pt.y());
-                    hi = std::max(hi, pt.y());
-                }
-        if (hi <= 0) lo = hi = 1;
-        lo = decadeFloor(lo);
-        hi = decadeCeil(hi * 1.0001);
-    };
-    span({ &r.kv[0], &r.kv[1], &r.kv[2] }, r.kvMin, r.kvMax);
-    span({ &r.attention, &r.dense }, r.flopsMin, r.flopsMax);
-    r.kvContext = { QPointF(p.context, r.kvMin), QPointF(p.context, r.kvMax) };
-    r.flopsContext = { QPointF(p.context, r.flopsMin), QPointF(p.context, r.flopsMax) };
-    return r;
+QList<QPointF> points(const std::vector<double> &x, const std::vector<double> &y, double scale = 1.0)
+{
+    QList<QPointF> pts;
+    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) pts.append(QPointF(x[i], y[i] * scale));
+    return pts;
 }
 
 QScatterSeries *markers(const QColor &color, qreal size)
@@ -144,7 +105,7 @@ QColor variantColor(int v)
 } // namespace
 
 CostsView::CostsView(QWidget *parent)
-    : LabView(costsLabSpec(), tr("Costs"), parent)
+    : LabViewFor(parent)
 {
     // Presets under the parameters.
     presets_ = new QComboBox;
@@ -238,11 +199,7 @@ CostsView::CostsView(QWidget *parent)
                            static_cast<Exportable *>(flopsChart_), static_cast<Exportable *>(formulas_) })
         registerExportable(e);
 
-    setValidator([](const ParamValues &v) {
-        CostsLabParams p;
-        return costsLabFrom(v, p);
-    });
-    setComputation(computeCosts);
+    beginComputing();
     syncPresetBox();
 }
 
@@ -265,9 +222,8 @@ void CostsView::syncPresetBox()
                                     : tr("Values changed by hand; pick a preset to load the page's numbers."));
 }
 
-void CostsView::showResult(const std::any &any)
+void CostsView::draw(const CostsLabResult &r)
 {
-    const auto &r = std::any_cast<const CostsViewResult &>(any);
     const CostsLabParams &p = r.params;
     const CostsLabFigures &f = r.figures;
     const KvCacheResult now[3] = { f.mha, f.gqa, f.mqa };
@@ -287,28 +243,40 @@ void CostsView::showResult(const std::any &any)
         tr("GQA (%1 KV)").arg(p.kvHeads),
         tr("MQA (1 KV)"),
     };
+    // Curves in GB against context, on whole decades.
+    QList<QPointF> kv[3];
     for (int v = 0; v < 3; ++v) {
+        kv[v] = points(r.contexts, r.kvBytes[std::size_t(v)], 1e-9);
         if (bars_[v]->label() != variantNames[v]) bars_[v]->setLabel(variantNames[v]);
-        kvChart_->replacePoints(kvLines_[v], r.kv[v]);
+        kvChart_->replacePoints(kvLines_[v], kv[v]);
         rename(kvLines_[v], variantNames[v]);
     }
-
-    kvChart_->replacePoints(kvContext_, r.kvContext);
-    kvChart_->replacePoints(kvNow_, r.kvNow);
-    ChartPanel::setRange(kvChart_->axisX(), r.xMin, r.xMax, 0.0);
-    ChartPanel::setRange(kvChart_->axisY(), r.kvMin, r.kvMax, 0.0);
-    kvContextLabel_->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, r.kvMax),
+    const double xMin = r.contexts.front(), xMax = r.contexts.back();
+    double kvMin = 1, kvMax = 1;
+    decades({ &kv[0], &kv[1], &kv[2] }, kvMin, kvMax);
+    QList<QPointF> kvNow;
+    for (const KvCacheResult &k : now) kvNow.append(QPointF(p.context, k.bytes / 1e9));
+    kvChart_->replacePoints(kvContext_, { QPointF(p.context, kvMin), QPointF(p.context, kvMax) });
+    kvChart_->replacePoints(kvNow_, kvNow);
+    ChartPanel::setRange(kvChart_->axisX(), xMin, xMax, 0.0);
+    ChartPanel::setRange(kvChart_->axisY(), kvMin, kvMax, 0.0);
+    kvContextLabel_->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, kvMax),
                          Qt::AlignHCenter | Qt::AlignTop, QPointF(0, 4));
 
-    flopsChart_->replacePoints(attention_, r.attention);
-    flopsChart_->replacePoints(dense_, r.dense);
-    flopsChart_->replacePoints(crossover_, r.crossover);
-    flopsChart_->replacePoints(flopsContext_, r.flopsContext);
-    ChartPanel::setRange(flopsChart_->axisX(), r.xMin, r.xMax, 0.0);
-    ChartPanel::setRange(flopsChart_->axisY(), r.flopsMin, r.flopsMax, 0.0);
-    crossoverLabel_->set(tr("n = 6d = %1").arg(text::grouped(f.crossover)), r.crossover.first(),
+    const QList<QPointF> attention = points(r.contexts, r.attentionFlops);
+    const QList<QPointF> dense { QPointF(xMin, r.denseFlops), QPointF(xMax, r.denseFlops) };
+    double flopsMin = 1, flopsMax = 1;
+    decades({ &attention, &dense }, flopsMin, flopsMax);
+    const QPointF crossover(f.crossover, r.denseFlops);
+    flopsChart_->replacePoints(attention_, attention);
+    flopsChart_->replacePoints(dense_, dense);
+    flopsChart_->replacePoints(crossover_, { crossover });
+    flopsChart_->replacePoints(flopsContext_, { QPointF(p.context, flopsMin), QPointF(p.context, flopsMax) });
+    ChartPanel::setRange(flopsChart_->axisX(), xMin, xMax, 0.0);
+    ChartPanel::setRange(flopsChart_->axisY(), flopsMin, flopsMax, 0.0);
+    crossoverLabel_->set(tr("n = 6d = %1").arg(text::grouped(f.crossover)), crossover,
                          Qt::AlignLeft | Qt::AlignTop, QPointF(10, 6));
-    flopsContextLabel_->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, r.flopsMax),
+    flopsContextLabel_->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, flopsMax),
                             Qt::AlignHCenter | Qt::AlignTop, QPointF(0, 4));
 
     formulas_->setFormulas(costsFormulaHtml(p, f));
@@ -327,7 +295,7 @@ void CostsView::showResult(const std::any &any)
     readouts()->setRow(QStringLiteral("crossover"), tr("Crossover n = 6d"), tr("%1 tokens").arg(text::grouped(f.crossover)),
                        tr("The page: for d = 4,096 that is a few tens of thousands of tokens"));
     readouts()->setRow(QStringLiteral("attn"), tr("Attention / dense at n"),
-                       tr("%1×").arg(text::fixed(f.attentionFlops / f.denseFlops, 2)));
+                       tr("%1×").arg(text::fixed(r.attentionOverDense, 2)));
     readouts()->setRow(QStringLiteral("weights"), tr("Weights read per token"), text::bytes(f.weightBytes));
     readouts()->setRow(QStringLiteral("decode"), tr("Decode ceiling"),
                        tr("%1 tokens/s").arg(text::fixed(f.decodeTokensPerSecond, 1)),

@@ -4,7 +4,8 @@
 // MQA, parameters 12·L·d², training compute 6ND, attention against dense compute per token with the
 // crossover n = 6d, and the bandwidth ceiling of single-stream decoding. Presets load the page's
 // GPT-3 and 70B-class configurations.
-#include "views/lab_view.h"
+#include "core/labs/costs_lab.h"
+#include "views/lab_view_for.h"
 
 class QBarCategoryAxis;
 class QBarSeries;
@@ -20,7 +21,7 @@ class ChartLabel;
 class ChartPanel;
 class FormulaPanel;
 
-class CostsView : public LabView {
+class CostsView : public LabViewFor<CostsLab> {
     Q_OBJECT
 public:
     explicit CostsView(QWidget *parent = nullptr);
@@ -43,7 +44,7 @@ public:
     double barUnit() const { return barUnit_; }
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const CostsLabResult &r) override;
 
 private:
     void syncPresetBox();

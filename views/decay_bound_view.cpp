@@ -1,7 +1,5 @@
 #include "views/decay_bound_view.h"
 
-#include "core/lab_specs.h"
-#include "core/positional.h"
 #include "views/chart_panel.h"
 #include "views/palette.h"
 #include "views/param_panel.h"
@@ -22,95 +20,42 @@ namespace fb {
 
 namespace {
 
-// What the worker hands to the GUI thread.
-struct DecayViewResult {
-    QList<QPointF> plain;             // (distance, bound), log-spaced for drawing
-    QList<QPointF> scaled;            // same, on rescaled frequencies (empty without extension)
-    QList<QPointF> plainWavelength;   // (pair index, lambda_i)
-    QList<QPointF> scaledWavelength;
-    double at1 = 0, at64 = 0, at512 = 0, atMax = 0;
-    double trainedLength = 0;
-    double effectiveBase = 0, attentionFactor = 1;
-    int maxDistance = 0;
-    bool extended = false;
-    QString label;                    // "d = 64, b = 10000"
-    QString extensionName;            // "YaRN, s = 8" (legend of the extended curves)
-};
-
-// Integer distances 1..maxDistance: all of them up to 2,048, then about 2,000 log-spaced ones.
-std::vector<double> drawDistances(int maxDistance)
+// What the chart draws of a curve over distances 1..n: every point up to 2,048, then about 2,000
+// log-spaced ones (a line of 65,536 points draws no better and far slower).
+QList<QPointF> drawnPoints(const std::vector<double> &distance, const std::vector<double> &bound)
 {
-    std::vector<double> t;
-    if (maxDistance <= 2048) {
-        for (int i = 1; i <= maxDistance; ++i) t.push_back(i);
-        return t;
-    }
-    const int n = 2000;
-    double last = 0;
-    for (int i = 0; i < n; ++i) {
-        const double v = std::round(std::exp(std::log(double(maxDistance)) * i / (n - 1)));
-        if (v > last) t.push_back(last = v);
-    }
-    return t;
-}
-
-QList<QPointF> toPoints(const std::vector<double> &x, const std::vector<double> &y)
-{
+    const std::size_t n = std::min(distance.size(), bound.size());
     QList<QPointF> pts;
-    pts.reserve(qsizetype(x.size()));
-    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) pts.append(QPointF(x[i], y[i]));
+    if (n <= 2048) {
+        pts.reserve(qsizetype(n));
+        for (std::size_t i = 0; i < n; ++i) pts.append(QPointF(distance[i], bound[i]));
+        return pts;
+    }
+    const int samples = 2000;
+    pts.reserve(samples);
+    std::size_t last = 0;
+    for (int i = 0; i < samples; ++i) {
+        const auto t = std::size_t(std::llround(std::exp(std::log(double(n)) * i / (samples - 1))));
+        if (t > last) {
+            pts.append(QPointF(distance[t - 1], bound[t - 1]));
+            last = t;
+        }
+    }
     return pts;
 }
 
-QList<QPointF> wavelengthPoints(const Eigen::VectorXd &invFreq)
+QList<QPointF> indexPoints(const std::vector<double> &values)
 {
-    const Eigen::VectorXd lambda = wavelengths(invFreq);
     QList<QPointF> pts;
-    for (Eigen::Index i = 0; i < lambda.size(); ++i) pts.append(QPointF(double(i), lambda[i]));
+    pts.reserve(qsizetype(values.size()));
+    for (std::size_t i = 0; i < values.size(); ++i) pts.append(QPointF(double(i), values[i]));
     return pts;
-}
-
-std::any computeDecay(const ParamValues &values)
-{
-    DecayBoundParams p;
-    if (const std::string err = decayBoundFrom(values, p); !err.empty()) throw std::invalid_argument(err);
-    DecayViewResult r;
-    r.maxDistance = p.maxDistance;
-    r.extended = p.extension.method != ScalingMethod::None;
-    r.trainedLength = p.extension.trainedLength;
-
-    DecayBoundParams plain = p;
-    plain.extension = ContextExtension {};
-    const std::vector<double> t = drawDistances(p.maxDistance);
-    r.plain = toPoints(t, decayBoundAt(plain, t));
-    const std::vector<double> marks = decayBoundAt(plain, { 1.0, 64.0, 512.0, double(p.maxDistance) });
-    r.at1 = marks[0];
-    r.at64 = marks[1];
-    r.at512 = marks[2];
-    r.atMax = marks[3];
-    r.plainWavelength = wavelengthPoints(ropeInvFreq(p.d, p.base));
-
-    const ScaledFrequencies sf = scaledFrequencies(p.d, p.base, p.extension);
-    r.effectiveBase = sf.base;
-    r.attentionFactor = sf.attentionFactor;
-    if (r.extended) {
-        r.scaled = toPoints(t, decayBoundAt(p, t));
-        r.scaledWavelength = wavelengthPoints(sf.invFreq);
-    }
-    if (r.extended) {
-        const char *names[] = { "none", "PI", "NTK-aware", "YaRN" };
-        r.extensionName = QStringLiteral("%1, s = %2")
-                              .arg(QLatin1String(names[int(p.extension.method)]),
-                                   QString::fromStdString(formatNumber(p.extension.factor)));
-    }
-    r.label = QStringLiteral("d = %1, b = %2").arg(p.d).arg(QString::fromStdString(formatNumber(p.base)));
-    return r;
 }
 
 } // namespace
 
 DecayBoundView::DecayBoundView(QWidget *parent)
-    : LabView(decayBoundSpec(), tr("RoPE decay bound"), parent)
+    : LabViewFor(parent)
 {
     decayChart_ = new ChartPanel(tr("Long-term decay of the RoPE bound"));
     decayChart_->setLogAxis(Qt::Horizontal, tr("relative distance |n − m| (tokens, log scale)"));
@@ -138,42 +83,43 @@ DecayBoundView::DecayBoundView(QWidget *parent)
     pins->addWidget(clearButton);
     sideArea()->addLayout(pins);
 
-    setValidator([](const ParamValues &v) {
-        DecayBoundParams p;
-        return decayBoundFrom(v, p);
-    });
-    setComputation(computeDecay);
+    beginComputing();
 }
 
-void DecayBoundView::showResult(const std::any &any)
+void DecayBoundView::draw(const DecayBoundLabResult &r)
 {
-    const auto &r = std::any_cast<const DecayViewResult &>(any);
-    decayChart_->replacePoints(plain_, r.plain);
-    decayChart_->replacePoints(scaled_, r.scaled);
+    const QList<QPointF> plain = drawnPoints(r.distance, r.bound);
+    const QList<QPointF> scaled = drawnPoints(r.distance, r.scaledBound);
+    decayChart_->replacePoints(plain_, plain);
+    decayChart_->replacePoints(scaled_, scaled);
     scaled_->setVisible(r.extended);
-    if (r.extended && scaled_->name() != r.extensionName) {
-        scaled_->setName(r.extensionName);
-        scaledWavelength_->setName(r.extensionName);
+    const QString extensionName = QString::fromStdString(r.extensionName);
+    if (r.extended && scaled_->name() != extensionName) {
+        scaled_->setName(extensionName);
+        scaledWavelength_->setName(extensionName);
     }
-    lastPlain_ = r.plain;
-    lastLabel_ = r.label;
+    lastPlain_ = plain;
+    lastLabel_ = QStringLiteral("d = %1, b = %2").arg(r.params.d).arg(QString::fromStdString(formatNumber(r.params.base)));
 
     double yMax = 0;
-    for (const auto &pt : r.plain) yMax = std::max(yMax, pt.y());
-    for (const auto &pt : r.scaled) yMax = std::max(yMax, pt.y());
+    for (const auto &pt : plain) yMax = std::max(yMax, pt.y());
+    for (const auto &pt : scaled) yMax = std::max(yMax, pt.y());
     for (QLineSeries *pin : pins_)
         for (const auto &pt : pin->points()) yMax = std::max(yMax, pt.y());
     yMax_ = yMax;
-    ChartPanel::setRange(decayChart_->axisX(), 1.0, std::max(2.0, double(r.maxDistance)), 0.0);
+    ChartPanel::setRange(decayChart_->axisX(), 1.0, std::max(2.0, double(r.params.maxDistance)), 0.0);
     ChartPanel::setRange(decayChart_->axisY(), 0.0, yMax * 1.05, 0.0);
 
-    wavelengthChart_->replacePoints(plainWavelength_, r.plainWavelength);
-    wavelengthChart_->replacePoints(scaledWavelength_, r.scaledWavelength);
+    const QList<QPointF> plainWavelength = indexPoints(r.wavelength);
+    const QList<QPointF> scaledWavelength = indexPoints(r.scaledWavelength);
+    const double trained = r.params.extension.trainedLength;
+    wavelengthChart_->replacePoints(plainWavelength_, plainWavelength);
+    wavelengthChart_->replacePoints(scaledWavelength_, scaledWavelength);
     scaledWavelength_->setVisible(r.extended);
-    const double n = std::max<double>(1.0, double(r.plainWavelength.size() - 1));
-    wavelengthChart_->replacePoints(trainedMark_, { QPointF(0, r.trainedLength), QPointF(n, r.trainedLength) });
-    double lo = r.trainedLength, hi = r.trainedLength;
-    for (const auto *pts : { &r.plainWavelength, &r.scaledWavelength })
+    const double n = std::max<double>(1.0, double(plainWavelength.size() - 1));
+    wavelengthChart_->replacePoints(trainedMark_, { QPointF(0, trained), QPointF(n, trained) });
+    double lo = trained, hi = trained;
+    for (const auto *pts : { &plainWavelength, &scaledWavelength })
         for (const auto &pt : *pts) { lo = std::min(lo, pt.y()); hi = std::max(hi, pt.y()); }
     // Pair indices run 0 … d/2 − 1: the axis ends at d/2 with power-of-two ticks (0, 8, 16, 24, 32).
     if (auto *x = qobject_cast<QValueAxis *>(wavelengthChart_->axisX())) {
@@ -193,9 +139,9 @@ void DecayBoundView::showResult(const std::any &any)
                        QStringLiteral("%1 / %2 / %3").arg(f2(r.at1), f2(r.at64), f2(r.at512)),
                        tr("The chapter prints 15.95 / 5.70 / 2.99 for d = 64, b = 10000"));
     readouts()->setRow(QStringLiteral("ratio"), tr("Fall from distance 1 to 512"),
-                       QStringLiteral("%1×").arg(r.at512 > 0 ? r.at1 / r.at512 : 0.0, 0, 'f', 2));
+                       QStringLiteral("%1×").arg(r.fall512, 0, 'f', 2));
     readouts()->setRow(QStringLiteral("atmax"), tr("Bound at the largest distance"),
-                       QStringLiteral("%1 (t = %2)").arg(f2(r.atMax)).arg(r.maxDistance));
+                       QStringLiteral("%1 (t = %2)").arg(f2(r.atMax)).arg(r.params.maxDistance));
     readouts()->setRow(QStringLiteral("base"), tr("Effective base b′"),
                        QString::fromStdString(formatNumber(std::round(r.effectiveBase * 100) / 100)));
     readouts()->setRow(QStringLiteral("attn"), tr("YaRN attention factor"), QString::number(r.attentionFactor, 'f', 4));

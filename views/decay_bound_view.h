@@ -1,7 +1,8 @@
 #pragma once
 // Lab: the long-term decay of the RoPE bound (Figure 218.1, right), with context extension and
 // pinned curves for comparing bases and widths.
-#include "views/lab_view.h"
+#include "core/labs/decay_bound_lab.h"
+#include "views/lab_view_for.h"
 
 #include <QList>
 #include <QPointF>
@@ -12,7 +13,7 @@ namespace fb {
 
 class ChartPanel;
 
-class DecayBoundView : public LabView {
+class DecayBoundView : public LabViewFor<DecayBoundLab> {
     Q_OBJECT
 public:
     explicit DecayBoundView(QWidget *parent = nullptr);
@@ -31,7 +32,7 @@ public:
     QString setExtraState(const QJsonObject &state) override;
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const DecayBoundLabResult &r) override;
 
 private:
     ChartPanel *decayChart_ = nullptr;

@@ -3,7 +3,6 @@
 #include "core/depth/depth_lab_spec.h"
 #include "views/chart_panel.h"
 #include "views/classifier_runner.h"
-#include "views/depth_gradients_compute.h"
 #include "views/palette.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
@@ -106,7 +105,7 @@ const char *kNote =
 } // namespace
 
 DepthGradientsView::DepthGradientsView(QWidget *parent)
-    : LabView(depthLabSpec(), tr("Depth and gradients"), parent)
+    : LabViewFor(parent)
     , classifier_(new ClassifierRunner(this))
 {
     buildCharts();
@@ -114,15 +113,8 @@ DepthGradientsView::DepthGradientsView(QWidget *parent)
     connect(classifier_, &ClassifierRunner::resultsReady, this, &DepthGradientsView::showClassifier);
     connect(classifier_, &ClassifierRunner::progressed, this, &DepthGradientsView::showClassifierProgress);
     connect(panel(), &ParamPanel::valuesChanged, this, &DepthGradientsView::onValuesChanged);
-    setValidator([](const ParamValues &v) {
-        DepthLabConfig c;
-        return depthLabFrom(v, c);
-    });
     onValuesChanged();
-    // The computer belongs to the computation (not to this view); it only runs on the worker.
-    setComputation([computer = std::make_shared<DepthLabComputer>()](const ParamValues &v) -> std::any {
-        return computer->compute(v);
-    });
+    beginComputing();
 }
 
 DepthGradientsView::~DepthGradientsView() = default;
@@ -269,20 +261,28 @@ void DepthGradientsView::waitForResult()
     classifier_->wait();
 }
 
-void DepthGradientsView::showResult(const std::any &any)
+void DepthGradientsView::draw(const DepthGradientsLabResult &f)
 {
-    const auto &f = std::any_cast<const DepthLabFrame &>(any);
     const DepthGradients &d = f.depthNumbers;
     const TimeGradients &t = f.timeNumbers;
+    const DepthStackParams &stack = f.config.stack;
+    const TimeGradientParams &time = f.config.time;
+    auto points = [](const RelativeCurve &c) {
+        QList<QPointF> pts;
+        pts.reserve(qsizetype(c.index.size()));
+        for (std::size_t i = 0; i < c.index.size(); ++i) pts.append(QPointF(c.index[i], c.ratio[i]));
+        return pts;
+    };
 
     // ---- study 1
-    depthChart_->replacePoints(plain_, f.plain);
-    depthChart_->replacePoints(residual_, f.residual);
-    depthChart_->replacePoints(depthUnit_, { QPointF(0, 1.0), QPointF(f.depth, 1.0) });
+    const QList<QPointF> plain = points(f.plain), residual = points(f.residual);
+    depthChart_->replacePoints(plain_, plain);
+    depthChart_->replacePoints(residual_, residual);
+    depthChart_->replacePoints(depthUnit_, { QPointF(0, 1.0), QPointF(stack.depth, 1.0) });
     double lo = 1.0, hi = 1.0;
-    extendRange(f.plain, lo, hi);
-    extendRange(f.residual, lo, hi);
-    ChartPanel::setRange(depthChart_->axisX(), 0.0, f.depth, 0.0);
+    extendRange(plain, lo, hi);
+    extendRange(residual, lo, hi);
+    ChartPanel::setRange(depthChart_->axisX(), 0.0, stack.depth, 0.0);
     setLogRange(depthChart_->axisY(), lo, hi);
 
     auto f4 = [](double v) { return QString::number(v, 'f', 4); };
@@ -295,28 +295,35 @@ void DepthGradientsView::showResult(const std::any &any)
                        QStringLiteral("%1 vs %2").arg(f4(d.plainFactorMeasured), f4(d.plainFactorPredicted)));
 
     // ---- study 2
-    timeChart_->replacePoints(rnn_, f.rnn);
-    timeChart_->replacePoints(lstmCell_, f.lstmCell);
-    timeChart_->replacePoints(lstmHidden_, f.lstmHidden);
-    timeChart_->replacePoints(lstmCarousel_, f.lstmCarousel);
+    const QList<QPointF> rnn = points(f.rnn), cell = points(f.lstmCell), hidden = points(f.lstmHidden),
+                         carousel = points(f.lstmCarousel);
+    timeChart_->replacePoints(rnn_, rnn);
+    timeChart_->replacePoints(lstmCell_, cell);
+    timeChart_->replacePoints(lstmHidden_, hidden);
+    timeChart_->replacePoints(lstmCarousel_, carousel);
     lo = 1.0;
     hi = 1.0;
-    for (const auto *pts : { &f.rnn, &f.lstmCell, &f.lstmHidden, &f.lstmCarousel }) extendRange(*pts, lo, hi);
-    ChartPanel::setRange(timeChart_->axisX(), 0.0, f.seqLen, 0.0);
+    for (const auto *pts : { &rnn, &cell, &hidden, &carousel }) extendRange(*pts, lo, hi);
+    ChartPanel::setRange(timeChart_->axisX(), 0.0, time.seqLen, 0.0);
     setLogRange(timeChart_->axisY(), lo, hi);
 
     auto f3 = [](double v) { return QString::number(v, 'f', 3); };
     readouts()->setRow(QStringLiteral("rnnrate"), QString(), QStringLiteral("%1 vs %2").arg(f3(t.rnnRate), f3(t.rnnPredictedRate)));
     readouts()->setRow(QStringLiteral("rnnderiv"), QString(),
-                       QStringLiteral("%1, %2").arg(f3(t.rnnMeanDeriv), f3(std::log(f.radius * t.rnnMeanDeriv))));
+                       QStringLiteral("%1, %2").arg(f3(t.rnnMeanDeriv), f3(f.rnnLogFactor)));
     readouts()->setRow(QStringLiteral("lstmcell"), QString(), sci(t.lstmCellRatio));
     readouts()->setRow(QStringLiteral("carousel"), QString(), sci(t.lstmCarouselRatio));
     readouts()->setRow(QStringLiteral("forget"), QString(), f3(t.meanForget));
 
-    depthParams_ = QStringLiteral("L = %1, %2").arg(f.depth).arg(f.depthLabel);
-    timeParams_ = tr("T = %1, hidden %2").arg(f.seqLen).arg(f.hidden);
-    radius_ = f.radius;
-    forgetBias_ = f.forgetBias;
+    depthParams_ = QStringLiteral("L = %1, %2%3, σ = %4, w = %5")
+                       .arg(stack.depth)
+                       .arg(QString::fromStdString(activationName(stack.activation)),
+                            stack.norm ? QStringLiteral(" + norm") : QString(),
+                            QString::fromStdString(formatNumber(stack.initScale)))
+                       .arg(stack.width);
+    timeParams_ = tr("T = %1, hidden %2").arg(time.seqLen).arg(time.hidden);
+    radius_ = time.radius;
+    forgetBias_ = time.forgetBias;
     updateNames();
 }
 

@@ -8,7 +8,8 @@
 // Studies 1 and 2 run on the lab's latest-wins worker (each recomputed only when one of its own
 // parameters changed); study 3 on a ClassifierRunner. The "focus" parameter picks the chart shown
 // large.
-#include "views/lab_view.h"
+#include "core/labs/depth_gradients_lab.h"
+#include "views/lab_view_for.h"
 
 class QGridLayout;
 class QLineSeries;
@@ -20,7 +21,7 @@ class ChartPanel;
 class ClassifierRunner;
 struct ClassifierConfig;
 
-class DepthGradientsView : public LabView {
+class DepthGradientsView : public LabViewFor<DepthGradientsLab> {
     Q_OBJECT
 public:
     explicit DepthGradientsView(QWidget *parent = nullptr);
@@ -39,11 +40,12 @@ public:
     QLineSeries *lstmCellSeries() const { return lstmCell_; }
     QLineSeries *lstmHeldoutSeries() const { return lstmHeldout_; }
     QLineSeries *meanHeldoutSeries() const { return meanHeldout_; }
+    ClassifierRunner *classifierRunner() const { return classifier_; }
     // The chart shown large (the "focus" parameter): 0 depth, 1 time, 2 classifier.
     int focusedChart() const { return focus_; }
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const DepthGradientsLabResult &f) override;
 
 private:
     void buildCharts();

@@ -16,10 +16,10 @@
 
 namespace fb {
 
-LabView::LabView(const LabSpec &spec, const QString &title, QWidget *parent)
+LabView::LabView(const LabSpec &spec, QWidget *parent)
     : QWidget(parent)
     , spec_(spec)
-    , title_(title)
+    , title_(QString::fromStdString(spec.title))
     , runner_(std::make_unique<LatestWinsRunner>())
 {
     auto *outer = new QHBoxLayout(this);
@@ -100,12 +100,6 @@ bool LabView::isSideVisible() const
     return !side_->isHidden();
 }
 
-void LabView::setComputation(Computation computation)
-{
-    computation_ = std::move(computation);
-    recompute();
-}
-
 void LabView::setValidator(std::function<std::string(const ParamValues &)> validator)
 {
     panel_->setValidator(std::move(validator));
@@ -117,34 +111,46 @@ void LabView::addChart(QWidget *chart, Exportable *exportable, int stretch)
     if (exportable) exportables_.append(exportable);
 }
 
+void LabView::setJob(Job job)
+{
+    job_ = std::move(job);
+    recompute();
+}
+
 void LabView::recompute()
 {
-    if (!computation_) return;
+    if (!job_) return;
     sinceChange_.start();
-    // The job owns copies of the function and the values; it never touches this view. Its result
-    // comes back as a queued call, which Qt drops if the view is gone by then.
-    runner_->submit([this, fn = computation_, values = panel_->values()](std::uint64_t generation) {
-        std::any result;
+    // The job owns copies of everything it computes with; the drawing closure it returns runs on
+    // the GUI thread through a queued call, which Qt drops if the view is gone by then.
+    runner_->submit([this, job = job_, values = panel_->values()](std::uint64_t generation, const RunControl &stop) {
+        Delivery draw;
         QString error;
         try {
-            result = fn(values);
+            draw = job(values, stop);
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(this, [this, generation, result = std::move(result), error]() mutable {
-            deliver(generation, std::move(result), error);
+        if (stop.stopRequested()) return;  // stale: a newer change is on its way
+        QMetaObject::invokeMethod(this, [this, generation, draw = std::move(draw), error] {
+            deliverFrame(generation, draw, error);
         }, Qt::QueuedConnection);
     });
 }
 
-void LabView::deliver(std::uint64_t generation, std::any result, QString error)
+void LabView::deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error)
 {
     if (generation != runner_->latestGeneration()) return;  // a newer change is on its way
     if (!error.isEmpty()) {
         readouts_->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
         return;
     }
-    showResult(result);
+    if (draw) draw();
+    finishDelivery();
+}
+
+void LabView::finishDelivery()
+{
     // One frame per result: the charts' own layouts now, not after the next paint.
     for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->settleLayout();
     lastLatencyMs_ = double(sinceChange_.nsecsElapsed()) / 1e6;

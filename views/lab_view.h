@@ -10,7 +10,6 @@
 #include <QList>
 #include <QWidget>
 
-#include <any>
 #include <functional>
 #include <memory>
 
@@ -25,11 +24,8 @@ class ReadoutPanel;
 class LabView : public QWidget {
     Q_OBJECT
 public:
-    // A pure function of the parameter values, run on the worker thread. It must not capture the
-    // view or any widget: only values it owns.
-    using Computation = std::function<std::any(const ParamValues &)>;
-
-    LabView(const LabSpec &spec, const QString &title, QWidget *parent = nullptr);
+    // spec: the lab's parameters and title (core's list, core/lab.h).
+    explicit LabView(const LabSpec &spec, QWidget *parent = nullptr);
     ~LabView() override;
 
     QString title() const { return title_; }
@@ -68,8 +64,13 @@ Q_SIGNALS:
     void resultShown();
 
 protected:
-    // Called once by subclasses' constructors.
-    void setComputation(Computation computation);
+    // What the worker hands back: a closure the GUI thread runs to draw one result (empty: nothing
+    // to draw), and the job that makes it from the parameter values. LabViewFor<Lab> writes both.
+    using Delivery = std::function<void()>;
+    using Job = std::function<Delivery(const ParamValues &, const RunControl &)>;
+    // Called once by subclasses' constructors (LabViewFor::beginComputing); computes the first result.
+    void setJob(Job job);
+
     void setValidator(std::function<std::string(const ParamValues &)> validator);
     // Adds a chart to the lab's chart area (row-wise; stretch as in QBoxLayout).
     void addChart(QWidget *chart, Exportable *exportable, int stretch = 1);
@@ -79,14 +80,12 @@ protected:
     // Extra controls under the parameter panel (buttons such as "pin").
     QVBoxLayout *sideArea() const { return sideArea_; }
 
-    // Draws a result on the GUI thread.
-    virtual void showResult(const std::any &result) = 0;
-
     // Starts a computation with the current values.
     void recompute();
 
 private:
-    void deliver(std::uint64_t generation, std::any result, QString error);
+    void deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error);
+    void finishDelivery();
 
     LabSpec spec_;
     QString title_;
@@ -96,7 +95,7 @@ private:
     QVBoxLayout *sideArea_ = nullptr;
     QWidget *side_ = nullptr;
     QList<Exportable *> exportables_;
-    Computation computation_;
+    Job job_;
     QElapsedTimer sinceChange_;
     double lastLatencyMs_ = 0.0;
     std::unique_ptr<LatestWinsRunner> runner_;

@@ -45,6 +45,11 @@ QString threeDigits(double v)
 
 } // namespace
 
+QString short4(double value)
+{
+    return QString::number(value, 'g', 4);
+}
+
 QString grouped(double value)
 {
     if (!std::isfinite(value)) return QString::number(value);
@@ -59,7 +64,7 @@ QString groupedFixed(double value, int decimals)
 
 QString fixed(double value, int decimals)
 {
-    return QString::number(value, 'f', decimals);
+    return std::isfinite(value) ? QString::number(value, 'f', decimals) : QStringLiteral("—");
 }
 
 QString percent(double fraction, int decimals)

@@ -1,6 +1,5 @@
 #include "views/rope_invariance_view.h"
 
-#include "core/lab_specs.h"
 #include "views/chart_panel.h"
 #include "views/palette.h"
 #include "views/readout_panel.h"
@@ -38,39 +37,18 @@ void roundTicks(QAbstractAxis *axis, double span, int count, bool integers)
     a->setLabelFormat(integers || step >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
 }
 
-// What the worker hands to the GUI thread.
-struct RopeInvarianceViewResult {
-    QList<QPointF> rope;        // (m, RoPE logit at (m, m + offset))
-    QList<QPointF> sinusoidal;  // (m, additive sinusoidal logit)
-    double reference = 0, maxDeviation = 0, maxDeviationFloat32 = 0, sinMin = 0, sinMax = 0;
-    int offset = 0, positions = 0;
-};
-
-std::any computeInvariance(const ParamValues &values)
+QList<QPointF> indexPoints(const std::vector<double> &values)
 {
-    RopeInvarianceParams p;
-    if (const std::string err = ropeInvarianceFrom(values, p); !err.empty()) throw std::invalid_argument(err);
-    const RopeInvarianceResult res = ropeInvariance(p);
-    RopeInvarianceViewResult r;
-    r.rope.reserve(qsizetype(res.ropeLogits.size()));
-    r.sinusoidal.reserve(qsizetype(res.sinusoidalLogits.size()));
-    for (std::size_t m = 0; m < res.ropeLogits.size(); ++m) r.rope.append(QPointF(double(m), res.ropeLogits[m]));
-    for (std::size_t m = 0; m < res.sinusoidalLogits.size(); ++m)
-        r.sinusoidal.append(QPointF(double(m), res.sinusoidalLogits[m]));
-    r.reference = res.referenceLogit;
-    r.maxDeviation = res.maxDeviation;
-    r.maxDeviationFloat32 = res.maxDeviationFloat32;
-    r.sinMin = res.sinusoidalMin;
-    r.sinMax = res.sinusoidalMax;
-    r.offset = p.offset;
-    r.positions = p.positions;
-    return r;
+    QList<QPointF> pts;
+    pts.reserve(qsizetype(values.size()));
+    for (std::size_t m = 0; m < values.size(); ++m) pts.append(QPointF(double(m), values[m]));
+    return pts;
 }
 
 } // namespace
 
 RopeInvarianceView::RopeInvarianceView(QWidget *parent)
-    : LabView(ropeInvarianceSpec(), tr("RoPE invariance"), parent)
+    : LabViewFor(parent)
 {
     chart_ = new ChartPanel(tr("Same content, same separation, sliding window"));
     chart_->setValueAxis(Qt::Horizontal, tr("position m of the query (key at m + offset)"));
@@ -80,24 +58,23 @@ RopeInvarianceView::RopeInvarianceView(QWidget *parent)
     reference_ = chart_->addLine(tr("RoPE logit at position 0"), QColor(0, 0, 0), 1.5, Qt::DashLine);
     addChart(chart_, chart_, 1);
 
-    setValidator([](const ParamValues &v) {
-        RopeInvarianceParams p;
-        return ropeInvarianceFrom(v, p);
-    });
-    setComputation(computeInvariance);
+    beginComputing();
 }
 
-void RopeInvarianceView::showResult(const std::any &any)
+void RopeInvarianceView::draw(const RopeInvarianceLabResult &result)
 {
-    const auto &r = std::any_cast<const RopeInvarianceViewResult &>(any);
-    const double last = std::max(1.0, double(r.positions - 1));
-    chart_->replacePoints(rope_, r.rope);
-    chart_->replacePoints(sinusoidal_, r.sinusoidal);
-    chart_->replacePoints(reference_, { QPointF(0.0, r.reference), QPointF(last, r.reference) });
-    chart_->axisX()->setTitleText(r.offset >= 0 ? tr("position m of the query (key at m + %1)").arg(r.offset)
-                                                : tr("position m of the query (key at m − %1)").arg(-r.offset));
-    double lo = r.reference, hi = r.reference;
-    for (const auto *pts : { &r.rope, &r.sinusoidal })
+    const RopeInvarianceResult &f = result.figures;
+    const int offset = result.params.offset, positions = result.params.positions;
+    const double reference = f.referenceLogit;
+    const QList<QPointF> rope = indexPoints(f.ropeLogits), sinusoidal = indexPoints(f.sinusoidalLogits);
+    const double last = std::max(1.0, double(positions - 1));
+    chart_->replacePoints(rope_, rope);
+    chart_->replacePoints(sinusoidal_, sinusoidal);
+    chart_->replacePoints(reference_, { QPointF(0.0, reference), QPointF(last, reference) });
+    chart_->axisX()->setTitleText(offset >= 0 ? tr("position m of the query (key at m + %1)").arg(offset)
+                                              : tr("position m of the query (key at m − %1)").arg(-offset));
+    double lo = reference, hi = reference;
+    for (const auto *pts : { &rope, &sinusoidal })
         for (const QPointF &pt : *pts) {
             if (!std::isfinite(pt.y())) continue;
             lo = std::min(lo, pt.y());
@@ -114,22 +91,21 @@ void RopeInvarianceView::showResult(const std::any &any)
 
     // The chapter's three printed lines, in its formats, then the deviation relative to the logit.
     readouts()->setRow(QStringLiteral("reference"), tr("Reference"),
-                       tr("RoPE logit at offset %1, query position 0: %2").arg(r.offset).arg(r.reference, 0, 'f', 6),
+                       tr("RoPE logit at offset %1, query position 0: %2").arg(offset).arg(reference, 0, 'f', 6),
                        tr("The chapter prints 1.634715 for its PyTorch-seeded q, k"));
     readouts()->setRow(QStringLiteral("deviation"), tr("Invariance"),
-                       tr("Max deviation across %1 shifted positions: %2").arg(r.positions).arg(r.maxDeviationFloat32, 0, 'e', 2),
+                       tr("Max deviation across %1 shifted positions: %2").arg(positions).arg(f.maxDeviationFloat32, 0, 'e', 2),
                        tr("max over m of |RoPE logit at (m, m + offset) − logit at (0, offset)|, measured as the "
                           "chapter's cell does, on float32 copies of the logits; the chapter prints 0.00e+00"));
     readouts()->setRow(QStringLiteral("deviation64"), tr("In double precision"),
-                       tr("%1").arg(r.maxDeviation, 0, 'e', 2),
+                       tr("%1").arg(f.maxDeviation, 0, 'e', 2),
                        tr("The same maximum without rounding to float32: rounding error only"));
     readouts()->setRow(QStringLiteral("range"), tr("Drift"),
                        tr("Additive sinusoidal logit range: [%1, %2] (spread %3)")
-                           .arg(r.sinMin, 0, 'f', 3).arg(r.sinMax, 0, 'f', 3).arg(r.sinMax - r.sinMin, 0, 'f', 3),
+                           .arg(f.sinusoidalMin, 0, 'f', 3).arg(f.sinusoidalMax, 0, 'f', 3).arg(f.sinusoidalSpread(), 0, 'f', 3),
                        tr("The chapter prints [17.058, 41.833] (spread 24.775)"));
-    const double relative = r.reference != 0.0 ? r.maxDeviation / std::fabs(r.reference) : 0.0;
     readouts()->setRow(QStringLiteral("relative"), tr("Relative deviation"),
-                       tr("%1 of |logit at position 0|").arg(relative, 0, 'e', 2),
+                       tr("%1 of |logit at position 0|").arg(result.relativeDeviation, 0, 'e', 2),
                        tr("Rounding of double precision is about 1e-16"));
     readouts()->setNote(tr("q and k are drawn exactly as the chapter's cell draws them (torch.manual_seed(seed), "
                            "then torch.randn(d) twice, reproduced bit for bit without PyTorch), so seed 0 and d = 64 "

@@ -2,7 +2,8 @@
 // Lab: RoPE's offset invariance (Figure 218.1, left). One fixed content pair (q, k) slides along the
 // sequence at a fixed offset: the RoPE logit stays exactly on its value at position 0, the
 // additive-sinusoidal logit wanders.
-#include "views/lab_view.h"
+#include "core/labs/rope_invariance_lab.h"
+#include "views/lab_view_for.h"
 
 class QLineSeries;
 
@@ -10,7 +11,7 @@ namespace fb {
 
 class ChartPanel;
 
-class RopeInvarianceView : public LabView {
+class RopeInvarianceView : public LabViewFor<RopeInvarianceLab> {
     Q_OBJECT
 public:
     explicit RopeInvarianceView(QWidget *parent = nullptr);
@@ -22,7 +23,7 @@ public:
     ChartPanel *chart() const { return chart_; }
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const RopeInvarianceLabResult &result) override;
 
 private:
     ChartPanel *chart_ = nullptr;

@@ -1,5 +1,7 @@
 #include "views/training_results_table.h"
 
+#include "views/number_text.h"
+
 #include "core/training/trainer.h"
 
 #include <QHeaderView>
@@ -8,20 +10,6 @@
 #include <cmath>
 
 namespace fb {
-
-namespace {
-
-QString grouped(long long n)
-{
-    return QLocale(QLocale::English).toString(n);
-}
-
-QString fixed(double v, int digits)
-{
-    return std::isfinite(v) ? QString::number(v, 'f', digits) : QStringLiteral("—");
-}
-
-} // namespace
 
 TrainingResultsTable::TrainingResultsTable(QWidget *parent)
     : QTableWidget(0, 6, parent)
@@ -38,9 +26,9 @@ TrainingResultsTable::TrainingResultsTable(QWidget *parent)
     setToolTip(tr("Held-out loss and bucket accuracy on 2,048 fresh sequences after training"));
 
     setRowCount(kChapterRows);
-    setCells(0, { tr("chapter: token-only"), grouped(5700), QStringLiteral("0.5160"), QStringLiteral("0.745"),
+    setCells(0, { tr("chapter: token-only"), text::grouped(5700), QStringLiteral("0.5160"), QStringLiteral("0.745"),
                   QStringLiteral("—"), tr("printed in the chapter") }, true);
-    setCells(1, { tr("chapter: latent-feedback (exact)"), grouped(8356), QStringLiteral("0.2494"),
+    setCells(1, { tr("chapter: latent-feedback (exact)"), text::grouped(8356), QStringLiteral("0.2494"),
                   QStringLiteral("0.896"), QStringLiteral("—"), tr("printed in the chapter") }, true);
 }
 
@@ -100,13 +88,13 @@ void TrainingResultsTable::setResult(int arm, const TrainResult &r, int stepsPla
     if (arm < 0 || arm >= newestArms_) return;
     const int row = kChapterRows + arm;
     const QString label = item(row, ArmColumn)->text();
-    setCells(row, { label, grouped(r.params), fixed(r.heldoutLoss, 4), fixed(r.accuracy, 3), fixed(r.seconds, 2),
+    setCells(row, { label, text::grouped(r.params), text::fixed(r.heldoutLoss, 4), text::fixed(r.accuracy, 3), text::fixed(r.seconds, 2),
                     statusText(r, stepsPlanned) }, false);
     if (!r.message.empty()) item(row, StatusColumn)->setToolTip(QString::fromStdString(r.message));
     if (std::isfinite(r.kpassHeldoutLoss)) {
         const QString tip = tr("Measured with the exact recurrence, as the model runs at inference. With the "
                                "%1-pass forward it was trained on: %2 nats, accuracy %3.")
-                                .arg(r.passes).arg(fixed(r.kpassHeldoutLoss, 4), fixed(r.kpassAccuracy, 3));
+                                .arg(r.passes).arg(text::fixed(r.kpassHeldoutLoss, 4), text::fixed(r.kpassAccuracy, 3));
         item(row, LossColumn)->setToolTip(tip);
         item(row, AccuracyColumn)->setToolTip(tip);
     }

@@ -1,12 +1,13 @@
 #include "views/training_view.h"
 
 #include "views/loss_curve_chart.h"
+#include "views/number_text.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
 #include "views/training_configs.h"
 #include "views/training_control_bar.h"
 #include "views/training_results_table.h"
-#include "views/training_run.h"
+#include "core/training/training_run.h"
 
 #include <QLocale>
 #include <QProgressBar>
@@ -25,43 +26,11 @@ namespace {
 
 constexpr int kFrameMs = 33;  // pull new training data at most ~30 times a second
 
-// What the (trivial) computation hands to the GUI thread: the sizes of the two arms.
-struct TrainingPreview {
-    long long tokenParams = 0;
-    long long latentParams = 0;
-};
-
-std::any computePreview(const ParamValues &values)
-{
-    TrainConfig config;
-    bool both = false;
-    if (const std::string err = trainFrom(values, config, both); !err.empty()) throw std::invalid_argument(err);
-    TrainConfig token = config, latent = config;
-    token.arm = Arm::TokenOnly;
-    latent.arm = Arm::LatentFeedback;
-    return TrainingPreview { parameterCount(token), parameterCount(latent) };
-}
-
-QString grouped(long long n)
-{
-    return QLocale(QLocale::English).toString(n);
-}
 
 } // namespace
 
-const LabSpec &TrainingView::labSpec()
-{
-    // The trainer's own subcommand calls these parameters "train".
-    static const LabSpec spec = [] {
-        LabSpec s = trainSpec();
-        s.name = "training";
-        return s;
-    }();
-    return spec;
-}
-
 TrainingView::TrainingView(QWidget *parent)
-    : LabView(labSpec(), tr("Latent-feedback training"), parent)
+    : LabViewFor(parent)
 {
     controls_ = new TrainingControlBar;
     chart_ = new LossCurveChart;
@@ -91,12 +60,7 @@ TrainingView::TrainingView(QWidget *parent)
 
     readouts()->setRow(QStringLiteral("floor"), tr("Bayes floor (token-only)"), QStringLiteral("0.5000 nats"),
                        tr("E over p ~ U(0,1) of H(p) = 1/2 nat, for any number of buckets (218.6.5)"));
-    setValidator([](const ParamValues &v) {
-        TrainConfig c;
-        bool both = false;
-        return trainFrom(v, c, both);
-    });
-    setComputation(computePreview);
+    beginComputing();
     previewCurrentValues();
     updateButtons();
 }
@@ -127,6 +91,11 @@ int TrainingView::stepsDone() const
     int n = 0;
     for (const TrainConfig &c : configs_) n += int(chart_->losses(chartArm(c)).size());
     return n;
+}
+
+bool TrainingView::isHeld() const
+{
+    return run_ && state_ == State::Paused && run_->allHeld();
 }
 
 int TrainingView::stepsTotal() const
@@ -386,11 +355,10 @@ void TrainingView::previewCurrentValues()
     }
 }
 
-void TrainingView::showResult(const std::any &any)
+void TrainingView::draw(const TrainingLabResult &p)
 {
-    const auto &p = std::any_cast<const TrainingPreview &>(any);
     readouts()->setRow(QStringLiteral("params"), tr("Parameters (token / latent)"),
-                       QStringLiteral("%1 / %2").arg(grouped(p.tokenParams), grouped(p.latentParams)),
+                       QStringLiteral("%1 / %2").arg(text::grouped(p.tokenParams), text::grouped(p.latentParams)),
                        tr("The chapter's sizes give 5,700 / 8,356"));
     if (state_ == State::Idle) previewCurrentValues();
     else if (state_ != State::Done)

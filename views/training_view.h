@@ -4,7 +4,8 @@
 // up to 30 frames a second, a table collects each run's held-out loss and accuracy next to the
 // chapter's, and finished runs can be kept as ghost curves (k = 1, 2, 3 against exact, other seeds).
 #include "core/training/trainer.h"
-#include "views/lab_view.h"
+#include "core/labs/training_lab.h"
+#include "views/lab_view_for.h"
 
 #include <memory>
 #include <vector>
@@ -20,14 +21,12 @@ class TrainingControlBar;
 class TrainingResultsTable;
 class TrainingRun;
 
-class TrainingView : public LabView {
+class TrainingView : public LabViewFor<TrainingLab> {
     Q_OBJECT
 public:
     enum class State { Idle, Running, Paused, Stopping, Done };
 
     explicit TrainingView(QWidget *parent = nullptr);
-    // The trainer's parameters (trainSpec()) under the lab's name, "training".
-    static const LabSpec &labSpec();
     ~TrainingView() override;  // cancels a running training and joins its threads
 
     // Export and tests: with nothing trained yet, trains the current values to the end; a running
@@ -52,6 +51,9 @@ public:
     void pull();
 
     State state() const { return state_; }
+    // True when a paused run's every arm is parked in its pause (or ended): no step runs until
+    // resume. Tests wait for this instead of sleeping through the step in flight.
+    bool isHeld() const;
     int stepsDone() const;   // over all arms of the current run
     int stepsTotal() const;  // planned, over all arms of the current run
     LossCurveChart *chart() const { return chart_; }
@@ -61,7 +63,7 @@ public:
     const std::vector<TrainConfig> &runConfigs() const { return configs_; }
 
 protected:
-    void showResult(const std::any &result) override;
+    void draw(const TrainingLabResult &p) override;
 
 private:
     static int chartArm(const TrainConfig &config);

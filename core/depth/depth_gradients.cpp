@@ -232,7 +232,7 @@ bool sameStack(const DepthStackParams &a, const DepthStackParams &b)
 
 } // namespace
 
-DepthGradients DepthGradientsCache::compute(const DepthStackParams &p, bool weightGrads)
+DepthGradients DepthGradientsCache::compute(const DepthStackParams &p, bool weightGrads, const RunControl *stop)
 {
     const std::size_t L = std::size_t(p.depth);
     if (!state_ || !sameStack(state_->key, p)) {
@@ -247,6 +247,7 @@ DepthGradients DepthGradientsCache::compute(const DepthStackParams &p, bool weig
     MatrixXd W;
     VectorXd b;
     for (std::size_t l = std::size_t(s.held); l < L; ++l) {
+        if (stopRequested(stop)) return {};
         drawDepthLayer(p, int(l), W, b);
         for (int k = 0; k < 2; ++k) {
             s.x[k].emplace_back();
@@ -282,6 +283,7 @@ DepthGradients DepthGradientsCache::compute(const DepthStackParams &p, bool weig
     g[0] = g[1] = MatrixXd::Ones(p.width, p.batch);
     for (int k = 0; k < 2; ++k) passes[k]->gradNorm[L] = g[k].norm();
     for (std::size_t l = L; l-- > 0;) {
+        if (stopRequested(stop)) return {};
         const bool kept = l < s.W.size();
         if (!kept) drawDepthLayer(p, int(l), W, b);
         const MatrixXd &Wl = kept ? s.W[l] : W;

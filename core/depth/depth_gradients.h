@@ -13,6 +13,8 @@
 // Both stacks use the very same weights and input, so the only difference is the "+ x". Going
 // backward through a residual block gives dL/dx_l = dL/dx_{l+1} (I + dF/dx): the chapter's
 // "dL/dx = dL/dH (1 + dF/dx)". All in double precision.
+#include "core/run_control.h"
+
 #include <Eigen/Dense>
 
 #include <cstddef>
@@ -108,8 +110,10 @@ public:
     DepthGradientsCache &operator=(const DepthGradientsCache &) = delete;
 
     // weightGrads false leaves every weightGradNorm at 0 and skips forming dL/dW_l: about 40% of
-    // the backward pass, for users that only look at the gradients of the activations.
-    DepthGradients compute(const DepthStackParams &p, bool weightGrads = true);
+    // the backward pass, for users that only look at the gradients of the activations. stop is
+    // checked between layers: once it asks, the call returns an empty result at once (the layers
+    // already held stay held for the next call).
+    DepthGradients compute(const DepthStackParams &p, bool weightGrads = true, const RunControl *stop = nullptr);
     // Layers whose forward pass is held (tests).
     int layersHeld() const;
 

@@ -16,37 +16,9 @@ std::string depthStudyName(DepthStudy s)
 
 namespace {
 
-ParamSpec integer(std::string key, std::string label, std::string unit, double lo, double hi, double def,
-                  std::string help, bool logScale = false)
-{
-    ParamSpec p { std::move(key), std::move(label), std::move(unit), ParamKind::Integer, lo, hi, def };
-    p.logScale = logScale;
-    p.help = std::move(help);
-    return p;
-}
-
-ParamSpec real(std::string key, std::string label, std::string unit, double lo, double hi, double def,
-               std::string help, bool logScale = false)
-{
-    ParamSpec p { std::move(key), std::move(label), std::move(unit), ParamKind::Real, lo, hi, def };
-    p.logScale = logScale;
-    p.help = std::move(help);
-    return p;
-}
-
-ParamSpec choice(std::string key, std::string label, std::vector<std::string> choices, std::string def,
-                 std::string help)
-{
-    ParamSpec p { std::move(key), std::move(label), "", ParamKind::Choice };
-    p.choices = std::move(choices);
-    p.defText = std::move(def);
-    p.help = std::move(help);
-    return p;
-}
-
 ParamSpec seedSpec()
 {
-    return integer("seed", "seed", "", 0, 999999, 0,
+    return integerParam("seed", "seed", "", 0, 999999, 0,
                    "Random seed of the weights, the inputs and the training data: same seed, same numbers");
 }
 
@@ -55,37 +27,39 @@ ParamSpec seedSpec()
 const LabSpec &depthLabSpec()
 {
     static const LabSpec spec = [] {
-        LabSpec s { "depth-gradients", "Depth and gradients", {} };
+        LabSpec s { "depth-gradients", "Depth and gradients", {}, "218.1, 218.2",
+                    "Gradients through depth (plain against residual) and through time (RNN against LSTM), and "
+                    "the chapter's LSTM against mean pooling, trained live." };
         s.params = {
-            choice("study", "study in focus", { "depth", "time", "classifier" }, "depth",
+            choiceParam("study", "study in focus", { "depth", "time", "classifier" }, "depth",
                    "Which study the lab shows large (all three are computed): gradients through depth, "
                    "through time, or the LSTM vs mean-pooling classifier"),
-            integer("depth", "depth L", "layers", 1, 200, 100,
+            integerParam("depth", "depth L", "layers", 1, 200, 100,
                     "Number of layers in the plain and the residual stack", false),
-            integer("width", "width w", "units", 2, 512, 128, "Units per layer", true),
-            choice("activation", "activation", { "relu", "tanh" }, "tanh", "The nonlinearity phi of every layer"),
-            integer("norm", "RMS norm before each layer", "", 0, 1, 0,
+            integerParam("width", "width w", "units", 2, 512, 128, "Units per layer", true),
+            choiceParam("activation", "activation", { "relu", "tanh" }, "tanh", "The nonlinearity phi of every layer"),
+            integerParam("norm", "RMS norm before each layer", "", 0, 1, 0,
                     "Normalise each layer's input to unit RMS (RMSNorm without gain, pre-norm)"),
-            real("init_scale", "init scale σ", "", 0.05, 4.0, 0.577,
+            realParam("init_scale", "init scale σ", "", 0.05, 4.0, 0.577,
                  "W ~ N(0, σ²/w). 0.577 = 1/√3 is PyTorch's default for nn.Linear and nn.Conv2d, the "
                  "chapter's layers; 1 is LeCun/Xavier-style, √2 He init for ReLU",
                  true),
             seedSpec(),
-            integer("seq_len", "sequence length T", "steps", 2, 500, 100,
+            integerParam("seq_len", "sequence length T", "steps", 2, 500, 100,
                     "Length of the sequence the RNN and the LSTM run over in the gradient-through-time study"),
-            integer("hidden", "hidden size", "units", 2, 256, 32,
+            integerParam("hidden", "hidden size", "units", 2, 256, 32,
                     "Hidden size of the RNN and the LSTM (the chapter's hidden_dim = 32)", true),
-            real("radius", "spectral radius ρ of W_h", "", 0.1, 2.0, 0.9,
+            realParam("radius", "spectral radius ρ of W_h", "", 0.1, 2.0, 0.9,
                  "The RNN's recurrent matrix is ρ times a random orthogonal matrix: every eigenvalue and "
                  "every singular value has size ρ"),
-            real("forget_bias", "LSTM forget-gate bias b_f", "", -5.0, 8.0, 3.0,
+            realParam("forget_bias", "LSTM forget-gate bias b_f", "", -5.0, 8.0, 3.0,
                  "Bias of the forget gate f = σ(W_f[h, x] + b_f): large opens the gate (f near 1), "
                  "negative closes it"),
-            integer("steps", "training steps", "", 1, 2000, 200, "Adam steps for each classifier arm (chapter: 200)", true),
-            integer("batch", "training sequences", "", 1, 256, 8,
+            integerParam("steps", "training steps", "", 1, 2000, 200, "Adam steps for each classifier arm (chapter: 200)", true),
+            integerParam("batch", "training sequences", "", 1, 256, 8,
                     "Size of the classifier's fixed training set, used at every step (the chapter's batch_size = 8)",
                     true),
-            real("lr", "learning rate", "", 1e-5, 1.0, 1e-2, "Adam's learning rate for the classifier (chapter: 1e-2)", true),
+            realParam("lr", "learning rate", "", 1e-5, 1.0, 1e-2, "Adam's learning rate for the classifier (chapter: 1e-2)", true),
         };
         return s;
     }();
@@ -147,18 +121,18 @@ const LabSpec &lstmVsMeanSpec()
     static const LabSpec spec = [] {
         LabSpec s { "lstm-vs-mean", "LSTM vs mean pooling", {} };
         s.params = {
-            choice("task", "task", { "lstm-vs-mean" }, "lstm-vs-mean", "The training task"),
-            choice("arm", "arm", { "lstm", "mean-pooling", "both" }, "both", "Which arm(s) to train"),
-            integer("steps", "training steps", "", 1, 100000, 200, "Adam steps per arm (chapter: 200)"),
-            integer("batch", "training sequences", "", 1, 4096, 8,
+            choiceParam("task", "task", { "lstm-vs-mean" }, "lstm-vs-mean", "The training task"),
+            choiceParam("arm", "arm", { "lstm", "mean-pooling", "both" }, "both", "Which arm(s) to train"),
+            integerParam("steps", "training steps", "", 1, 100000, 200, "Adam steps per arm (chapter: 200)"),
+            integerParam("batch", "training sequences", "", 1, 4096, 8,
                     "Size of the fixed training set used at every step (chapter: batch_size = 8)"),
-            real("lr", "learning rate", "", 1e-6, 1.0, 1e-2, "Adam's learning rate (chapter: 1e-2)"),
+            realParam("lr", "learning rate", "", 1e-6, 1.0, 1e-2, "Adam's learning rate (chapter: 1e-2)"),
             seedSpec(),
-            integer("hidden", "hidden size", "units", 1, 512, 32, "LSTM hidden size (chapter: hidden_dim = 32)"),
-            integer("embed", "embedding size", "", 1, 512, 16, "Embedding width (chapter: embed_dim = 16)"),
-            integer("vocab", "vocabulary", "tokens", 2, 10000, 20, "Token ids are uniform in [0, vocab) (chapter: 20)"),
-            integer("seq_len", "sequence length", "tokens", 1, 1000, 10, "Tokens per sequence (chapter: 10)"),
-            integer("heldout", "held-out sequences", "", 1, 100000, 512, "Fresh sequences for the held-out accuracy"),
+            integerParam("hidden", "hidden size", "units", 1, 512, 32, "LSTM hidden size (chapter: hidden_dim = 32)"),
+            integerParam("embed", "embedding size", "", 1, 512, 16, "Embedding width (chapter: embed_dim = 16)"),
+            integerParam("vocab", "vocabulary", "tokens", 2, 10000, 20, "Token ids are uniform in [0, vocab) (chapter: 20)"),
+            integerParam("seq_len", "sequence length", "tokens", 1, 1000, 10, "Tokens per sequence (chapter: 10)"),
+            integerParam("heldout", "held-out sequences", "", 1, 100000, 512, "Fresh sequences for the held-out accuracy"),
         };
         return s;
     }();

@@ -180,7 +180,7 @@ bool allFinite(ClassifierModel &m)
 } // namespace
 
 ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
-                                 const std::function<void(const ClassifierProgress &)> &onStep, TrainControl *control)
+                                 const std::function<void(const ClassifierProgress &)> &onStep, const RunControl *control)
 {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
@@ -202,7 +202,7 @@ ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
     for (int step = 1; step <= c.steps; ++step) {
         if (control) {
             control->waitWhilePaused();
-            if (control->cancelled.load()) {
+            if (control->stopRequested()) {
                 r.status = TrainStatus::Cancelled;
                 r.message = "cancelled after " + std::to_string(step - 1) + " of " + std::to_string(c.steps) + " steps";
                 break;

@@ -110,6 +110,6 @@ struct ClassifierResult {
 // Diverged and keeps the last good weights.
 ClassifierResult trainClassifier(const ClassifierConfig &config, ClassifierArm arm,
                                  const std::function<void(const ClassifierProgress &)> &onStep = {},
-                                 TrainControl *control = nullptr);
+                                 const RunControl *control = nullptr);
 
 } // namespace fb

@@ -6,46 +6,26 @@ namespace fb {
 
 namespace {
 
-ParamSpec integer(const char *key, const char *label, double min, double max, double def, const char *help,
-                  const char *unit = "")
-{
-    ParamSpec p { key, label, unit, ParamKind::Integer, min, max, def };
-    p.help = help;
-    return p;
-}
-
-ParamSpec real(const char *key, const char *label, double min, double max, double def, bool logScale,
-               const char *help)
-{
-    ParamSpec p { key, label, "", ParamKind::Real, min, max, def };
-    p.logScale = logScale;
-    p.help = help;
-    return p;
-}
-
 LabSpec makeTrainSpec()
 {
-    LabSpec spec { "train", "Latent-feedback training", {} };
-    ParamSpec arm { "arm", "arm", "", ParamKind::Choice };
-    arm.choices = { "token-only", "latent-feedback", "both" };
-    arm.defText = "both";
-    arm.help = "Which loop to train: the token-only baseline, the latent-feedback loop, or both at once.";
-    spec.params.push_back(arm);
-    spec.params.push_back(integer("steps", "training steps", 1, 100000, 220, "Adam steps, one fresh batch each."));
-    spec.params.push_back(integer("batch", "batch size", 1, 4096, 128, "Sequences per training batch.", "sequences"));
-    spec.params.push_back(real("lr", "learning rate", 1e-6, 1000, 8e-3, true,
-                               "Adam learning rate; large values (10) show the divergence stop."));
-    spec.params.push_back(integer("seq_len", "sequence length T", 1, 256, 16, "Decoding steps per sequence.", "steps"));
-    spec.params.push_back(integer("buckets", "buckets V_b", 2, 64, 4, "Size of the emitted vocabulary."));
-    spec.params.push_back(integer("d_emb", "embedding width", 1, 512, 16, "Width of the token embedding."));
-    spec.params.push_back(integer("d_hid", "hidden width", 1, 1024, 64, "Width of the two tanh layers (and of h_t)."));
-    spec.params.push_back(integer("d_fuse", "fused width", 1, 512, 16, "Width of the GLU-fused input of the latent arm."));
-    spec.params.push_back(integer("passes", "feedback passes k", 0, 256, 0,
-                                  "Latent arm: 0 = exact backpropagation through time, k = the k-pass objective "
-                                  "(at most seq_len)."));
-    spec.params.push_back(integer("seed", "seed", 0, 2147483648.0, 0, "Seed of the initialisation and of the batches."));
-    spec.params.push_back(real("clip", "gradient clip", 0, 1000, 0, false,
-                               "Gradient-norm clipping threshold; 0 = off."));
+    LabSpec spec { "training", "Latent-feedback training", {}, "218.6.5, Figure 218.2 (right)",
+                   "The chapter's toy accumulator trained live: token-only against latent feedback, exact or k passes." };
+    spec.params.push_back(choiceParam("arm", "arm", { "token-only", "latent-feedback", "both" }, "both",
+                                      "Which loop to train: the token-only baseline, the latent-feedback loop, or both at once."));
+    spec.params.push_back(integerParam("steps", "training steps", "", 1, 100000, 220, "Adam steps, one fresh batch each."));
+    spec.params.push_back(integerParam("batch", "batch size", "sequences", 1, 4096, 128, "Sequences per training batch."));
+    spec.params.push_back(realParam("lr", "learning rate", "", 1e-6, 1000, 8e-3,
+                                    "Adam learning rate; large values (10) show the divergence stop.", true));
+    spec.params.push_back(integerParam("seq_len", "sequence length T", "steps", 1, 256, 16, "Decoding steps per sequence."));
+    spec.params.push_back(integerParam("buckets", "buckets V_b", "", 2, 64, 4, "Size of the emitted vocabulary."));
+    spec.params.push_back(integerParam("d_emb", "embedding width", "", 1, 512, 16, "Width of the token embedding."));
+    spec.params.push_back(integerParam("d_hid", "hidden width", "", 1, 1024, 64, "Width of the two tanh layers (and of h_t)."));
+    spec.params.push_back(integerParam("d_fuse", "fused width", "", 1, 512, 16, "Width of the GLU-fused input of the latent arm."));
+    spec.params.push_back(integerParam("passes", "feedback passes k", "", 0, 256, 0,
+                                       "Latent arm: 0 = exact backpropagation through time, k = the k-pass objective "
+                                       "(at most seq_len)."));
+    spec.params.push_back(integerParam("seed", "seed", "", 0, 2147483648.0, 0, "Seed of the initialisation and of the batches."));
+    spec.params.push_back(realParam("clip", "gradient clip", "", 0, 1000, 0, "Gradient-norm clipping threshold; 0 = off."));
     return spec;
 }
 

@@ -158,7 +158,7 @@ bool allFinite(const nn::Vec<float> &v)
 } // namespace
 
 TrainResult train(const TrainConfig &c, const std::function<void(const TrainProgress &)> &onStep,
-                  TrainControl *control)
+                  const RunControl *control)
 {
     if (const std::string err = checkTrainConfig(c); !err.empty()) throw std::invalid_argument(err);
     const Clock::time_point start = Clock::now();
@@ -198,12 +198,12 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
 
     for (int step = 1; step <= c.steps; ++step) {
         if (control) {
-            if (control->paused.load() && !control->cancelled.load()) {
+            if (control->isPaused() && !control->stopRequested()) {
                 const Clock::time_point pausedAt = Clock::now();
                 control->waitWhilePaused();
                 pausedFor += Clock::now() - pausedAt;
             }
-            if (control->cancelled.load()) {
+            if (control->stopRequested()) {
                 result.status = TrainStatus::Cancelled;
                 result.message = "cancelled after " + std::to_string(step - 1) + " of " + std::to_string(c.steps)
                                  + " steps";
@@ -241,7 +241,8 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
         if (onStep) onStep({ step, c.steps, loss, result.trainSeconds, norm });
     }
 
-    if (control && control->abandoned.load()) {
+    result.pausedSeconds = std::chrono::duration<double>(pausedFor).count();
+    if (control && control->isAbandoned()) {
         result.heldoutLoss = result.accuracy = std::numeric_limits<double>::quiet_NaN();
         result.kpassHeldoutLoss = result.kpassAccuracy = std::numeric_limits<double>::quiet_NaN();
         result.seconds = elapsed();
@@ -261,7 +262,7 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
 
 std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
                                   const std::function<void(std::size_t, const TrainProgress &)> &onStep,
-                                  TrainControl *control)
+                                  const RunControl *control)
 {
     for (const TrainConfig &c : configs)
         if (const std::string err = checkTrainConfig(c); !err.empty()) throw std::invalid_argument(err);

@@ -1,17 +1,14 @@
 #pragma once
 // Trains the two arms of Figure 218.2 (right) of 000_031aadcae6604a46.txt on the toy phase
 // accumulator with FullBand's own forward and backward passes. Callable from any thread;
-// observable through a per-step callback and controllable through TrainControl's atomics.
+// observable through a per-step callback and controllable through a RunControl.
 #include "core/param_spec.h"
+#include "core/run_control.h"
 
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -72,49 +69,11 @@ struct TrainResult {
     // on. NaN otherwise.
     double kpassHeldoutLoss = std::numeric_limits<double>::quiet_NaN();
     double kpassAccuracy = std::numeric_limits<double>::quiet_NaN();
-};
-
-// Shared between the training thread and a controller thread.
-struct TrainControl {
-    std::atomic<bool> paused { false };
-    std::atomic<bool> cancelled { false };
-    std::atomic<bool> abandoned { false };  // cancelled, and nobody will read the result
-
-    // Added: set the flags and wake a paused training at once. Storing the atomics directly works
-    // too; a paused training then notices within its 10 ms wait.
-    void pause() { set(paused, true); }
-    void resume() { set(paused, false); }
-    void cancel() { set(cancelled, true); }
-    // Cancels and skips the held-out evaluation (a closing window: the result is thrown away).
-    void abandon()
-    {
-        abandoned.store(true);
-        set(cancelled, true);
-    }
-
-    // Called by a training between steps: blocks while paused (and not cancelled) without
-    // spinning, on the condition variable that pause/resume/cancel notify; the 10 ms timeout
-    // covers a controller that stored the atomic directly.
-    void waitWhilePaused()
-    {
-        std::unique_lock<std::mutex> lock(mutex);
-        while (paused.load() && !cancelled.load()) wake.wait_for(lock, std::chrono::milliseconds(10));
-    }
-
-    std::mutex mutex;                // guards the wait of a paused training
-    std::condition_variable wake;    // notified by pause/resume/cancel
-
-private:
-    void set(std::atomic<bool> &flag, bool value)
-    {
-        flag.store(value);
-        { std::lock_guard<std::mutex> lock(mutex); }  // a waiter is either before its check or asleep
-        wake.notify_all();
-    }
+    double pausedSeconds = 0.0;  // time spent paused (not counted in seconds or trainSeconds)
 };
 
 // Runs one training. onStep (may be empty) is called on the training thread after every step.
-// control (may be null) is checked every step: paused waits (without spinning hot), cancelled
+// control (may be null) is checked every step: paused waits (without spinning), cancelled
 // stops with TrainStatus::Cancelled (held-out figures still computed, from the weights reached;
 // abandoned skips them and leaves them NaN). A non-finite loss or gradient (or a loss above divergeLoss)
 // stops with Diverged and keeps the last good weights and curve: the curve ends with the last
@@ -123,7 +82,7 @@ private:
 // std::invalid_argument for a config that checkTrainConfig refuses.
 TrainResult train(const TrainConfig &config,
                   const std::function<void(const TrainProgress &)> &onStep = {},
-                  TrainControl *control = nullptr);
+                  const RunControl *control = nullptr);
 
 // Added: runs several trainings at once (oneTBB, one task per config; each training itself is
 // single-threaded) and returns their results in the order of configs. onStep gets the index of the
@@ -131,7 +90,7 @@ TrainResult train(const TrainConfig &config,
 // cancels all of them. Used for arm=both and for sweeps.
 std::vector<TrainResult> trainAll(const std::vector<TrainConfig> &configs,
                                   const std::function<void(std::size_t, const TrainProgress &)> &onStep = {},
-                                  TrainControl *control = nullptr);
+                                  const RunControl *control = nullptr);
 
 // Parameter count of an arm at the given sizes (5,700 and 8,356 at the chapter's defaults).
 long long parameterCount(const TrainConfig &config);

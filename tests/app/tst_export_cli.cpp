@@ -1,7 +1,13 @@
-// fullband export: headless PNGs of the requested size; bad input exits 2 and writes nothing.
+// fullband export: headless PNGs of the requested size, carrying their scene like the window's;
+// bad input exits 2 and writes nothing.
+#include "app/lab_image.h"
+#include "app/main_window.h"
+#include "views/lab_view.h"
+
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,7 +26,13 @@ private:
         return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
     }
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(!qgetenv("FULLBAND_BIN").isEmpty()); }
+    void initTestCase()
+    {
+        QVERIFY(!qgetenv("FULLBAND_BIN").isEmpty());
+        QStandardPaths::setTestModeEnabled(true);  // the window below keeps its settings apart
+        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("FullBandExportTest"));
+    }
 
     void writesRequestedSize_data()
     {
@@ -41,6 +53,30 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QImage img(path);
         QCOMPARE(img.size(), pixels);
+    }
+
+    // A headless export embeds the same scene as the window's Export chart, and opening it in the
+    // window restores the lab.
+    void headlessPngCarriesItsScene()
+    {
+        QTemporaryDir dir;
+        const QString headless = dir.filePath(QStringLiteral("headless.png"));
+        const Run r = run({ "export", "decay-bound", "--set", "base=500000", "--set", "scaling=ntk", "--set", "factor=4",
+                            "--size", "640x400", "--out", headless });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString text = fb::embeddedSceneText(headless);
+        QVERIFY2(text.contains(QLatin1String("\"decay-bound\"")), qPrintable(text));
+
+        fb::MainWindow w;
+        w.show();
+        QCOMPARE(w.openPath(headless), QString());
+        QCOMPARE(w.currentLab()->name(), QStringLiteral("decay-bound"));
+        QCOMPARE(w.currentLab()->values().number("base"), 500000.0);
+        QCOMPARE(w.currentLab()->values().text("scaling"), std::string("ntk"));
+        QCOMPARE(w.currentLab()->values().number("factor"), 4.0);
+        const QString windowPng = dir.filePath(QStringLiteral("window.png"));
+        QCOMPARE(w.exportChart(0, windowPng, QSize(640, 400), 1.0), QString());
+        QCOMPARE(fb::embeddedSceneText(windowPng), text);
     }
 
     void writesSvgAndCsv_data()
@@ -105,5 +141,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExportCli)
+QTEST_MAIN(TestExportCli)
 #include "tst_export_cli.moc"

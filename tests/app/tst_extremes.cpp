@@ -5,8 +5,8 @@
 // and "1e309" are refused with a message naming the key by the panel, by scenes and by
 // `fullband compute` (exit 2).
 #include "app/lab_registry.h"
+#include "core/lab.h"
 #include "app/scene.h"
-#include "core/lab_specs.h"
 #include "views/lab_view.h"
 #include "views/param_panel.h"
 
@@ -30,6 +30,17 @@
 using namespace fb;
 
 namespace {
+
+// The labs `fullband compute` answers at once (the depth labs' studies and trainings take seconds
+// at their limits; tst_depth_cli covers them).
+std::vector<const LabSpec *> analyticLabs()
+{
+    std::vector<const LabSpec *> out;
+    for (const LabDefinition &lab : labDefinitions())
+        if (lab.computeJson && lab.name() != "depth-gradients" && lab.name() != "rnn-gradients")
+            out.push_back(&lab.spec());
+    return out;
+}
 
 bool isNumeric(const ParamSpec &p)
 {

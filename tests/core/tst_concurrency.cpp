@@ -29,7 +29,7 @@ using namespace std::chrono_literals;
 namespace {
 
 // Waits until pred holds (polling), at most timeout. Returns pred().
-bool waitFor(const std::function<bool()> &pred, std::chrono::milliseconds timeout = 20s)
+bool waitFor(const std::function<bool()> &pred, std::chrono::milliseconds timeout = 120s)
 {
     const auto end = std::chrono::steady_clock::now() + timeout;
     while (!pred() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(2ms);
@@ -54,7 +54,7 @@ TrainConfig longSmallRun(Arm arm)
 // Cancels a training and joins its thread when a check fails half-way (a joinable std::thread
 // must not be destroyed).
 struct StopOnExit {
-    TrainControl &control;
+    RunControl &control;
     std::thread &thread;
     ~StopOnExit()
     {
@@ -92,7 +92,7 @@ class TestConcurrency : public QObject {
 private Q_SLOTS:
     void trainerPausesResumesAndCancelsFromAnotherThread()
     {
-        TrainControl control;
+        RunControl control;
         std::atomic<int> steps { 0 };
         TrainResult result;
         std::thread trainer([&] {
@@ -104,10 +104,10 @@ private Q_SLOTS:
         QVERIFY(waitFor([&] { return steps.load() >= 5; }));
         // Pause from a third thread, as a GUI's worker might.
         std::thread([&] { control.pause(); }).join();
-        // The step in flight finishes; after that no step runs while paused.
-        std::this_thread::sleep_for(100ms);
+        // The step in flight finishes and the training parks; after that no step runs while paused.
+        QVERIFY(waitFor([&] { return control.parkedWorkers() == 1; }));
         const int pausedAt = steps.load();
-        std::this_thread::sleep_for(200ms);
+        std::this_thread::sleep_for(200ms);  // time for a step that should not happen
         QCOMPARE(steps.load(), pausedAt);
 
         control.resume();
@@ -125,7 +125,7 @@ private Q_SLOTS:
 
         // Cancel while paused: the run stops at once instead of waiting for a resume.
         control.pause();
-        std::this_thread::sleep_for(50ms);
+        QVERIFY(waitFor([&] { return control.parkedWorkers() == 1; }));
         control.cancel();
         trainer.join();
         QCOMPARE(result.status, TrainStatus::Cancelled);
@@ -138,7 +138,7 @@ private Q_SLOTS:
     {
         // trainAll runs the arms as oneTBB tasks sharing one control (side by side when the pool
         // has two threads, one after the other when it has one, as under ThreadSanitizer).
-        TrainControl control;
+        RunControl control;
         std::atomic<int> stepsA { 0 }, stepsB { 0 };
         std::vector<TrainResult> results;
         std::thread trainer([&] {
@@ -167,7 +167,7 @@ private Q_SLOTS:
             for (int k = 0; k < 200; ++k) {
                 // Each job owns a copy of some data, as the labs' computations do.
                 std::vector<double> payload(64, double(k));
-                const std::uint64_t g = runner.submit([payload, &mutex, &ran](std::uint64_t generation) {
+                const std::uint64_t g = runner.submit([payload, &mutex, &ran](std::uint64_t generation, const RunControl &) {
                     double sum = 0;
                     for (double v : payload) sum += v;
                     (void)sum;
@@ -199,7 +199,7 @@ private Q_SLOTS:
             std::atomic<bool> started { false };
             {
                 LatestWinsRunner runner;
-                runner.submit([&](std::uint64_t) {
+                runner.submit([&](std::uint64_t, const RunControl &) {
                     started = true;
                     std::this_thread::sleep_for(2ms);
                     ++ran;
@@ -207,7 +207,7 @@ private Q_SLOTS:
                 QVERIFY(waitFor([&] { return started.load(); }));
                 onThreads(3, [&](int) {
                     for (int k = 0; k < 20; ++k)
-                        runner.submit([&ran](std::uint64_t) {
+                        runner.submit([&ran](std::uint64_t, const RunControl &) {
                             std::this_thread::sleep_for(100us);
                             ++ran;
                         });

@@ -3,7 +3,7 @@
 // keeps the gradient from vanishing where the plain stack's collapses, and the per-block factor is
 // the "1 + dF/dx" the chapter writes.
 #include "core/depth/depth_gradients.h"
-#include "depth_gradient_check.h"
+#include "support/gradient_check.h"
 
 #include <QTest>
 

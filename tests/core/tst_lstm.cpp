@@ -6,7 +6,7 @@
 #include "core/depth/lstm_classifier.h"
 #include "core/depth/rnn_gradients.h"
 #include "core/depth/time_gradients.h"
-#include "depth_gradient_check.h"
+#include "support/gradient_check.h"
 
 #include <QTest>
 
@@ -200,13 +200,13 @@ private Q_SLOTS:
     {
         ClassifierConfig c;
         c.evalEvery = 50;
-        TrainControl control;
+        RunControl control;
         int calls = 0;
         const ClassifierResult r = trainClassifier(c, ClassifierArm::Lstm, [&](const ClassifierProgress &p) {
             ++calls;
             QCOMPARE(p.step, calls);
             QCOMPARE(p.steps, 200);
-            if (p.step == 120) control.cancelled = true;
+            if (p.step == 120) control.cancel();
         }, &control);
         QCOMPARE(r.status, TrainStatus::Cancelled);
         QCOMPARE(calls, 120);

@@ -3,7 +3,7 @@
 // the gradient decays geometrically at the rate the chapter's product predicts.
 #include "core/depth/rnn_gradients.h"
 #include "core/depth/time_gradients.h"
-#include "depth_gradient_check.h"
+#include "support/gradient_check.h"
 
 #include <Eigen/SVD>
 #include <QTest>

@@ -9,6 +9,8 @@
 #include "core/training/toy_model.h"
 #include "core/training/toy_task.h"
 
+#include "support/gradient_check.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -29,28 +31,8 @@ Md randomMatrix(Rng &rng, Eigen::Index rows, Eigen::Index cols, double scale = 1
     return m;
 }
 
-// Central differences of f with respect to every entry of x (x is restored).
-template <typename Matrix>
-Md numericGradient(const std::function<double()> &f, Matrix &x, double h = 1e-5)
-{
-    Md g(x.rows(), x.cols());
-    for (Eigen::Index i = 0; i < x.size(); ++i) {
-        const double saved = x.data()[i];
-        x.data()[i] = saved + h;
-        const double up = f();
-        x.data()[i] = saved - h;
-        const double down = f();
-        x.data()[i] = saved;
-        g.data()[i] = (up - down) / (2 * h);
-    }
-    return g;
-}
-
-double relativeError(const Md &analytic, const Md &numeric)
-{
-    const double scale = std::max(analytic.norm(), numeric.norm());
-    return scale == 0.0 ? 0.0 : (analytic - numeric).norm() / scale;
-}
+using test::numericGradient;
+using test::relativeError;
 
 #define CHECK_GRAD(name, analytic, numeric)                                                                  \
     do {                                                                                                       \

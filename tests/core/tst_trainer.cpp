@@ -177,7 +177,7 @@ private Q_SLOTS:
 
     void cancelFromAnotherThread()
     {
-        TrainControl control;
+        RunControl control;
         std::atomic<int> lastStep { 0 };
         std::thread canceller([&] {
             while (lastStep.load() < 5) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -189,17 +189,17 @@ private Q_SLOTS:
         QCOMPARE(r.status, TrainStatus::Cancelled);
         QVERIFY(r.curve.size() >= 5 && r.curve.size() < 5000);
         QVERIFY(std::isfinite(r.heldoutLoss));
-        // Storing the flag directly (no notify) works as well
-        TrainControl direct;
-        direct.cancelled = true;
-        QCOMPARE(train(config(Arm::TokenOnly, 10), {}, &direct).curve.size(), std::size_t(0));
+        // A control cancelled before the start stops before the first step.
+        RunControl early;
+        early.cancel();
+        QCOMPARE(train(config(Arm::TokenOnly, 10), {}, &early).curve.size(), std::size_t(0));
     }
 
     // A closing window abandons its training: it stops like a cancel but skips the held-out pass
     // (2,048 sequences; seconds under a sanitizer) and leaves those figures NaN.
     void abandonSkipsEvaluation()
     {
-        TrainControl control;
+        RunControl control;
         std::atomic<int> lastStep { 0 };
         std::thread closer([&] {
             while (lastStep.load() < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -212,45 +212,41 @@ private Q_SLOTS:
         QVERIFY(r.curve.size() >= 3 && r.curve.size() < 5000);
         QVERIFY(std::isnan(r.heldoutLoss) && std::isnan(r.accuracy));
         QVERIFY(std::isnan(r.kpassHeldoutLoss));
-        QVERIFY(control.cancelled.load());
+        QVERIFY(control.stopRequested() && control.isAbandoned());
     }
 
+    // Pausing changes nothing in the numbers, and the paused time is reported apart from the
+    // training time. Every bound below follows from the order of events, not from how fast the
+    // machine is: the controller holds the pause for 150 ms after it has seen the training parked.
     void pauseThenResume()
     {
         const TrainResult reference = train(config(Arm::LatentFeedback, 40));
-        for (bool notify : { true, false }) {
-            TrainControl control;
-            std::atomic<int> lastStep { 0 };
-            std::vector<double> stepTimes;  // wall clock after each step
-            const auto t0 = std::chrono::steady_clock::now();
-            std::thread controller([&] {
-                while (lastStep.load() < 10) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-                if (notify) control.pause(); else control.paused = true;
-                std::this_thread::sleep_for(std::chrono::milliseconds(150));
-                if (notify) control.resume(); else control.paused = false;
-            });
-            const TrainResult r = train(config(Arm::LatentFeedback, 40), [&](const TrainProgress &p) {
-                stepTimes.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-                lastStep = p.step;
-            }, &control);
-            controller.join();
-            QCOMPARE(r.status, TrainStatus::Finished);
-            QVERIFY(r.curve == reference.curve);
-            QCOMPARE(r.heldoutLoss, reference.heldoutLoss);
-            std::vector<double> gaps;
-            for (std::size_t i = 1; i < stepTimes.size(); ++i) gaps.push_back(stepTimes[i] - stepTimes[i - 1]);
-            std::sort(gaps.begin(), gaps.end());
-            const double longestGap = gaps.back(), medianGap = gaps[gaps.size() / 2];
-            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            QVERIFY2(longestGap >= 0.12, qPrintable(QStringLiteral("no pause seen, longest gap %1 s").arg(longestGap)));
-            // The paused time is not counted in the result's times. It is the longest gap less the
-            // step that ran in it: 150 ms, less at most one step when the pause arrives mid-step
-            // (a step is ~5 ms in a normal build, ~100 ms under a sanitizer). Half of it must show.
-            const double paused = longestGap - medianGap;
-            QVERIFY2(r.seconds < wall - 0.5 * paused,
-                     qPrintable(QStringLiteral("%1 s of %2 s, paused about %3 s").arg(r.seconds).arg(wall).arg(paused)));
-            QVERIFY(r.trainSeconds <= r.seconds);
-        }
+        RunControl control;
+        std::atomic<int> lastStep { 0 };
+        int stepAtPause = -1, stepBeforeResume = -2;
+        const auto t0 = std::chrono::steady_clock::now();
+        std::thread controller([&] {
+            while (lastStep.load() < 10) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            control.pause();
+            while (control.parkedWorkers() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            stepAtPause = lastStep.load();  // parked: no step runs until the resume below
+            std::this_thread::sleep_for(std::chrono::milliseconds(150));
+            stepBeforeResume = lastStep.load();
+            control.resume();
+        });
+        const TrainResult r = train(config(Arm::LatentFeedback, 40), [&](const TrainProgress &p) { lastStep = p.step; },
+                                    &control);
+        controller.join();
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QCOMPARE(r.status, TrainStatus::Finished);
+        QVERIFY(r.curve == reference.curve);
+        QCOMPARE(r.heldoutLoss, reference.heldoutLoss);
+        QVERIFY(stepAtPause >= 10 && stepAtPause < 40);
+        QCOMPARE(stepBeforeResume, stepAtPause);
+        QVERIFY2(r.pausedSeconds >= 0.15, qPrintable(QString::number(r.pausedSeconds)));
+        QVERIFY2(r.seconds + r.pausedSeconds <= wall, qPrintable(QStringLiteral("%1 + %2 s of %3 s")
+                                                                      .arg(r.seconds).arg(r.pausedSeconds).arg(wall)));
+        QVERIFY(r.trainSeconds <= r.seconds);
     }
 
     // Adam is nearly invariant to a uniform scale of the gradient, so clipping by the total norm

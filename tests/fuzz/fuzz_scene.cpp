@@ -3,11 +3,7 @@
 // whatever the loader accepts is valid for its lab and survives a save and reload unchanged (lab,
 // title, every parameter, the lab's extra state; a deck's title and scenes).
 #include "app/scene.h"
-#include "core/accounting_lab_spec.h"
-#include "core/capacity_lab_spec.h"
-#include "core/costs_lab_spec.h"
-#include "core/lab_specs.h"
-#include "core/training/trainer.h"
+#include "core/lab.h"
 
 #include <QByteArray>
 #include <QString>
@@ -19,20 +15,11 @@
 
 namespace {
 
-// The labs' names and specs as the app's registry maps them (without linking any GUI code).
+// The labs a scene may name, from core's list, as the window's registry maps them (without
+// linking any GUI code).
 const fb::LabSpec *specFor(const QString &lab)
 {
-    static const std::map<QString, const fb::LabSpec *> specs {
-        { QStringLiteral("attention"), &fb::attentionSpec() },
-        { QStringLiteral("rope-invariance"), &fb::ropeInvarianceSpec() },
-        { QStringLiteral("decay-bound"), &fb::decayBoundSpec() },
-        { QStringLiteral("capacity"), &fb::capacityLabSpec() },
-        { QStringLiteral("training"), &fb::trainSpec() },
-        { QStringLiteral("accounting"), &fb::accountingLabSpec() },
-        { QStringLiteral("costs"), &fb::costsLabSpec() },
-    };
-    const auto it = specs.find(lab);
-    return it == specs.end() ? nullptr : it->second;
+    return fb::windowLabSpec(lab.toStdString());
 }
 
 [[noreturn]] void fail(const char *what, const QString &detail)

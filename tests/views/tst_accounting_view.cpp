@@ -3,7 +3,7 @@
 #include "export_checks.h"
 
 #include "core/accounting.h"
-#include "core/accounting_lab_spec.h"
+#include "core/labs/accounting_lab.h"
 #include "views/accounting_view.h"
 #include "views/chart_panel.h"
 #include "views/exportable.h"
@@ -32,10 +32,9 @@ private Q_SLOTS:
 
 static AccountingParams paramsOf(const ParamValues &v)
 {
-    AccountingLabParams p;
-    const std::string err = accountingLabFrom(v, p);
+    const std::string err = AccountingLab::check(v);
     if (!err.empty()) qFatal("%s", err.c_str());
-    return p.accounting;
+    return AccountingLab::params(v);
 }
 
 void TestAccountingView::defaultsPrintTheChapterFigures()

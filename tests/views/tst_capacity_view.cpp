@@ -3,7 +3,7 @@
 #include "export_checks.h"
 
 #include "core/capacity.h"
-#include "core/capacity_lab_spec.h"
+#include "core/labs/capacity_lab.h"
 #include "views/capacity_view.h"
 #include "views/chart_panel.h"
 #include "views/exportable.h"
@@ -110,7 +110,7 @@ void TestCapacityView::logAxesOnlyGetPositiveValues()
     QFETCH(bool, atMax);
     CapacityView view;
     view.waitForResult();
-    const ParamSpec *spec = capacityLabSpec().find(key.toStdString());
+    const ParamSpec *spec = CapacityLab::spec().find(key.toStdString());
     QVERIFY(spec);
     ParamValues v = view.values();
     v.numbers[spec->key] = atMax ? spec->max : spec->min;

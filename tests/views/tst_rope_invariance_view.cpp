@@ -1,6 +1,6 @@
 // The RoPE invariance lab against direct core calls: series, the flat RoPE line, the chapter's
 // readout formats, refused input and export.
-#include "core/lab_specs.h"
+#include "core/labs/rope_invariance_lab.h"
 #include "views/chart_panel.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
@@ -19,8 +19,8 @@ class TestRopeInvarianceView : public QObject {
 
     void expectMatchesCore(const RopeInvarianceView &view)
     {
-        RopeInvarianceParams p;
-        QCOMPARE(QString::fromStdString(ropeInvarianceFrom(view.values(), p)), QString());
+        QCOMPARE(QString::fromStdString(RopeInvarianceLab::check(view.values())), QString());
+        const RopeInvarianceParams p = RopeInvarianceLab::params(view.values());
         const RopeInvarianceResult ref = ropeInvariance(p);
         const QList<QPointF> rope = view.ropeSeries()->points();
         const QList<QPointF> sinus = view.sinusoidalSeries()->points();

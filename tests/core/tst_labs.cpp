@@ -1,25 +1,48 @@
-// Each analytic lab's keys, ranges and chapter defaults, and the checked conversions.
-#include "core/lab_specs.h"
+// Core's list of labs (core/lab.h): every lab's keys, ranges and chapter defaults, the checked
+// conversions, cross-key rules, and a JSON result at the defaults.
+#include "core/lab.h"
+#include "core/labs/accounting_lab.h"
+#include "core/labs/attention_lab.h"
+#include "core/labs/bayes_floor_lab.h"
+#include "core/labs/capacity_lab.h"
+#include "core/labs/context_extension_lab.h"
+#include "core/labs/decay_bound_lab.h"
+#include "core/labs/kv_cache_lab.h"
+#include "core/labs/rope_invariance_lab.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <set>
 
 using namespace fb;
 
-class TestLabSpecs : public QObject {
+namespace {
+const LabSpec &specOf(const char *name)
+{
+    return findLab(name)->spec();
+}
+} // namespace
+
+class TestLabs : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void everyLabIsWellFormed()
     {
-        const std::set<std::string> names { "decay-bound", "rope-invariance", "context-extension", "attention",
-                                            "capacity", "accounting", "kv-cache", "bayes-floor" };
-        QCOMPARE(analyticLabs().size(), names.size());
-        for (const LabSpec *lab : analyticLabs()) {
-            QVERIFY(names.count(lab->name));
-            QCOMPARE(findAnalyticLab(lab->name), lab);
-            QVERIFY(!lab->title.empty());
+        const std::vector<std::string> names { "depth-gradients", "rnn-gradients", "attention", "rope-invariance",
+                                               "decay-bound", "context-extension", "capacity", "training",
+                                               "bayes-floor", "accounting", "costs", "kv-cache" };
+        QCOMPARE(labDefinitions().size(), names.size());
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            const LabDefinition &def = labDefinitions()[i];
+            const LabSpec *lab = &def.spec();
+            QCOMPARE(lab->name, names[i]);  // the chapter's order
+            QCOMPARE(findLab(lab->name), &def);
+            QVERIFY(!lab->title.empty() && !lab->source.empty() && !lab->summary.empty());
             QVERIFY2(checkAll(*lab, lab->defaults()).empty(), lab->name.c_str());
+            QVERIFY2(def.check(lab->defaults()).empty(), lab->name.c_str());
+            QCOMPARE(windowLabSpec(lab->name) != nullptr, def.inWindow);
             std::set<std::string> keys;
             for (const ParamSpec &p : lab->params) {
                 QVERIFY2(keys.insert(p.key).second, p.key.c_str());
@@ -30,32 +53,48 @@ private Q_SLOTS:
                 }
             }
         }
-        QCOMPARE(findAnalyticLab("train"), nullptr);
-        QVERIFY(&decayBoundSpec() == &decayBoundSpec());  // built once
+        QCOMPARE(findLab("train"), nullptr);
+        QVERIFY(&DecayBoundLab::spec() == &DecayBoundLab::spec());  // built once
+        QVERIFY(!findLab("training")->computeJson);  // `fullband train`
+    }
+
+    // Every lab the command line computes gives one finite JSON object at the chapter's values.
+    void everyComputableLabWritesJsonAtItsDefaults()
+    {
+        for (const LabDefinition &lab : labDefinitions()) {
+            if (!lab.computeJson || lab.name() == "depth-gradients") continue;  // depth: tst_depth_cli
+            JsonWriter json;
+            const RunControl stop;
+            lab.computeJson(lab.spec().defaults(), stop, json);
+            QVERIFY2(json.finite(), lab.name().c_str());
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json.str()), &error);
+            QVERIFY2(error.error == QJsonParseError::NoError && doc.isObject(), lab.name().c_str());
+        }
     }
     void rangesAndScales()
     {
-        for (const LabSpec *lab : { &decayBoundSpec(), &ropeInvarianceSpec(), &contextExtensionSpec() }) {
+        for (const LabSpec *lab : { &DecayBoundLab::spec(), &RopeInvarianceLab::spec(), &ContextExtensionLab::spec() }) {
             QCOMPARE(lab->find("d")->multipleOf, 2LL);
             QVERIFY(lab->find("base")->logScale);
             QVERIFY(lab->find("base")->min > 1.0);
         }
-        QCOMPARE(decayBoundSpec().find("d")->max, 1024.0);
-        QCOMPARE(ropeInvarianceSpec().find("d")->max, 4096.0);
-        QCOMPARE(decayBoundSpec().find("max_distance")->max, 65536.0);
-        QVERIFY(decayBoundSpec().find("max_distance")->logScale);
-        QVERIFY(capacitySpec().find("snr")->logScale);
-        QVERIFY(capacitySpec().find("vocab")->logScale);
-        QCOMPARE(attentionSpec().find("n")->max, 512.0);
-        QCOMPARE(attentionSpec().find("d_model")->max, 1024.0);
-        QCOMPARE(attentionSpec().find("heads")->max, 16.0);
-        QCOMPARE(bayesFloorSpec().find("samples")->max, 1e7);
-        QCOMPARE(attentionSpec().find("sentence")->kind, ParamKind::Text);
+        QCOMPARE(DecayBoundLab::spec().find("d")->max, 1024.0);
+        QCOMPARE(RopeInvarianceLab::spec().find("d")->max, 4096.0);
+        QCOMPARE(DecayBoundLab::spec().find("max_distance")->max, 65536.0);
+        QVERIFY(DecayBoundLab::spec().find("max_distance")->logScale);
+        QVERIFY(CapacityLab::spec().find("snr")->logScale);
+        QVERIFY(CapacityLab::spec().find("vocab")->logScale);
+        QCOMPARE(AttentionLab::spec().find("n")->max, 512.0);
+        QCOMPARE(AttentionLab::spec().find("d_model")->max, 1024.0);
+        QCOMPARE(AttentionLab::spec().find("heads")->max, 16.0);
+        QCOMPARE(BayesFloorLab::spec().find("samples")->max, 1e7);
+        QCOMPARE(AttentionLab::spec().find("sentence")->kind, ParamKind::Text);
     }
     void defaultsAreTheChapters()
     {
-        DecayBoundParams db;
-        QVERIFY(decayBoundFrom(decayBoundSpec().defaults(), db).empty());
+        QVERIFY(DecayBoundLab::check(DecayBoundLab::spec().defaults()).empty());
+        const DecayBoundParams db = DecayBoundLab::params(DecayBoundLab::spec().defaults());
         QCOMPARE(db.d, 64);
         QCOMPARE(db.base, 10000.0);
         QCOMPARE(db.maxDistance, 512);
@@ -63,24 +102,19 @@ private Q_SLOTS:
         QCOMPARE(db.extension.factor, 1.0);
         QCOMPARE(db.extension.trainedLength, 4096.0);
 
-        RopeInvarianceParams ri;
-        QVERIFY(ropeInvarianceFrom(ropeInvarianceSpec().defaults(), ri).empty());
+        const RopeInvarianceParams ri = RopeInvarianceLab::params(RopeInvarianceLab::spec().defaults());
         QCOMPARE(ri.d, 64);
         QCOMPARE(ri.offset, 8);
         QCOMPARE(ri.positions, 256);
         QCOMPARE(ri.seed, std::uint64_t(0));
 
-        int d = 0;
-        double base = 0;
-        ContextExtension ce;
-        ce.method = ScalingMethod::YaRN;
-        QVERIFY(contextExtensionFrom(contextExtensionSpec().defaults(), d, base, ce).empty());
-        QCOMPARE(d, 64);
-        QCOMPARE(base, 10000.0);
-        QCOMPARE(ce.method, ScalingMethod::None);
+        const ContextExtensionLabResult ce = ContextExtensionLab().compute(ContextExtensionLab::spec().defaults(), RunControl());
+        QCOMPARE(ce.d, 64);
+        QCOMPARE(ce.base, 10000.0);
+        QCOMPARE(ce.extension.method, ScalingMethod::None);
 
-        AttentionParams at;
-        QVERIFY(attentionFrom(attentionSpec().defaults(), at).empty());
+        QVERIFY(AttentionLab::check(AttentionLab::spec().defaults()).empty());
+        const AttentionParams at = AttentionLab::params(AttentionLab::spec().defaults());
         QCOMPARE(at.n, 12);
         QCOMPARE(at.dModel, 64);
         QCOMPARE(at.heads, 4);
@@ -91,14 +125,12 @@ private Q_SLOTS:
         QCOMPARE(at.content, AttentionContent::RandomTokens);
         QCOMPARE(at.sentence, std::string("the cat sat on the mat because the mat was warm"));
 
-        CapacityParams cap;
-        QVERIFY(capacityFrom(capacitySpec().defaults(), cap).empty());
+        const CapacityParams cap = CapacityLab().compute(CapacityLab::spec().defaults(), RunControl()).point;
         QCOMPARE(cap.d, 4096.0);
         QCOMPARE(cap.snr, 10.0);
         QCOMPARE(cap.vocab, 128000.0);
 
-        AccountingParams acc;
-        QVERIFY(accountingFrom(accountingSpec().defaults(), acc).empty());
+        const AccountingParams acc = AccountingLab::params(AccountingLab::spec().defaults());
         QCOMPARE(acc.layers, 32);
         QCOMPARE(acc.phi, 0.2);
         QCOMPARE(acc.rho, 0.1);
@@ -106,16 +138,14 @@ private Q_SLOTS:
         QCOMPARE(acc.passes, 2);
         QCOMPARE(acc.deepPasses, 3);
 
-        KvCacheParams kv;
-        QVERIFY(kvCacheFrom(kvCacheSpec().defaults(), kv).empty());
+        const KvCacheParams kv = KvCacheLab().compute(KvCacheLab::spec().defaults(), RunControl()).params;
         QCOMPARE(kv.layers, 80.0);
         QCOMPARE(kv.kvHeads, 8.0);
         QCOMPARE(kv.headDim, 128.0);
         QCOMPARE(kv.tokens, 131072.0);
         QCOMPARE(kv.bytesPerValue, 2.0);
 
-        BayesFloorParams bf;
-        QVERIFY(bayesFloorFrom(bayesFloorSpec().defaults(), bf).empty());
+        const BayesFloorParams bf = BayesFloorLab().compute(BayesFloorLab::spec().defaults(), RunControl()).params;
         QCOMPARE(bf.buckets, 4);
         QCOMPARE(bf.samples, 400000LL);
         QCOMPARE(bf.seed, std::uint64_t(0));
@@ -165,8 +195,9 @@ private Q_SLOTS:
         QFETCH(QString, lab);
         QFETCH(QStringList, sets);
         QFETCH(QString, errorPart);
-        const LabSpec *spec = findAnalyticLab(lab.toStdString());
-        QVERIFY(spec);
+        const LabDefinition *def = findLab(lab.toStdString());
+        QVERIFY(def);
+        const LabSpec *spec = &def->spec();
         ParamValues v = spec->defaults();
         std::string err;
         for (const QString &set : sets) {
@@ -174,37 +205,32 @@ private Q_SLOTS:
             err = setFromText(*spec, v, set.left(eq).toStdString(), set.mid(eq + 1).toStdString());
             if (!err.empty()) break;
         }
-        if (err.empty()) {  // a cross-key rule: the conversion must refuse it
-            AttentionParams at;
+        if (err.empty()) {  // a cross-key rule: the lab's check must refuse it
             QCOMPARE(lab, QStringLiteral("attention"));
-            const AttentionParams before = at;
-            err = attentionFrom(v, at);
-            QCOMPARE(at.dModel, before.dModel);  // out left unchanged
+            err = def->check(v);
         }
         QVERIFY2(QString::fromStdString(err).contains(errorPart), err.c_str());
     }
     void goodCrossKeyValues()
     {
-        ParamValues v = attentionSpec().defaults();
+        ParamValues v = AttentionLab::spec().defaults();
         v.texts["positional"] = "rope";
         v.numbers["d_model"] = 96;
         v.numbers["heads"] = 3;  // d_k = 32, even
-        AttentionParams at;
-        QVERIFY(attentionFrom(v, at).empty());
-        QCOMPARE(at.positional, PositionalScheme::Rope);
+        QVERIFY(AttentionLab::check(v).empty());
+        QCOMPARE(AttentionLab::params(v).positional, PositionalScheme::Rope);
         v.numbers["heads"] = 6;  // d_k = 16
         v.texts["content"] = "sentence";
         v.texts["sentence"] = "one";
-        QVERIFY(attentionFrom(v, at).empty());
+        QVERIFY(AttentionLab::check(v).empty());
         v.numbers["d_model"] = 66;  // 66 / 6 = 11: fine without RoPE
         v.texts["positional"] = "sinusoidal";
-        QVERIFY(attentionFrom(v, at).empty());
-        ParamValues missing = capacitySpec().defaults();
+        QVERIFY(AttentionLab::check(v).empty());
+        ParamValues missing = CapacityLab::spec().defaults();
         missing.numbers.erase("snr");
-        CapacityParams cap;
-        QVERIFY(QString::fromStdString(capacityFrom(missing, cap)).contains("snr"));
+        QVERIFY(QString::fromStdString(CapacityLab::check(missing)).contains("snr"));
     }
 };
 
-QTEST_APPLESS_MAIN(TestLabSpecs)
-#include "tst_lab_specs.moc"
+QTEST_APPLESS_MAIN(TestLabs)
+#include "tst_labs.moc"

@@ -38,6 +38,8 @@ public:
 
     void setPaused(bool paused);
     bool isPaused() const { return paused_; }
+    // True when every arm has ended or is parked in its pause (runs no step until resumed).
+    bool allHeld() const;
     // Asks every arm to stop after its current step; their results come back as Cancelled.
     void cancel();
     // True once every training thread has returned (its result may still be waiting in take()).
@@ -47,7 +49,7 @@ public:
 
 private:
     struct Arm {
-        TrainControl control;
+        RunControl control;
         std::thread thread;
         std::atomic<bool> ended { false };
         // Guarded by the run's mutex:

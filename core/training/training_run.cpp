@@ -1,4 +1,4 @@
-#include "views/training_run.h"
+#include "core/training/training_run.h"
 
 #include <exception>
 #include <utility>
@@ -87,6 +87,13 @@ void TrainingRun::setPaused(bool paused)
 void TrainingRun::cancel()
 {
     for (auto &arm : arms_) arm->control.cancel();  // also wakes a paused training
+}
+
+bool TrainingRun::allHeld() const
+{
+    for (const auto &arm : arms_)
+        if (!arm->ended.load() && arm->control.parkedWorkers() == 0) return false;
+    return true;
 }
 
 bool TrainingRun::allEnded() const

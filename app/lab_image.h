@@ -1,0 +1,28 @@
+#pragma once
+// A lab's chart as an exported image: the chart at the requested size, an optional caption strip
+// with the lab's key parameters, and the lab's scene embedded as a PNG text chunk, so that opening
+// the PNG in FullBand restores the lab. The window's Export chart, Copy chart and Export all charts
+// and the headless `fullband export` all go through chartImage, so every PNG carries its scene.
+#include "app/scene.h"
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+namespace fb {
+
+class LabView;
+
+// The PNG text key that holds the scene.
+inline const QString kSceneTextKey = QStringLiteral("fullband-scene");
+
+// The lab's whole state as a scene (its name, title, parameter values and extras).
+Scene sceneOf(const LabView &lab);
+
+// Chart chartIndex of lab, rendered after the lab's latest result is drawn. Null for a bad index.
+QImage chartImage(LabView &lab, int chartIndex, QSize size, qreal scale, bool captionStrip);
+
+// The scene text embedded in a PNG exported by FullBand; empty if it has none.
+QString embeddedSceneText(const QString &pngPath);
+
+} // namespace fb

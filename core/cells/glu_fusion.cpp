@@ -1,0 +1,166 @@
+#include "core/cells/glu_fusion.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace fb {
+
+namespace {
+
+using RowMajorF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowMajorD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+double sigmoid(double z)
+{
+    return 1.0 / (1.0 + std::exp(-z));
+}
+
+// torch.randn(rows, cols) / s with s a Python float: float32 division by float32(s), as torch's
+// div kernel does it. Returned in double, (rows, cols).
+RowMajorD scaledRandn(TorchGenerator &g, int rows, int cols, double s)
+{
+    std::vector<float> v = g.randnFloat(rows * cols);
+    const float fs = float(s);
+    for (float &x : v) x = x / fs;
+    return Eigen::Map<const RowMajorF>(v.data(), rows, cols).cast<double>();
+}
+
+RowMajorD randnMatrix(TorchGenerator &g, int rows, int cols)
+{
+    const std::vector<float> v = g.randnFloat(rows * cols);
+    return Eigen::Map<const RowMajorF>(v.data(), rows, cols).cast<double>();
+}
+
+} // namespace
+
+std::string checkGluFusionParams(const GluFusionParams &p)
+{
+    if (p.dModel < 1 || p.dModel > 2048) return "d_model must be an integer from 1 to 2048.";
+    if (p.dEmb < 1 || p.dEmb > 2048) return "d_emb must be an integer from 1 to 2048.";
+    if (p.batch < 1 || p.batch > 64) return "batch must be an integer from 1 to 64.";
+    if (!(p.alpha >= 0.0 && p.alpha <= 1.0)) return "alpha must be a number from 0 to 1.";
+    if (p.layers < 1 || p.layers > 1024) return "layers must be an integer from 1 to 1024.";
+    if (p.bins < 1 || p.bins > 1000) return "bins must be an integer from 1 to 1000.";
+    if (p.curvePoints < 2 || p.curvePoints > 1001) return "curve_points must be an integer from 2 to 1001.";
+    return {};
+}
+
+GluFusionOverhead gluFusionOverhead(const GluFusionParams &p)
+{
+    GluFusionOverhead o;
+    const double d = p.dModel, de = p.dEmb, L = p.layers;
+    o.fusionParams = 2.0 * d * (de + d);
+    o.fusionFlops = 2.0 * o.fusionParams;
+    o.stackParams = 12.0 * d * d * L;
+    o.stackFlops = 24.0 * d * d * L;
+    o.paramRatio = o.fusionParams / o.stackParams;
+    o.flopRatio = o.fusionFlops / o.stackFlops;
+    return o;
+}
+
+GluFusion::GluFusion(const GluFusionParams &p) : draws_(p)
+{
+    if (std::string err = checkGluFusionParams(p); !err.empty()) throw std::invalid_argument(err);
+    const int d = p.dModel, de = p.dEmb, B = p.batch;
+    // torch.manual_seed(seed); W_a, W_b = torch.randn(d, d_e + d) / (d_e + d) ** 0.5;
+    // e_prev = torch.randn(B, d_e); h_prev = torch.randn(B, d); (x_next, gate); h' = torch.randn_like(h_prev).
+    TorchGenerator g(p.seed, p.kernel);
+    const double s = std::sqrt(double(de + d));
+    const RowMajorD Wa = scaledRandn(g, d, de + d, s);  // (d, d_e + d)
+    const RowMajorD Wb = scaledRandn(g, d, de + d, s);
+    const RowMajorD E = randnMatrix(g, B, de);          // (B, d_e)
+    RowMajorD Hs(2 * B, d);                             // (2B, d): h on top, h' below
+    Hs.topRows(B) = randnMatrix(g, B, d);
+    Hs.bottomRows(B) = randnMatrix(g, B, d);
+
+    // u W^T = e W_e^T + h W_h^T, W_e = W[:, :d_e], W_h = W[:, d_e:]: two products per matrix, the
+    // two matrices on two threads.
+    auto products = [&](const RowMajorD &W, Eigen::MatrixXd &Pe, Eigen::MatrixXd &Ph, Eigen::MatrixXd &Ph2) {
+        Pe.noalias() = E * W.leftCols(de).transpose();     // (B, d)
+        const Eigen::MatrixXd both = Hs * W.rightCols(d).transpose();  // (2B, d)
+        Ph = both.topRows(B);
+        Ph2 = both.bottomRows(B);
+    };
+    tbb::parallel_invoke([&] { products(Wa, Ae_, Ah_, Ah2_); }, [&] { products(Wb, Be_, Bh_, Bh2_); });
+    curve_ = sensitivityCurve(p.curvePoints);
+}
+
+std::vector<double> GluFusion::curveAlphas(int points)
+{
+    std::vector<double> a(std::size_t(std::max(points, 2)));
+    for (std::size_t k = 0; k < a.size(); ++k) a[k] = double(k) / double(a.size() - 1);
+    return a;
+}
+
+std::vector<double> GluFusion::sensitivityCurve(int points) const
+{
+    const std::vector<double> alphas = curveAlphas(points);
+    std::vector<double> curve(alphas.size());
+    // One alpha per task once an alpha's elementwise work (2 B d sigmoids) is worth one.
+    const int grain = std::max(1, 16384 / std::max(1, int(Ae_.size())));
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, alphas.size(), std::size_t(grain)),
+                      [&](const tbb::blocked_range<std::size_t> &range) {
+                          for (std::size_t k = range.begin(); k < range.end(); ++k) curve[k] = sensitivity(alphas[k]);
+                      });
+    return curve;
+}
+
+bool GluFusion::sameDraws(const GluFusionParams &p) const
+{
+    return p.dModel == draws_.dModel && p.dEmb == draws_.dEmb && p.batch == draws_.batch && p.seed == draws_.seed
+        && p.kernel == draws_.kernel;
+}
+
+Eigen::MatrixXd GluFusion::gates(double alpha) const
+{
+    // gate = sigmoid(u W_b^T) with the h columns scaled: sigmoid(e W_be^T + alpha (h W_bh^T))
+    return (Be_ + alpha * Bh_).unaryExpr([](double z) { return sigmoid(z); });
+}
+
+double GluFusion::sensitivity(double alpha) const
+{
+    // x(h) = (e W_ae^T + alpha h W_ah^T) * sigmoid(e W_be^T + alpha h W_bh^T); the same at h'.
+    double worst = 0.0;
+    for (Eigen::Index j = 0; j < Ae_.cols(); ++j)
+        for (Eigen::Index i = 0; i < Ae_.rows(); ++i) {
+            const double x1 = (Ae_(i, j) + alpha * Ah_(i, j)) * sigmoid(Be_(i, j) + alpha * Bh_(i, j));
+            const double x2 = (Ae_(i, j) + alpha * Ah2_(i, j)) * sigmoid(Be_(i, j) + alpha * Bh2_(i, j));
+            worst = std::max(worst, std::fabs(x1 - x2));
+        }
+    return worst;
+}
+
+GluFusionResult GluFusion::at(const GluFusionParams &p) const
+{
+    if (std::string err = checkGluFusionParams(p); !err.empty()) throw std::invalid_argument(err);
+    GluFusionResult r;
+    r.alpha = p.alpha;
+    const Eigen::MatrixXd G = gates(p.alpha);
+    r.meanGate = G.mean();
+    r.gateHistogram.assign(std::size_t(p.bins), 0);
+    for (Eigen::Index k = 0; k < G.size(); ++k) {
+        const double v = G.data()[k];
+        r.gatesOpen += v > 0.5;
+        const int bin = std::clamp(int(v * p.bins), 0, p.bins - 1);
+        ++r.gateHistogram[std::size_t(bin)];
+    }
+    r.fractionOpen = double(r.gatesOpen) / double(G.size());
+    r.sensitivity = sensitivity(p.alpha);
+
+    r.curveAlpha = curveAlphas(p.curvePoints);
+    r.curveSensitivity = p.curvePoints == draws_.curvePoints ? curve_ : sensitivityCurve(p.curvePoints);
+    r.overhead = gluFusionOverhead(p);
+    return r;
+}
+
+GluFusionResult gluFusion(const GluFusionParams &p)
+{
+    return GluFusion(p).at(p);
+}
+
+} // namespace fb

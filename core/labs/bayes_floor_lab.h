@@ -1,0 +1,25 @@
+#pragma once
+// Command-line lab: the token-only Bayes floor of the toy phase accumulator (218.6.5 of
+// 000_031aadcae6604a46.txt), analytic 1/2 nat and the chapter's Monte Carlo estimate.
+#include "core/bayes_floor.h"
+#include "core/lab.h"
+
+namespace fb {
+
+struct BayesFloorLabResult {
+    BayesFloorParams params;
+    BayesFloorResult floor;
+};
+
+class BayesFloorLab {
+public:
+    using Result = BayesFloorLabResult;
+    // buckets, samples, seed
+    static const LabSpec &spec();
+    static std::string check(const ParamValues &values);
+    Result compute(const ParamValues &values, const RunControl &stop);
+};
+
+void writeJson(JsonWriter &json, const BayesFloorLabResult &r);
+
+} // namespace fb
