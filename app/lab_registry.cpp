@@ -9,6 +9,7 @@
 #include "views/depth_gradients_view.h"
 #include "views/rope_invariance_view.h"
 #include "views/training_view.h"
+#include "views/transformer_view.h"
 
 #include <map>
 
@@ -31,6 +32,7 @@ const std::map<std::string, LabView *(*)()> &viewFactories()
         { "rope-invariance", &make<RopeInvarianceView> },
         { "decay-bound", &make<DecayBoundView> },
         { "capacity", &make<CapacityView> },
+        { "transformer", &make<TransformerView> },
         { "training", &make<TrainingView> },
         { "accounting", &make<AccountingView> },
         { "costs", &make<CostsView> },

@@ -12,6 +12,7 @@
 #include "core/labs/rnn_gradients_lab.h"
 #include "core/labs/rope_invariance_lab.h"
 #include "core/labs/training_lab.h"
+#include "core/labs/transformer_lab.h"
 
 namespace fb {
 
@@ -25,6 +26,7 @@ const std::vector<LabDefinition> &labDefinitions()
         labDefinition<DecayBoundLab>(),                              // Figure 218.1, right
         labDefinition<ContextExtensionLab>(Shown::CommandLineOnly),  // 218.4.4
         labDefinition<CapacityLab>(),                                // 218.6.1, Figure 218.2, left
+        labDefinition<TransformerLab>(),                             // 218.4, 218.6: a tiny transformer trained live
         labDefinition<TrainingLab>(),                                // 218.6.5, Figure 218.2, right
         labDefinition<BayesFloorLab>(Shown::CommandLineOnly),        // 218.6.5
         labDefinition<AccountingLab>(),                              // 218.6.4, Part C

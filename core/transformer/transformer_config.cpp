@@ -98,7 +98,9 @@ int transformerLongestEvaluation(const TransformerConfig &c)
 
 long long transformerEvaluationColumns(const TransformerConfig &c)
 {
-    return std::max<long long>((long long)c.batch * c.seqLen, transformerLongestEvaluation(c));
+    // the training batch's size, the longest evaluation sequence, and the probe's 8 sequences
+    // (TransformerEvaluator::kProbeSequences), whichever is largest
+    return std::max<long long>({ (long long)c.batch * c.seqLen, transformerLongestEvaluation(c), 8LL * c.seqLen });
 }
 
 int transformerVocabulary(const TransformerConfig &c)

@@ -89,7 +89,8 @@ int transformerInputPositions(const TransformerConfig &config, int seqLen);
 int transformerLongestEvaluation(const TransformerConfig &config);
 // The evaluation length for a factor: round(factor * T), even for the induction tasks.
 int transformerEvaluationLength(const TransformerConfig &config, double factor);
-// Columns of the evaluation workspace: max(batch * T, the longest evaluation's positions).
+// Columns of the evaluation workspace: max(batch * T, the longest evaluation's positions, the
+// probe's 8 * T).
 long long transformerEvaluationColumns(const TransformerConfig &config);
 
 // Parameter count: 101,632 at the defaults, 118,144 with feedback (the reference's numbers).

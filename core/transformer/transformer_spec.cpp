@@ -38,6 +38,9 @@ ParamSpec choice(const char *key, const char *label, std::vector<std::string> ch
 LabSpec makeSpec()
 {
     LabSpec spec { "transformer", "Tiny transformer training", {} };
+    spec.source = "218.4, 218.6.2, 218.6.4, 218.6.5";
+    spec.summary = "A decoder-only transformer trained live: its attention heads, induction heads forming, "
+                   "RoPE against sinusoidal positions, and latent feedback trained exactly or with k passes.";
     auto &p = spec.params;
     p.push_back(choice("task", "task", { "induction-fixed", "induction", "accumulator", "text" }, "induction-fixed",
                        "induction-fixed: T/2 random tokens repeated; induction: a repeat at a random offset; "

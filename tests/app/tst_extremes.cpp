@@ -143,11 +143,13 @@ private Q_SLOTS:
         std::unique_ptr<LabView> lab(entry.create());
         lab->resize(1200, 800);
         lab->show();
-        // The training lab trains in waitForResult, from scratch only after Reset. It runs short
-        // trainings here, and skips the maxima that would train for minutes (100,000 steps, 4,096
-        // sequences a batch, the widest layers, 256 passes); the trainer refuses what would not fit.
-        const bool training = entry.name == QLatin1String("training");
-        const std::set<std::string> slowMaxima { "steps", "batch", "seq_len", "d_emb", "d_hid", "d_fuse", "passes" };
+        // The training labs train in waitForResult, from scratch only after Reset. They run short
+        // trainings here, and skip the maxima that would train for minutes (100,000 steps, 4,096
+        // sequences a batch, the widest layers, 256 passes); the trainers refuse what would not fit.
+        const bool transformer = entry.name == QLatin1String("transformer");
+        const bool training = entry.name == QLatin1String("training") || transformer;
+        const std::set<std::string> slowMaxima { "steps", "batch", "seq_len", "d_emb", "d_hid", "d_fuse", "passes",
+                                                 "d_model", "layers", "threads" };
         const auto settle = [&] {
             if (training)
                 if (auto *reset = lab->findChild<QPushButton *>(QStringLiteral("reset")); reset && reset->isEnabled())
@@ -156,7 +158,11 @@ private Q_SLOTS:
         };
         if (training) {
             ParamValues small = lab->values();
-            for (const auto &[key, value] : std::map<std::string, double> { { "steps", 20 }, { "batch", 16 } })
+            const std::map<std::string, double> sizes = transformer
+                ? std::map<std::string, double> { { "steps", 5 }, { "batch", 4 }, { "seq_len", 8 }, { "layers", 1 },
+                                                  { "heads", 2 }, { "d_model", 16 } }
+                : std::map<std::string, double> { { "steps", 20 }, { "batch", 16 } };
+            for (const auto &[key, value] : sizes)
                 if (small.numbers.count(key)) small.numbers[key] = value;
             QCOMPARE(lab->setValues(small), QString());
         }
@@ -215,7 +221,13 @@ private Q_SLOTS:
     {
         for (const LabEntry &entry : labRegistry()) {
             std::unique_ptr<LabView> lab(entry.create());
-            lab->waitForResult();
+            // The transformer lab's waitForResult would train its defaults for seconds: its preview only.
+            const bool transformer = entry.name == QLatin1String("transformer");
+            const auto settle = [&] {
+                if (transformer) lab->LabView::waitForResult();
+                else lab->waitForResult();
+            };
+            settle();
             const ParamValues before = lab->values();
             for (const ParamSpec &p : lab->panel()->spec().params) {
                 if (!isNumeric(p)) continue;
@@ -234,7 +246,7 @@ private Q_SLOTS:
                     QVERIFY(lab->values() == before);
                 }
             }
-            lab->waitForResult();
+            settle();
             QCOMPARE(checkCharts(*lab), QString());
         }
     }

@@ -31,7 +31,7 @@ private Q_SLOTS:
     void everyLabIsWellFormed()
     {
         const std::vector<std::string> names { "depth-gradients", "rnn-gradients", "attention", "rope-invariance",
-                                               "decay-bound", "context-extension", "capacity", "training",
+                                               "decay-bound", "context-extension", "capacity", "transformer", "training",
                                                "bayes-floor", "accounting", "costs", "kv-cache" };
         QCOMPARE(labDefinitions().size(), names.size());
         for (std::size_t i = 0; i < names.size(); ++i) {

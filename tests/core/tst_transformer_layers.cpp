@@ -1,8 +1,7 @@
 // Gradient checks of the transformer's layers (core/transformer/transformer_layers.h, and the layers
-// of core/training/layers.h it reuses), in double against central differences with the depth lab's
-// checker (tests/core/depth_gradient_check.h): the relative error of every entry,
-// |analytic - numeric| / max(|analytic|, |numeric|, 1e-3 * the tensor's largest entry), must stay
-// below kTol = 1e-6. Central differences in double reach 1e-11 .. 1e-8 here (FULLBAND_SHOW_ERRORS=1
+// of core/training/layers.h it reuses), in double against central differences with FullBand's one
+// checker (tests/support/gradient_check.h): the relative error of each tensor's gradient,
+// ||analytic - numeric|| / max(||analytic||, ||numeric||), must stay below kTol = 1e-6. Central differences in double reach 1e-11 .. 1e-8 here (FULLBAND_SHOW_ERRORS=1
 // prints the largest per layer); a missing or wrong term gives 1e-2 or more.
 // Also: the layers' values against direct formulas, the causal mask, one-position attention against
 // the whole sequence, and RoPE's invariance of the logits to a common shift (218.4.4).
@@ -10,7 +9,7 @@
 #include "core/rng.h"
 #include "core/transformer/position_tables.h"
 #include "core/transformer/transformer_layers.h"
-#include "depth_gradient_check.h"
+#include "support/gradient_check.h"
 
 #include <QTest>
 

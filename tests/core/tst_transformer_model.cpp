@@ -4,14 +4,15 @@
 // and decoding position by position against the parallel forward pass.
 //
 // Gradient check: central differences of the loss (the k-pass objective's last pass with the
-// earlier passes' h held constant, as its stop-gradient says) against backward(), with the depth
-// lab's checker: the relative error of each entry, |a - n| / max(|a|, |n|, 1e-3 * the tensor's
-// largest entry), below kTol = 1e-6; up to kEntries entries per tensor (all of the small ones).
+// earlier passes' h held constant, as its stop-gradient says) against backward(), with FullBand's
+// one checker (tests/support/gradient_check.h): the relative error of each tensor's gradient,
+// ||a - n|| / max(||a||, ||n||), below kTol = 1e-6; up to kEntries entries per tensor (all of the
+// small ones).
 // FULLBAND_SHOW_ERRORS=1 prints the largest error of each configuration.
 #include "core/rng.h"
 #include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_net.h"
-#include "depth_gradient_check.h"
+#include "support/gradient_check.h"
 
 #include <QTest>
 
