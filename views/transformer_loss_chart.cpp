@@ -18,19 +18,21 @@ TransformerLossChart::TransformerLossChart(QWidget *parent)
     : ChartPanel(tr("Loss while training"), parent)
 {
     setValueAxis(Qt::Horizontal, tr("training step"));
-    setValueAxis(Qt::Vertical, tr("cross entropy (nats)"));
+    setValueAxis(Qt::Vertical, tr("loss (nats)"));
     QColor faint = seriesColor(0);
     faint.setAlphaF(0.25);
-    raw_ = addLine(tr("training (raw)"), faint, 1.0);
+    raw_ = addLine(tr("training, each step"), faint, 1.0);
     smooth_ = addLine(tr("training"), seriesColor(0), 2.5);
     held_ = addLine(tr("held-out"), seriesColor(1), 2.5);
-    repeat_ = addLine(tr("held-out, repeat"), seriesColor(2), 2.5, Qt::DashLine);
+    repeat_ = addLine(tr("repeat"), seriesColor(2), 2.5, Qt::DashLine);
     heldDots_ = attach(new QScatterSeries);
     heldDots_->setColor(seriesColor(1));
     heldDots_->setBorderColor(seriesColor(1));
     heldDots_->setMarkerSize(7);
     heldDots_->setName(QString());
-    if (chart()->legend()->markers(heldDots_).size()) chart()->legend()->markers(heldDots_).first()->setVisible(false);
+    // one legend entry per quantity: the raw curve and the dots belong to the lines in front of them
+    for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(heldDots_), static_cast<QAbstractSeries *>(raw_) })
+        for (QLegendMarker *m : chart()->legend()->markers(s)) m->setVisible(false);
     repeat_->setVisible(false);
     updateRanges();
 }

@@ -44,7 +44,7 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     f->secondHalfLoss = snap.secondHalfLoss;
     f->sample = snap.sample;
     HeatmapGridData &m = f->maps;
-    m.title = QStringLiteral("Attention on the probe sequence · step %1").arg(snap.step);
+    m.title = QStringLiteral("Attention on the probe sequence, step %1").arg(snap.step);
     m.masked = true;
     m.maxValue = 1.0;
     m.xTitle = QStringLiteral("key position");
@@ -60,17 +60,19 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
             QImage image;
             HeatmapGrid::colourInto(image, values->back(), 1.0, true);
             m.images.append(image);
-            QString score;
-            if (std::size_t(l) < snap.inductionScore.size() && std::size_t(h) < snap.inductionScore[l].size())
+            QString score, shortScore;
+            if (std::size_t(l) < snap.inductionScore.size() && std::size_t(h) < snap.inductionScore[l].size()) {
                 score = QStringLiteral(" · ind %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
-            m.panelTitles << QStringLiteral("layer %1 head %2%3").arg(l + 1).arg(h + 1).arg(score);
-            m.shortTitles << QStringLiteral("L%1 H%2%3").arg(l + 1).arg(h + 1).arg(score);
+                shortScore = QStringLiteral(" %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
+            }
+            m.panelTitles << QStringLiteral("L%1 H%2%3").arg(l + 1).arg(h + 1).arg(score);
+            m.shortTitles << QStringLiteral("L%1H%2%3").arg(l + 1).arg(h + 1).arg(shortScore);
         }
     m.values = values;
-    if (task != TransformerTask::Text) {
-        for (int t : snap.probeTokens) m.tokens << QString::number(t);
-        m.tokenTicks = true;
-    }
+    // Position ticks: the probe's tokens are numbers too, and would read as positions.
+    for (int t : snap.probeTokens) m.tokens << QString::number(t);
+    m.tokenTicks = false;
+    (void)task;
     return f;
 }
 

@@ -8,13 +8,13 @@
 #include "views/transformer_loss_chart.h"
 #include "views/transformer_run.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -39,22 +39,17 @@ TransformerView::TransformerView(QWidget *parent)
     maps_ = new HeatmapGrid;
     maps_->setExportTitle(tr("Transformer attention maps"));
     lengths_ = new LengthTable;
-    lengths_->setMinimumHeight(110);
-    lengths_->setMaximumHeight(170);
+    lengths_->setMinimumHeight(90);
+    lengths_->setMaximumHeight(150);
     sample_ = new QLabel;
     sample_->setWordWrap(true);
     sample_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sample_->setVisible(false);
 
+    // One column, so that a 1024 x 768 projector shows it all: the maps, the curves, the table.
     chartArea()->addWidget(controls_);
-    auto *row = new QWidget;
-    auto *rowLayout = new QHBoxLayout(row);
-    rowLayout->setContentsMargins(0, 0, 0, 0);
-    rowLayout->addWidget(chart_, 2);
-    rowLayout->addWidget(maps_, 3);
-    chartArea()->addWidget(row, 1);
-    registerExportable(maps_);
-    registerExportable(chart_);
+    addChart(maps_, maps_, 3);
+    addChart(chart_, chart_, 2);
     chartArea()->addWidget(sample_, 0);
     chartArea()->addWidget(lengths_, 0);
 
@@ -105,11 +100,16 @@ int TransformerView::stepsDone() const
 void TransformerView::draw(const TransformerPreview &preview)
 {
     const TransformerLabResult &p = preview.sizes;
+    if (state_ == State::Idle) {
+        const int steps = int(values().integer("steps"));
+        controls_->progressBar()->setRange(0, steps);
+        controls_->progressBar()->setValue(0);
+    }
     // Before a run (or after Reset) the maps show the untrained model of the current values.
     if (state_ == State::Idle) {
         if (preview.maps) {
             HeatmapGridData data = preview.maps->maps;
-            data.title = tr("Attention of the untrained model on the probe sequence (press Start)");
+            data.title = tr("Attention before training (Start trains)");
             maps_->setData(std::move(data));
         } else {
             maps_->setData({});

@@ -33,7 +33,7 @@ double percentile(std::vector<double> v, double q)
 
 double bestScore(const HeatmapGridData &d)
 {
-    // the panel titles carry the scores ("layer 1 head 2 · ind 0.83")
+    // the panel titles carry the scores ("L1 H2 · ind 0.83")
     double best = 0.0;
     for (const QString &t : d.panelTitles) {
         const qsizetype i = t.lastIndexOf(QStringLiteral("ind "));
@@ -83,6 +83,14 @@ int main(int argc, char **argv)
         return 2;
     }
     view->LabView::waitForResult();
+    if (qEnvironmentVariableIsSet("FULLBAND_SIZES")) {
+        std::printf("window minimum %dx%d\n", w.minimumSizeHint().width(), w.minimumSizeHint().height());
+        for (QWidget *c : w.findChildren<QWidget *>())
+            if (c->minimumSizeHint().width() > 250 || c->minimumWidth() > 250)
+                std::printf("%s %s: hint %dx%d min %d\n", c->metaObject()->className(), qPrintable(c->objectName()),
+                            c->minimumSizeHint().width(), c->minimumSizeHint().height(), c->minimumWidth());
+        return 0;
+    }
     auto shoot = [&](const char *name) {
         if (shots.isEmpty()) return;
         QDir().mkpath(shots);
