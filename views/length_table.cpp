@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fb {
@@ -44,6 +45,11 @@ void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
             setItem(r, c + 1, item);
         }
     }
+    // Tall enough for every row (at most four: RoPE and its three rescalings), no scroll bar.
+    int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth();
+    for (int r = 0; r < rowCount(); ++r) height += rowHeight(r);
+    setMinimumHeight(std::max(minimumHeight(), height));
+    setMaximumHeight(std::max(maximumHeight(), height));
     if (!rows.empty() && rows.front().lengths.size() >= 3) {
         horizontalHeaderItem(2)->setText(QStringLiteral("2T = %1").arg(rows.front().lengths[1]));
         horizontalHeaderItem(3)->setText(QStringLiteral("4T = %1").arg(rows.front().lengths[2]));

@@ -1,6 +1,6 @@
 #pragma once
-// The matrix products of the transformer, cut into tiles of at most kTileRows x kTileCols outputs
-// and kTileInner terms of the inner dimension. Two reasons:
+// The matrix products of the transformer, cut into tiles of outputs and of the inner dimension
+// (Tiles below). Two reasons:
 //  - Eigen's product packs its operands into blocks of up to (rows x inner) and (inner x cols); it
 //    puts them on the stack when they fit EIGEN_STACK_ALLOCATION_LIMIT (128 KiB) and allocates them
 //    on the heap otherwise (W2's product at N = 256 columns did, 24 times a step). Tiles keep every
@@ -10,13 +10,20 @@
 #include "core/training/layers.h"
 #include "core/transformer/parallel_runner.h"
 
+#include <algorithm>
+
 namespace fb::nn {
 
+// Tile sizes for an inner dimension K: blocks of (rows x inner) and (inner x cols) scalars of at
+// most kBlock (128 KiB). Rows as many as fit (Eigen packs the right operand once per row tile, so
+// fewer row tiles pack less), in multiples of the AVX2 kernel's 24 rows.
 template <typename S>
 struct Tiles {
-    static constexpr Eigen::Index rows = 96;                  // a multiple of the AVX2 kernel's 24 rows
-    static constexpr Eigen::Index cols = 128;
-    static constexpr Eigen::Index inner = 1024 / sizeof(S);  // 256 floats: (96 x 256) and (256 x 128) floats fit
+    static constexpr Eigen::Index kBlock = Eigen::Index(131072 / sizeof(S));
+    static constexpr Eigen::Index inner = Eigen::Index(1024 / sizeof(S));  // 256 floats, 128 doubles
+    static Eigen::Index innerFor(Eigen::Index K) { return std::max<Eigen::Index>(1, std::min(K, inner)); }
+    static Eigen::Index rowsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 24 * 24, 24, 480); }
+    static Eigen::Index colsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 8 * 8, 8, 512); }
 };
 
 // out (+)= lhs * rhs for one tile [r0, r0 + m) x [c0, c0 + n) of out, summed over inner tiles in order.
@@ -42,22 +49,22 @@ void tile_product(Dst &out, const Lhs &lhs, const Rhs &rhs, Eigen::Index r0, Eig
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
-    for (Eigen::Index c0 = 0; c0 < out.cols(); c0 += Tiles<S>::cols)
-        for (Eigen::Index r0 = 0; r0 < out.rows(); r0 += Tiles<S>::rows)
-            tile_product<S>(out, lhs, rhs, r0, std::min(Tiles<S>::rows, out.rows() - r0), c0,
-                            std::min(Tiles<S>::cols, out.cols() - c0), accumulate);
+    const Eigen::Index R = Tiles<S>::rowsFor(lhs.cols()), C = Tiles<S>::colsFor(lhs.cols());
+    for (Eigen::Index c0 = 0; c0 < out.cols(); c0 += C)
+        for (Eigen::Index r0 = 0; r0 < out.rows(); r0 += R)
+            tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0),
+                            accumulate);
 }
 
 // The same with the output tiles shared among par's threads.
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void product(const ParallelRunner &par, Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
-    const Eigen::Index rt = (out.rows() + Tiles<S>::rows - 1) / Tiles<S>::rows;
-    const Eigen::Index ct = (out.cols() + Tiles<S>::cols - 1) / Tiles<S>::cols;
+    const Eigen::Index R = Tiles<S>::rowsFor(lhs.cols()), C = Tiles<S>::colsFor(lhs.cols());
+    const Eigen::Index rt = (out.rows() + R - 1) / R, ct = (out.cols() + C - 1) / C;
     par.forEach(rt * ct, [&](Eigen::Index t) {
-        const Eigen::Index r0 = (t % rt) * Tiles<S>::rows, c0 = (t / rt) * Tiles<S>::cols;
-        tile_product<S>(out, lhs, rhs, r0, std::min(Tiles<S>::rows, out.rows() - r0), c0,
-                        std::min(Tiles<S>::cols, out.cols() - c0), accumulate);
+        const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
+        tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), accumulate);
     });
 }
 
