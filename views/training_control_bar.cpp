@@ -31,7 +31,7 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
     progress_->setFormat(tr("%v / %m steps"));
     progress_->setRange(0, 1);
     progress_->setValue(0);
-    progress_->setMinimumWidth(240);
+    progress_->setMinimumWidth(120);
     progress_->setToolTip(tr("Training steps done, over all arms of the run"));
 
     window_ = new QSlider(Qt::Horizontal, this);
@@ -46,22 +46,25 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
         Q_EMIT windowChanged(w);
     });
 
+    // Three narrow rows rather than two wide ones: beside the sidebar and the parameters, a
+    // 1024-pixel projector leaves the chart column about 400 pixels.
     auto *runRow = new QHBoxLayout;
     for (QPushButton *b : { start_, pause_, resume_, stop_, reset_ }) runRow->addWidget(b);
-    runRow->addSpacing(12);
-    runRow->addWidget(progress_, 1);
+    runRow->addStretch(1);
 
     auto *viewRow = new QHBoxLayout;
-    viewRow->addWidget(new QLabel(tr("Moving average"), this));
+    window_->setMinimumWidth(60);
     viewRow->addWidget(window_, 1);
     viewRow->addWidget(windowLabel_);
-    viewRow->addSpacing(12);
+    viewRow->addSpacing(8);
     viewRow->addWidget(ghost_);
     viewRow->addWidget(clear_);
 
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(4);
     outer->addLayout(runRow);
+    outer->addWidget(progress_);
     outer->addLayout(viewRow);
 }
 
