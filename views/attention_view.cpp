@@ -88,8 +88,9 @@ AttentionView::AttentionView(QWidget *parent)
     hoverLine_->setObjectName(QStringLiteral("hoverLine"));
     hoverLine_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     hoverLine_->setStyleSheet(QStringLiteral("color:#333; padding:2px 6px;"));
+    hoverPointSize_ = hoverLine_->font().pointSizeF() * 1.1;
     QFont f = hoverLine_->font();
-    f.setPointSizeF(f.pointSizeF() * 1.1);
+    f.setPointSizeF(hoverPointSize_);
     hoverLine_->setFont(f);
     addChart(grid_, grid_, 1);
     chartArea()->addWidget(hoverLine_);
@@ -113,6 +114,10 @@ void AttentionView::setPresentationScale(double scale)
 {
     LabView::setPresentationScale(scale);
     grid_->setFontScale(scale);
+    // Readable from the back of a room in lecture mode, like the charts.
+    QFont f = hoverLine_->font();
+    f.setPointSizeF(hoverPointSize_ * scale);
+    hoverLine_->setFont(f);
 }
 
 QJsonObject AttentionView::extraState() const

@@ -39,6 +39,7 @@ protected:
 private:
     HeatmapGrid *grid_ = nullptr;
     QLabel *hoverLine_ = nullptr;
+    double hoverPointSize_ = 10.0;  // at presentation scale 1
     QCheckBox *logScale_ = nullptr;
 };
 
