@@ -86,15 +86,9 @@ LossCurveChart::LossCurveChart(QWidget *parent)
         divergenceText_[std::size_t(arm)]->setZValue(10);
         divergenceText_[std::size_t(arm)]->hide();
     }
-    // The legend lies inside the plot, in its upper right corner (the curves start high on the
-    // left and fall): ghosts add lines to it without taking room from the plot.
-    QLegend *legend = chart()->legend();
-    legend->detachFromChart();
-    legend->setAlignment(Qt::AlignRight);  // one entry per line
-    legend->setBackgroundVisible(true);
-    legend->setBrush(QColor(255, 255, 255, 225));
-    legend->setPen(QPen(QColor(200, 200, 200)));
-    legend->setZValue(20);
+    // The legend stays above the plot, ghosts or not: it never moves to the side and takes the
+    // plot's width.
+    chart()->legend()->setAlignment(Qt::AlignTop);
 
     floorText_ = new QGraphicsSimpleTextItem(floorLabel(), chart());
     QFont f;
@@ -174,14 +168,7 @@ void LossCurveChart::placeDivergence()
 
 void LossCurveChart::placeLegend()
 {
-    QLegend *legend = chart()->legend();
-    const QRectF plot = chart()->plotArea();
-    if (plot.width() <= 0 || plot.height() <= 0) return;
-    const QSizeF hint = legend->effectiveSizeHint(Qt::PreferredSize);
-    const double width = std::min(hint.width(), plot.width() * 0.7);
-    const double height = std::min(hint.height(), plot.height() - 8.0);
-    legend->setGeometry(QRectF(plot.right() - width - 8.0, plot.top() + 8.0, width, height));
-    legend->update();
+    // Attached above the plot: Qt lays it out.
 }
 
 void LossCurveChart::setArm(int arm, bool shown, const QString &name)
