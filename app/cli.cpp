@@ -10,6 +10,21 @@ int failBadInput(const QString &message)
     return kExitBadInput;
 }
 
+namespace {
+void quietMessages(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (message.contains(QLatin1String("XDG_RUNTIME_DIR")) || message.contains(QLatin1String("propagateSizeHints"))
+        || message.startsWith(QLatin1String("libpng ")))
+        return;
+    std::fputs(qPrintable(qFormatLogMessage(type, context, message) + QLatin1Char('\n')), stderr);
+}
+} // namespace
+
+void installQuietMessages()
+{
+    qInstallMessageHandler(quietMessages);
+}
+
 QString applySets(const LabSpec &lab, ParamValues &values, const QStringList &sets)
 {
     for (const QString &set : sets) {

@@ -14,6 +14,11 @@ constexpr int kExitBadInput = 2;
 // Prints "fullband: message" on stderr and returns kExitBadInput.
 int failBadInput(const QString &message);
 
+// Installs FullBand's Qt message handler: Qt's notes about the desktop environment (XDG_RUNTIME_DIR,
+// size hints) and libpng's own lines about a file FullBand refuses or reports itself are dropped, so a
+// refusal is one line; everything else Qt says still reaches stderr.
+void installQuietMessages();
+
 // Applies every "KEY=VALUE" of sets to values, checked against lab. Returns an empty string on
 // success; otherwise the first error (values may then hold the settings before that error).
 QString applySets(const LabSpec &lab, ParamValues &values, const QStringList &sets);

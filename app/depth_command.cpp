@@ -2,12 +2,15 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/progress_line.h"
 #include "core/depth/depth_json.h"
 #include "core/lab.h"
 
 #include <QJsonDocument>
 
 #include <cstdio>
+#include <functional>
+#include <stdexcept>
 
 namespace fb {
 
@@ -74,7 +77,21 @@ int runLstmVsMeanTrain(const QStringList &sets)
     std::vector<ClassifierArm> arms;
     if (const std::string err = lstmVsMeanFrom(values, c, arms); !err.empty()) return failBadInput(QString::fromStdString(err));
     JsonWriter json;
-    writeLstmVsMeanJson(json, c, arms);
+    {
+        // On a terminal, progress and the time left on stderr; the arms train one after the other.
+        ProgressLine progress("training");
+        std::function<void(const ClassifierProgress &)> onStep;
+        if (progress.enabled())
+            onStep = [&](const ClassifierProgress &p) {
+                const long long before = p.arm == arms.front() ? 0 : c.steps;
+                progress.update(before + p.step, (long long)c.steps * (long long)arms.size());
+            };
+        try {
+            writeLstmVsMeanJson(json, c, arms, nullptr, onStep);
+        } catch (const std::invalid_argument &e) {
+            return failBadInput(QString::fromUtf8(e.what()));
+        }
+    }
     print(json);
     return 0;
 }

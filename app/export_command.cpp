@@ -4,6 +4,7 @@
 #include "app/image_export.h"
 #include "app/lab_image.h"
 #include "app/lab_registry.h"
+#include "core/bounded_read.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
 #include "views/param_panel.h"
@@ -11,6 +12,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <cstdio>
@@ -18,20 +20,9 @@
 
 namespace fb {
 
-namespace {
-// The offscreen platform's notes about the desktop environment mean nothing to a person exporting
-// a chart; everything else Qt says still reaches stderr.
-void quietPlatformNotes(QtMsgType type, const QMessageLogContext &context, const QString &message)
-{
-    if (message.contains(QLatin1String("XDG_RUNTIME_DIR")) || message.contains(QLatin1String("propagateSizeHints")))
-        return;
-    std::fputs(qPrintable(qFormatLogMessage(type, context, message) + QLatin1Char('\n')), stderr);
-}
-} // namespace
-
 int runExport(int argc, char **argv)
 {
-    qInstallMessageHandler(quietPlatformNotes);
+    installQuietMessages();
     // Rendering needs no screen: use the offscreen platform unless the caller chose one.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
@@ -51,6 +42,9 @@ int runExport(int argc, char **argv)
         return 0;
     }
     const QStringList args = parser.positionalArguments();
+    if (args.size() > 2)
+        return failBadInput(QStringLiteral("export takes one LAB, got extra argument '%1' (use --set KEY=VALUE for "
+                                           "parameters)").arg(args.at(2)));
     if (args.size() != 2)
         return failBadInput(QStringLiteral("export needs exactly one LAB, one of: %1").arg(labNames()));
     const int index = labIndex(args[1]);
@@ -63,13 +57,17 @@ int runExport(int argc, char **argv)
     const QFileInfo outInfo(out);
     if (!outInfo.absoluteDir().exists())
         return failBadInput(QStringLiteral("--out: folder '%1' does not exist").arg(outInfo.absolutePath()));
+    if (const std::string why = checkNotSpecialFile(QFile::encodeName(out).toStdString()); !why.empty())
+        return failBadInput(QStringLiteral("--out: %1").arg(QString::fromStdString(why)));
     ExportOptions options;
     if (parser.isSet(QStringLiteral("size")) && !parseSize(parser.value(QStringLiteral("size")), options.size))
         return failBadInput(QStringLiteral("--size must be WxH with both in [16, 8192], got '%1'")
                                 .arg(parser.value(QStringLiteral("size"))));
     if (parser.isSet(QStringLiteral("scale"))) {
-        bool ok = false;
-        options.scale = parser.value(QStringLiteral("scale")).toDouble(&ok);
+        // The parser of --set (core's parseNumber): the same numbers in every locale.
+        double scale = 0.0;
+        const bool ok = parseNumber(parser.value(QStringLiteral("scale")).trimmed().toStdString(), scale);
+        options.scale = scale;
         if (!ok || !(options.scale >= 0.5 && options.scale <= 4.0)  // NaN fails both comparisons
             || options.size.width() * options.scale > 16384 || options.size.height() * options.scale > 16384)
             return failBadInput(QStringLiteral("--scale must be a number in [0.5, 4] (at most 16384 pixels a side), got '%1'")

@@ -1,5 +1,6 @@
 #include "app/image_export.h"
 
+#include "core/atomic_file.h"
 #include "views/exportable.h"
 
 #include <QBuffer>
@@ -8,7 +9,7 @@
 #include <QSvgGenerator>
 #include <QImageWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
+#include <QFile>
 
 namespace fb {
 
@@ -17,19 +18,24 @@ QImage renderChart(Exportable &chart, const ExportOptions &options)
     return chart.renderImage(options.size, options.scale);
 }
 
+namespace {
+// Every export is encoded in memory first, then written all or nothing (core/atomic_file.h).
+QString writeBytes(const QString &path, const QByteArray &bytes)
+{
+    return QString::fromStdString(
+        writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size()))));
+}
+} // namespace
+
 QString writePng(const QImage &image, const QString &path)
 {
     if (image.isNull()) return QStringLiteral("nothing to write: the chart image is empty");
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image)) {
-        file.cancelWriting();
-        return QStringLiteral("cannot write '%1': %2").arg(path, writer.errorString());
-    }
-    if (!file.commit()) return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-    return {};
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image))
+        return QStringLiteral("cannot write '%1': the image could not be encoded as PNG (%2)").arg(path, writer.errorString());
+    return writeBytes(path, buffer.data());
 }
 
 QString writeSvg(Exportable &chart, const QString &path, QSize size)
@@ -46,27 +52,14 @@ QString writeSvg(Exportable &chart, const QString &path, QSize size)
         QPainter painter(&svg);
         chart.paintExport(painter, size);
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(buffer.data()) != buffer.size()) {
-        file.cancelWriting();
-        return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-    }
-    if (!file.commit()) return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-    return {};
+    return writeBytes(path, buffer.data());
 }
 
 QString writeCsv(const Exportable &chart, const QString &path)
 {
     const QString text = chart.csv();
     if (text.isEmpty()) return QStringLiteral("“%1” has no data to write as CSV").arg(chart.exportTitle());
-    const QByteArray bytes = text.toUtf8();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) {
-        file.cancelWriting();
-        return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-    }
-    if (!file.commit()) return QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-    return {};
+    return writeBytes(path, text.toUtf8());
 }
 
 ExportFormat exportFormat(const QString &path)

@@ -15,8 +15,9 @@ struct ExportOptions {
 // Renders one chart at the options' size.
 QImage renderChart(Exportable &chart, const ExportOptions &options);
 
-// Writes a PNG atomically (QSaveFile): on failure the previous file, if any, is untouched and no
-// partial file is left. Returns an empty string on success, otherwise a message for people.
+// Encodes a PNG in memory, then writes it all or nothing (core/atomic_file.h): on failure the
+// previous file, if any, is untouched and no partial file is left. Returns an empty string on
+// success, otherwise a message naming the path and the reason ("no space left on device").
 QString writePng(const QImage &image, const QString &path);
 
 // Writes the chart as SVG (vector) or its data as CSV, atomically like writePng.

@@ -1,9 +1,13 @@
 #include "app/lab_image.h"
 
 #include "app/lab_registry.h"
+#include "core/bounded_read.h"
+#include "core/png_chunks.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
 
+#include <QBuffer>
+#include <QFile>
 #include <QImageReader>
 #include <QJsonDocument>
 #include <QPainter>
@@ -47,9 +51,23 @@ QImage chartImage(LabView &lab, int chartIndex, QSize size, qreal scale, bool ca
     return image;
 }
 
-QString embeddedSceneText(const QString &pngPath)
+QString embeddedSceneText(const QString &pngPath, QString *error)
 {
-    QImageReader reader(pngPath);
+    // Only a regular file, read without blocking, whose chunks all fit in it (core/png_chunks.h):
+    // the decoder then allocates no more than the file holds.
+    std::string bytes;
+    QString err = QString::fromStdString(readRegularFile(QFile::encodeName(pngPath).toStdString(), kMaxPngBytes, bytes));
+    if (err.isEmpty())
+        if (const std::string bad = checkPngChunks(bytes); !bad.empty())
+            err = QStringLiteral("'%1': %2").arg(pngPath, QString::fromStdString(bad));
+    if (!err.isEmpty()) {
+        if (error) *error = err;
+        return {};
+    }
+    QByteArray data = QByteArray::fromStdString(bytes);
+    QBuffer buffer(&data);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer, "png");
     return reader.text(kSceneTextKey);
 }
 

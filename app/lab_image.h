@@ -9,6 +9,8 @@
 #include <QSize>
 #include <QString>
 
+#include <cstddef>
+
 namespace fb {
 
 class LabView;
@@ -22,7 +24,12 @@ Scene sceneOf(const LabView &lab);
 // Chart chartIndex of lab, rendered after the lab's latest result is drawn. Null for a bad index.
 QImage chartImage(LabView &lab, int chartIndex, QSize size, qreal scale, bool captionStrip);
 
-// The scene text embedded in a PNG exported by FullBand; empty if it has none.
-QString embeddedSceneText(const QString &pngPath);
+// PNGs FullBand opens are at most this large (a 16384 x 16384 chart compresses far below it).
+constexpr std::size_t kMaxPngBytes = std::size_t(256) << 20;
+
+// The scene text embedded in a PNG exported by FullBand; empty if it has none. A path that is not a
+// regular file, a file over kMaxPngBytes, or one whose chunk structure is unsound (a chunk longer
+// than the file, a damaged CRC) is refused before any decoder reads it, with the reason in *error.
+QString embeddedSceneText(const QString &pngPath, QString *error = nullptr);
 
 } // namespace fb

@@ -7,6 +7,7 @@
 #include "views/costs_view.h"
 #include "views/decay_bound_view.h"
 #include "views/depth_gradients_view.h"
+#include "views/glu_fusion_view.h"
 #include "views/rope_invariance_view.h"
 #include "views/training_view.h"
 
@@ -31,6 +32,7 @@ const std::map<std::string, LabView *(*)()> &viewFactories()
         { "rope-invariance", &make<RopeInvarianceView> },
         { "decay-bound", &make<DecayBoundView> },
         { "capacity", &make<CapacityView> },
+        { "glu-fusion", &make<GluFusionView> },
         { "training", &make<TrainingView> },
         { "accounting", &make<AccountingView> },
         { "costs", &make<CostsView> },

@@ -2,18 +2,24 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/main_window.h"
+#include "app/settings_guard.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 
 int main(int argc, char **argv)
 {
+    // Past a file-size limit (ulimit -f), a write fails with "file too large" and the export says so,
+    // instead of the process being killed with the previous file's replacement half written.
+    std::signal(SIGXFSZ, SIG_IGN);
+    fb::installQuietMessages();
     if (argc > 1) {
         if (std::strcmp(argv[1], "compute") == 0) return fb::runCompute(argc, argv);
         if (std::strcmp(argv[1], "train") == 0) return fb::runTrain(argc, argv);
@@ -76,6 +82,8 @@ int main(int argc, char **argv)
     if (files.size() > 1)
         return fb::failBadInput(QStringLiteral("open one scene, deck or exported PNG at a time, got %1 files").arg(files.size()));
 
+    if (const QString warning = fb::guardSettingsFiles(); !warning.isEmpty())
+        std::fprintf(stderr, "fullband: %s\n", qPrintable(warning));
     fb::MainWindow window;
     if (!files.isEmpty()) {
         // A file that cannot be opened is refused before any window appears.

@@ -28,6 +28,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -235,13 +236,18 @@ QString MainWindow::openPath(const QString &path)
 {
     SceneParse parsed;
     if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-        const QString text = embeddedSceneText(path);
+        QString error;
+        const QString text = embeddedSceneText(path, &error);
+        if (!error.isEmpty()) return error;
         if (text.isEmpty()) return tr("'%1' carries no FullBand scene").arg(path);
         parsed = parseSceneOrDeck(text.toUtf8(), labSpec);
     } else {
         parsed = readSceneFile(path, labSpec);
     }
-    if (!parsed.error.isEmpty()) return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), parsed.error);
+    // A file that could not be read names its path already ("'/dev/null' is a device, ...").
+    if (!parsed.error.isEmpty())
+        return parsed.error.contains(QLatin1Char('\'') + path + QLatin1Char('\''))
+            ? parsed.error : QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), parsed.error);
     if (parsed.isDeck) {
         lecture_->setDeck(parsed.deck, 0);
     } else if (QString err = applyScene(parsed.scene); !err.isEmpty()) {
@@ -410,7 +416,9 @@ void MainWindow::restoreSettings()
             lab(i)->setExtraState(parsed.scene.extra);
         }
     }
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1600, 1000);
+    // The first start fills at most the screen: 1600 x 1000, less on a 1024 x 768 projector.
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(QSize(1600, 1000).boundedTo(screen()->availableGeometry().size()));
     const int last = labIndex(settings.value(QStringLiteral("window/lab")).toString());
     sidebar_->setCurrentRow(last >= 0 ? last : 0);
 }

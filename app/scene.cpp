@@ -1,13 +1,16 @@
 #include "app/scene.h"
 
+#include "core/atomic_file.h"
+#include "core/bounded_read.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <QSaveFile>
 
 #include <cmath>
+#include <cstring>
 
 namespace fb {
 
@@ -146,20 +149,14 @@ SceneParse parseSceneOrDeck(const QByteArray &json, const SpecLookup &specFor)
 SceneParse readSceneFile(const QString &path, const SpecLookup &specFor)
 {
     SceneParse r;
-    QFile file(path);
-    if (!file.exists()) {
-        r.error = QStringLiteral("'%1' does not exist").arg(path);
+    // A regular file of at most kMaxSceneBytes, opened without blocking (a FIFO is refused).
+    std::string bytes;
+    if (const std::string err = readRegularFile(QFile::encodeName(path).toStdString(), std::size_t(kMaxSceneBytes), bytes);
+        !err.empty()) {
+        r.error = QString::fromStdString(err);
         return r;
     }
-    if (file.size() > kMaxSceneBytes) {
-        r.error = QStringLiteral("'%1' is %2 bytes; scenes and decks are at most %3 bytes").arg(path).arg(file.size()).arg(kMaxSceneBytes);
-        return r;
-    }
-    if (!file.open(QIODevice::ReadOnly)) {
-        r.error = QStringLiteral("cannot read '%1': %2").arg(path, file.errorString());
-        return r;
-    }
-    return parseSceneOrDeck(file.read(kMaxSceneBytes + 1), specFor);
+    return parseSceneOrDeck(QByteArray::fromStdString(bytes), specFor);
 }
 
 QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec)
@@ -204,14 +201,11 @@ QByteArray serializeDeck(const Deck &deck, const SpecLookup &specFor)
 
 QString writeFileAtomically(const QString &path, const QByteArray &bytes)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return QStringLiteral("cannot save '%1': %2").arg(path, file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        file.cancelWriting();
-        return QStringLiteral("cannot save '%1': %2").arg(path, file.errorString());
-    }
-    if (!file.commit()) return QStringLiteral("cannot save '%1': %2").arg(path, file.errorString());
-    return {};
+    const std::string err = fb::writeFileAtomically(QFile::encodeName(path).toStdString(),
+                                                    std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (err.empty()) return {};
+    // "cannot write 'x': reason" -> "cannot save 'x': reason": the window's word for scenes.
+    return QStringLiteral("cannot save") + QString::fromStdString(err).mid(int(std::strlen("cannot write")));
 }
 
 } // namespace fb

@@ -49,15 +49,16 @@ struct SceneParse {
 // labs are errors that name the place ("scenes[2].params.d"), the value and the valid range.
 SceneParse parseSceneOrDeck(const QByteArray &json, const SpecLookup &specFor);
 
-// Reads and parses a file (refuses files over kMaxSceneBytes before reading them).
+// Reads and parses a file: only a regular file, opened without blocking, of at most kMaxSceneBytes
+// (larger files are refused unread).
 SceneParse readSceneFile(const QString &path, const SpecLookup &specFor);
 
 QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec);
 QByteArray serializeScene(const Scene &scene, const LabSpec &spec);
 QByteArray serializeDeck(const Deck &deck, const SpecLookup &specFor);
 
-// Writes atomically (QSaveFile): a failed save leaves the previous file intact. Returns an error
-// message or empty.
+// Writes all or nothing (core/atomic_file.h): a failed save leaves the previous file exactly as it
+// was. Returns an error message naming the path and the reason, or empty.
 QString writeFileAtomically(const QString &path, const QByteArray &bytes);
 
 } // namespace fb

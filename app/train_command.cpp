@@ -4,6 +4,7 @@
 #include "app/cli.h"
 #include "app/depth_command.h"
 #include "app/commands.h"
+#include "app/progress_line.h"
 #include "core/training/trainer.h"
 
 #include <QCoreApplication>
@@ -11,7 +12,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <atomic>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <stdexcept>
 
@@ -118,10 +121,25 @@ int runTrain(int argc, char **argv)
         configs = { config };
     }
     std::vector<TrainResult> results;
-    try {
-        results = trainAll(configs);
-    } catch (const std::exception &e) {
-        return failBadInput(QString::fromUtf8(e.what()));
+    {
+        // On a terminal, progress and the time left on stderr (runs of 100,000 steps take minutes).
+        ProgressLine progress("training");
+        std::vector<std::atomic<long long>> done(configs.size());
+        long long total = 0;
+        for (const TrainConfig &c : configs) total += c.steps;
+        std::function<void(std::size_t, const TrainProgress &)> onStep;
+        if (progress.enabled())
+            onStep = [&](std::size_t arm, const TrainProgress &p) {
+                done[arm].store(p.step);
+                long long sum = 0;
+                for (const auto &d : done) sum += d.load();
+                progress.update(sum, total);
+            };
+        try {
+            results = trainAll(configs, onStep);
+        } catch (const std::exception &e) {
+            return failBadInput(QString::fromUtf8(e.what()));
+        }
     }
     QJsonArray arms;
     for (const TrainResult &r : results) arms.append(toJson(r));

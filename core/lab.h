@@ -11,6 +11,9 @@
 //   };
 //   void writeJson(JsonWriter &, const DecayBoundLabResult &);
 //
+// A lab whose memory or work grows with its sizes also has static Cost cost(const ParamValues &), and
+// its check refuses values over the budget of core/budget.h with the figure (the closed-form labs,
+// capacity, accounting, costs, KV cache and context extension, need none).
 // compute throws std::invalid_argument with check's message for refused values, and returns early
 // (with a partial result nobody reads) once stop asks. labDefinitions() lists every lab in the
 // chapter's order; the command line, the window's sidebar, scenes, decks and the fuzz dictionary all

@@ -52,12 +52,19 @@ bool parseNumber(std::string_view text, double &out)
 {
     // std::from_chars ignores the locale ("2,5" is refused everywhere, "2.5" accepted everywhere).
     if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-    if (text.empty() || text.front() == '+' || text.front() == '-' && text.size() > 1 && text[1] == '+') return false;
+    if (text.empty() || text.front() == '+' || (text.front() == '-' && text.size() > 1 && text[1] == '+')) return false;
     double value = 0.0;
     const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
     if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return false;
     out = value;
     return true;
+}
+
+std::size_t characterCount(std::string_view utf8)
+{
+    std::size_t n = 0;
+    for (const char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
+    return n;
 }
 
 std::string rangeText(const ParamSpec &spec)
@@ -111,8 +118,10 @@ std::string checkText(const ParamSpec &spec, const std::string &value)
         return describe(spec) + " must be " + rangeText(spec) + ", got '" + value + "'";
     }
     if (spec.kind == ParamKind::Text) {
-        if (value.size() > spec.maxLength)
-            return describe(spec) + " must be " + rangeText(spec) + ", got " + std::to_string(value.size());
+        // Characters, not bytes: "é" is one character (two bytes of UTF-8).
+        const std::size_t length = characterCount(value);
+        if (length > spec.maxLength)
+            return describe(spec) + " must be " + rangeText(spec) + ", got " + std::to_string(length) + " characters";
         return {};
     }
     return describe(spec) + " must be " + rangeText(spec);
@@ -133,8 +142,18 @@ std::string setFromText(const LabSpec &lab, ParamValues &values, std::string_vie
     // Numbers: the whole text must parse ("12abc" and "" are refused).
     std::string text(value);
     double parsed = 0.0;
-    if (!parseNumber(text, parsed))
-        return describe(*spec) + " must be " + rangeText(*spec) + ", got '" + text + "', which is not a number";
+    if (!parseNumber(text, parsed)) {
+        // "1e400" is a number, just beyond any double: say that, not "not a number".
+        double ignored = 0.0;
+        const char *end = text.data() + text.size();
+        const auto r = std::from_chars(text.data() + (!text.empty() && text.front() == '+'), end, ignored);
+        const bool beyond = r.ec == std::errc::result_out_of_range && r.ptr == end;
+        const std::size_t e = text.find_first_of("eE");
+        const bool tiny = e != std::string::npos && e + 1 < text.size() && text[e + 1] == '-';  // 1e-400
+        return describe(*spec) + " must be " + rangeText(*spec) + ", got '" + text + "'"
+            + (!beyond ? ", which is not a number"
+                       : tiny ? ", which is too close to 0 for a double" : ", which is far outside that range");
+    }
     std::string err = checkNumber(*spec, parsed);
     if (err.empty()) values.numbers[spec->key] = parsed;
     return err;

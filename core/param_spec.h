@@ -62,6 +62,9 @@ ParamSpec choiceParam(std::string key, std::string label, std::vector<std::strin
 ParamSpec textParam(std::string key, std::string label, std::string unit, std::string def, std::size_t maxLength,
                     std::string help);
 
+// Characters (Unicode code points) of UTF-8 text: what a Text parameter's maxLength counts.
+std::size_t characterCount(std::string_view utf8);
+
 // "an even integer in [2, 1024]", "a number in [1.0001, 1e+06]", "one of none|pi|ntk|yarn".
 std::string rangeText(const ParamSpec &spec);
 

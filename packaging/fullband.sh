@@ -9,6 +9,8 @@
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
 #   packaging/fullband.sh stress    the tests that wait for other threads, 3 times in a row, with both
 #                                   cores kept busy by two busy loops this script starts and stops
+#   packaging/fullband.sh screenshots [OUT_DIR]  build, then a screenshot of every lab under Xvfb
+#                                   (SCREEN=1024x768 for a projector's size; default 1600x1000)
 #   packaging/fullband.sh deps DIR...    check that everything those build directories and CI's scripts use
 #                                   comes from packages these lists install (packaging/check-deps.sh)
 #   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
@@ -25,11 +27,12 @@ list_only=0
 [ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
 # Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
-# use (without it fontconfig slants the regular face, and the views render differently).
+# use (without it fontconfig slants the regular face, and the views render differently). locales has
+# the sources of de_DE.UTF-8, which the locale test compiles with localedef into a folder of its own.
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
-          xvfb xauth fonts-dejavu-core fonts-dejavu-extra)
+          xvfb xauth fonts-dejavu-core fonts-dejavu-extra locales)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
@@ -39,6 +42,8 @@ case "$mode" in
   fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
   # check-deps.sh watches the quick tests and cpack with strace.
   deps) packages+=(strace) ;;
+  # packaging/screenshots.sh grabs the Xvfb screen with ImageMagick's import.
+  screenshots) packages+=(imagemagick) ;;
 esac
 [ $list_only = 1 ] && { printf '%s\n' "${packages[@]}"; exit 0; }
 
@@ -166,5 +171,8 @@ case "$mode" in
   stress) stress "$@" ;;
   package) package "$@" ;;
   deps) bash "$here/packaging/check-deps.sh" "$@" ;;
-  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress|deps|packages" >&2; exit 2 ;;
+  screenshots)
+    configure_and_build
+    BUILD_DIR=$build_dir bash "$here/packaging/screenshots.sh" "$@" ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress|screenshots|deps|packages" >&2; exit 2 ;;
 esac

@@ -3,6 +3,8 @@
 #include "core/toeplitz.h"
 #include "views/heatmap_buffers.h"
 #include "views/heatmap_grid.h"
+#include "views/number_text.h"
+#include "views/positional_table.h"
 #include "views/readout_panel.h"
 
 #include <QCheckBox>
@@ -63,6 +65,39 @@ AttentionFrame prepareFrame(AttentionLabResult &&result, HeatmapBuffers &buffers
         g.shortTitles << QObject::tr("head %1 · %2 nats").arg(h + 1).arg(r.entropy[std::size_t(h)], 0, 'f', 2);
     }
     g.values = r.weights;
+
+    if (r.pe) {
+        PositionalTableData &t = frame.table;
+        t.values = r.pe;
+        t.image = PositionalTable::colourImage(*r.pe);
+        t.wavelength = r.peWavelength;
+        t.base = p.base;
+        t.title = QObject::tr("Sinusoidal table PE(pos, i) added to the embeddings · n = %1 × d_model = %2 · b = %3")
+                      .arg(r.n).arg(p.dModel).arg(QString::fromStdString(formatNumber(p.base)));
+    }
+
+    if (r.cellRun) {
+        const MhaCell &cell = *r.cell;
+        HeatmapGridData &c = frame.cellGrid;
+        double top = 0.0;
+        for (const Eigen::MatrixXd &w : cell.weights) top = std::max(top, w.maxCoeff());
+        c.title = QObject::tr("The chapter's cell (218.4.5): softmax(QKᵀ/√d_k) of batch item 0 · n = %1 · d_k = %2 · %3")
+                      .arg(r.n).arg(p.dModel / std::max(p.heads, 1))
+                      .arg(p.positional == PositionalScheme::Sinusoidal ? QObject::tr("x + PE") : QObject::tr("no positions"));
+        c.maxValue = top;
+        c.logFloor = top * std::pow(10.0, -kLogDecades);
+        c.xTitle = g.xTitle;
+        c.yTitle = g.yTitle;
+        c.valueTitle = g.valueTitle;
+        for (std::size_t h = 0; h < cell.weights.size(); ++h) {
+            c.images << HeatmapGrid::colourImage(cell.weights[h], top, false);
+            c.logImages << HeatmapGrid::colourImage(cell.weights[h], top, false, c.logFloor);
+            c.panelTitles << QObject::tr("cell head %1 · entropy %2 nats").arg(h + 1).arg(cell.headEntropy[h], 0, 'f', 2);
+            c.shortTitles << QObject::tr("head %1 · %2 nats").arg(h + 1).arg(cell.headEntropy[h], 0, 'f', 2);
+        }
+        // The cell's weights, kept alive by the cell they belong to.
+        c.values = std::shared_ptr<const std::vector<Eigen::MatrixXd>>(r.cell, &r.cell->weights);
+    }
     return frame;
 }
 
@@ -92,17 +127,30 @@ AttentionView::AttentionView(QWidget *parent)
     QFont f = hoverLine_->font();
     f.setPointSizeF(hoverPointSize_);
     hoverLine_->setFont(f);
-    addChart(grid_, grid_, 1);
+    table_ = new PositionalTable;
+    table_->setToolTip(tr("218.4.3: PE(pos, 2i) = sin(pos · b^(−2i/d)), PE(pos, 2i+1) = cos(pos · b^(−2i/d)); "
+                          "pair i turns once every 2π · b^(2i/d) tokens"));
+    addChart(grid_, grid_, 3);
     chartArea()->addWidget(hoverLine_);
-    connect(grid_, &HeatmapGrid::hoverTextChanged, this, [this](const QString &text) {
+    addChart(table_, table_, 1);
+    table_->setVisible(false);
+    auto hover = [this](const QString &text) {
         hoverLine_->setText(text.isEmpty() ? tr("Hover a cell to read its query, key and weight.") : text);
-    });
+    };
+    connect(grid_, &HeatmapGrid::hoverTextChanged, this, hover);
+    connect(table_, &PositionalTable::hoverTextChanged, this, hover);
 
     logScale_ = new QCheckBox(tr("Logarithmic colour scale (4 decades)"));
     logScale_->setToolTip(tr("Shows the small weights too: long sequences and causal masks put most weights "
                              "far below the largest one. Both scales are computed with every result."));
     connect(logScale_, &QCheckBox::toggled, grid_, &HeatmapGrid::setLogScale);
     sideArea()->addWidget(logScale_);
+    cellHeads_ = new QCheckBox(tr("Show the chapter's cell's heads (218.4.5)"));
+    cellHeads_->setToolTip(tr("The heatmaps show the heads of the chapter's multi-head attention cell at these n, "
+                              "d_model, heads and seed: x = torch.randn(3, n, d_model) with its own projections, "
+                              "plus the sinusoidal table or nothing. RoPE is not the cell's."));
+    connect(cellHeads_, &QCheckBox::toggled, this, &AttentionView::showGrid);
+    sideArea()->addWidget(cellHeads_);
 
     // The buffers belong to the computation (not to this view); only the worker uses them.
     beginComputing([buffers = std::make_shared<HeatmapBuffers>()](AttentionLabResult &&r) {
@@ -114,6 +162,7 @@ void AttentionView::setPresentationScale(double scale)
 {
     LabView::setPresentationScale(scale);
     grid_->setFontScale(scale);
+    table_->setFontScale(scale);
     // Readable from the back of a room in lecture mode, like the charts.
     QFont f = hoverLine_->font();
     f.setPointSizeF(hoverPointSize_ * scale);
@@ -122,33 +171,55 @@ void AttentionView::setPresentationScale(double scale)
 
 QJsonObject AttentionView::extraState() const
 {
-    return logScale_->isChecked() ? QJsonObject { { QStringLiteral("logColourScale"), true } } : QJsonObject();
+    QJsonObject state;
+    if (logScale_->isChecked()) state.insert(QStringLiteral("logColourScale"), true);
+    if (cellHeads_->isChecked()) state.insert(QStringLiteral("cellHeads"), true);
+    return state;
 }
 
 QString AttentionView::setExtraState(const QJsonObject &state)
 {
     const QJsonValue log = state.value(QStringLiteral("logColourScale"));
     if (!log.isUndefined() && !log.isBool()) return tr("extra.logColourScale must be true or false");
+    const QJsonValue cell = state.value(QStringLiteral("cellHeads"));
+    if (!cell.isUndefined() && !cell.isBool()) return tr("extra.cellHeads must be true or false");
     logScale_->setChecked(log.toBool(false));
+    cellHeads_->setChecked(cell.toBool(false));
     return {};
+}
+
+void AttentionView::showGrid()
+{
+    const bool cell = cellHeads_->isChecked() && !cellGrid_.images.isEmpty();
+    // The hover text names words when the content is a sentence, and masked keys when causal (the
+    // cell has neither: random x, no mask).
+    const QStringList tokens = cell ? QStringList() : tokens_;
+    const bool causal = !cell && causal_;
+    grid_->setHoverFormatter([tokens, causal, cell](int head, int query, int key, double weight) {
+        auto pos = [&](int i) {
+            return i < tokens.size() ? QStringLiteral("%1 “%2”").arg(i).arg(tokens[i]) : QString::number(i);
+        };
+        QString w = (causal && key > query) ? tr("masked (key after query)")
+                                            : QStringLiteral("%1").arg(weight, 0, 'f', 6);
+        return tr("%1head %2 · query %3 · key %4 · weight %5")
+            .arg(cell ? tr("cell ") : QString()).arg(head + 1).arg(pos(query), pos(key), w);
+    });
+    grid_->setData(cell ? cellGrid_ : labGrid_);
 }
 
 void AttentionView::draw(const AttentionFrame &frame)
 {
     const AttentionLabResult &r = frame.result;
     const bool sentence = r.params.content == AttentionContent::Sentence;
-    // The hover text names words when the content is a sentence, and masked keys when causal.
-    const QStringList tokens = sentence ? frame.grid.tokens : QStringList();
     const bool causal = r.params.causal;
-    grid_->setHoverFormatter([tokens, causal](int head, int query, int key, double weight) {
-        auto pos = [&](int i) {
-            return i < tokens.size() ? QStringLiteral("%1 “%2”").arg(i).arg(tokens[i]) : QString::number(i);
-        };
-        QString w = (causal && key > query) ? tr("masked (key after query)")
-                                            : QStringLiteral("%1").arg(weight, 0, 'f', 6);
-        return tr("head %1 · query %2 · key %3 · weight %4").arg(head + 1).arg(pos(query), pos(key), w);
-    });
-    grid_->setData(frame.grid);
+    tokens_ = sentence ? frame.grid.tokens : QStringList();
+    causal_ = causal;
+    labGrid_ = frame.grid;
+    cellGrid_ = frame.cellGrid;
+    cellHeads_->setEnabled(r.cellRun);
+    showGrid();
+    table_->setData(frame.table);
+    table_->setVisible(bool(r.pe));
 
     readouts()->setRow(QStringLiteral("entropy"), tr("Entropy per head (nats)"), entropyList(r.entropy),
                        tr("Mean over queries of −Σ w ln w for each head"));
@@ -171,6 +242,24 @@ void AttentionView::draw(const AttentionFrame &frame)
                            .arg(r.toeplitz.relative(), 0, 'e', 2),
                        tr("Largest |L(i, j) − L(i − s, j − s)| over all heads: each logit against the start "
                           "of its diagonal. Zero up to rounding means the logit depends on j − i alone."));
+
+    // The chapter's cell (218.4.5) at these sizes and seed.
+    const QString cellTip = tr("The chapter's cell: torch.manual_seed(seed), W_Q, W_K, W_V, W_O = nn.Linear(d_model, "
+                               "d_model), x = torch.randn(3, n, d_model) plus the sinusoidal table (base 10000) or "
+                               "nothing, 4-head attention in the chapter. It prints [-1.000, 1.000] and 1.7207 at "
+                               "n = 12, d_model = 64, heads = 4, seed 7.");
+    if (r.cellRun) {
+        readouts()->setRow(QStringLiteral("cellpe"), tr("Cell 218.4.5: positional encoding range"),
+                           tr("[%1, %2]   (the chapter prints [-1.000, 1.000])")
+                               .arg(text::fixed(r.cell->peMin, 3), text::fixed(r.cell->peMax, 3)),
+                           cellTip);
+        readouts()->setRow(QStringLiteral("cellnorm"), tr("Cell 218.4.5: output norm, mean of ‖out[b, i, :]‖"),
+                           tr("%1   (the chapter prints 1.7207)").arg(text::fixed(r.cell->outputNorm, 4)), cellTip);
+    } else {
+        const QString why = QStringLiteral("— (%1)").arg(QString::fromStdString(r.cellNote));
+        readouts()->setRow(QStringLiteral("cellpe"), tr("Cell 218.4.5: positional encoding range"), why, cellTip);
+        readouts()->setRow(QStringLiteral("cellnorm"), tr("Cell 218.4.5: output norm, mean of ‖out[b, i, :]‖"), why, cellTip);
+    }
 
     QString note = tr("Each row is one query's distribution over the keys (rows sum to 1); all heads share "
                       "one colour scale. Try positional = rope with content = repeated: every diagonal of "

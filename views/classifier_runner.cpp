@@ -35,11 +35,13 @@ void ClassifierRunner::start(const ClassifierConfig &config)
                 const auto now = Clock::now();
                 if (now - lastPost < std::chrono::milliseconds(50) && p.step != p.steps) return;
                 lastPost = now;
-                QMetaObject::invokeMethod(this, [this, generation, armIndex, step = p.step, steps = p.steps] {
+                QMetaObject::invokeMethod(this, [this, generation, armIndex, step = p.step, steps = p.steps,
+                                                 seconds = p.elapsedSeconds] {
                     if (generation != latest_) return;
                     progressArm_ = armIndex;
                     progressStep_ = step;
                     progressSteps_ = steps;
+                    progressSeconds_ = seconds;
                     Q_EMIT progressed();
                 }, Qt::QueuedConnection);
             }, &stop));

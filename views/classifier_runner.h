@@ -34,6 +34,7 @@ public:
     int progressArm() const { return progressArm_; }
     int progressStep() const { return progressStep_; }
     int progressSteps() const { return progressSteps_; }
+    double progressSeconds() const { return progressSeconds_; }  // the running arm's training time so far
 
 Q_SIGNALS:
     void progressed();    // progressStep() moved (at most about 20 times a second)
@@ -45,6 +46,7 @@ private:
     std::uint64_t deliveredGeneration_ = 0;
     std::vector<ClassifierResult> results_;
     int progressArm_ = 0, progressStep_ = 0, progressSteps_ = 0;
+    double progressSeconds_ = 0.0;
 };
 
 } // namespace fb

@@ -185,6 +185,10 @@ QString DecayBoundView::setExtraState(const QJsonObject &state)
     if (!pinsValue.isUndefined() && !pinsValue.isArray()) return tr("extra.pins must be an array");
     QList<QPair<QString, QList<QPointF>>> pins;
     const QJsonArray arr = pinsValue.toArray();
+    // A pinned curve is one this lab drew: distances within max_distance's range, bounds within
+    // [0, d / 2] (mean |S_j| of at most d / 2 unit terms) at the widest d.
+    const LabSpec &spec = DecayBoundLab::spec();
+    const double maxDistance = spec.find("max_distance")->max, maxBound = spec.find("d")->max / 2;
     if (arr.size() > 16) return tr("extra.pins holds %1 curves; at most 16").arg(arr.size());
     for (qsizetype i = 0; i < arr.size(); ++i) {
         const QJsonObject o = arr[i].toObject();
@@ -195,8 +199,10 @@ QString DecayBoundView::setExtraState(const QJsonObject &state)
         QList<QPointF> pts;
         for (qsizetype k = 0; k < xs.size(); ++k) {
             const double x = xs[k].toDouble(-1), y = ys[k].toDouble(-1);
-            if (!xs[k].isDouble() || !ys[k].isDouble() || !std::isfinite(x) || !std::isfinite(y) || x <= 0)
-                return tr("extra.pins[%1] point %2 must be a positive distance and a finite bound").arg(i).arg(k);
+            if (!xs[k].isDouble() || !ys[k].isDouble() || !(x >= 1 && x <= maxDistance) || !(y >= 0 && y <= maxBound))
+                return tr("extra.pins[%1] point %2 must have a distance in [1, %3] and a bound in [0, %4], got (%5, %6)")
+                    .arg(i).arg(k).arg(QString::fromStdString(formatNumber(maxDistance)), QString::fromStdString(formatNumber(maxBound)),
+                         QString::fromStdString(formatNumber(x)), QString::fromStdString(formatNumber(y)));
             pts.append(QPointF(x, y));
         }
         pins.append({ o.value(QStringLiteral("label")).toString().left(120), pts });

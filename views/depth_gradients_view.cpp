@@ -1,6 +1,7 @@
 #include "views/depth_gradients_view.h"
 
 #include "core/depth/depth_lab_spec.h"
+#include "core/time_left.h"
 #include "views/chart_panel.h"
 #include "views/classifier_runner.h"
 #include "views/palette.h"
@@ -20,6 +21,13 @@
 namespace fb {
 
 namespace {
+
+// ", about 30 s left" once the pace of the running arm says so (core/time_left.h), else nothing.
+QString timeLeft(double seconds, int step, int steps)
+{
+    const std::string left = timeLeftText(seconds, step, steps);
+    return left.empty() ? QString() : QStringLiteral(", ") + QString::fromStdString(left);
+}
 
 // A log axis over [lo, hi] with two to about seven labelled ticks. Over many decades the base grows
 // (10, 100, 10^4 ...) so labels never pile up and the range is padded a little; over a few decades
@@ -100,7 +108,10 @@ const char *kNote =
     "about chance on fresh ones; raise <i>training sequences</i> to see which arm generalises.</p>"
     "<p>Without normalisation the residual gradient grows slowly, by about √(1 + ‖∂F/∂x‖²) per block: the "
     "identity path keeps it from vanishing, not constant. With RMS norm on, even the plain stack keeps its "
-    "gradient, as He et al. (2016) observed for their normalised plain nets.</p>";
+    "gradient, as He et al. (2016) observed for their normalised plain nets.</p>"
+    "<p><b>The residual block cell</b> (study = block): ∂L/∂x = ∂L/∂S + (∂F/∂x)ᵀ∂L/∂S, the chapter's "
+    "(1 + ∂F/∂x) measured per channel. At branch gain γ = 0 the branch falls silent: the residual block still "
+    "passes ∂L/∂S, the block without its shortcut passes exactly nothing.</p>";
 
 } // namespace
 
@@ -149,6 +160,17 @@ void DepthGradientsView::buildCharts()
         y->setTickCount(6);
     }
 
+    // The chapter's residual block cell (218.1): the input gradient per channel.
+    blockChart_ = new ChartPanel(QString());
+    blockChart_->setValueAxis(Qt::Horizontal, tr("channel c of x_req"));
+    blockChart_->setValueAxis(Qt::Vertical, tr("‖∂L/∂x[:, c]‖, L = y.sum()"));
+    blockTotal_ = blockChart_->addLine(QString(), seriesColor(0), 2.5);
+    blockIdentity_ = blockChart_->addLine(QString(), seriesColor(2), 2.0, Qt::DashLine);
+    blockBranch_ = blockChart_->addLine(QString(), seriesColor(5), 2.0, Qt::DotLine);
+    blockPlain_ = blockChart_->addLine(QString(), seriesColor(1), 2.5);
+    for (QLineSeries *s : { blockTotal_, blockIdentity_, blockBranch_, blockPlain_ }) s->setPointsVisible(true);
+    if (auto *x = qobject_cast<QValueAxis *>(blockChart_->axisX())) x->setLabelFormat(QStringLiteral("%.0f"));
+
     // The figures in reading order: depth, time, classifier.
     const QString wait = QStringLiteral("…");
     readouts()->setRow(QStringLiteral("plainratio"), tr("Plain: ‖∂L/∂x₀‖ ÷ ‖∂L/∂x_L‖"), wait,
@@ -162,6 +184,16 @@ void DepthGradientsView::buildCharts()
                        tr("RMS singular value of the block's Jacobian (geometric mean over blocks)"));
     readouts()->setRow(QStringLiteral("plainfactor"), tr("Plain block factor, measured vs s"), wait,
                        tr("Without the identity path a block scales the gradient by ‖∂F/∂x‖ alone"));
+    readouts()->setRow(QStringLiteral("blocknorm"), tr("Residual block cell (218.1): input gradient norm"), wait,
+                       tr("‖∂L/∂x_req‖ for L = y.sum() through the chapter's ResidualBlock(16) under "
+                          "torch.manual_seed(seed), input 2 × 16 × 8 × 8. The chapter prints 37.9606 (seed 0, one block, γ = 1)."));
+    readouts()->setRow(QStringLiteral("blockshape"), tr("… input shape → output shape"), wait);
+    readouts()->setRow(QStringLiteral("blocksplit"), tr("… through the identity + through the branch"), wait,
+                       tr("∂L/∂x = ∂L/∂S + (∂F/∂x)ᵀ ∂L/∂S with S = F(x) + x before the last ReLU: the chapter's "
+                          "(1 + ∂F/∂x). The norms of the two parts and the cosine between them."));
+    readouts()->setRow(QStringLiteral("blockplain"), tr("… without the shortcut (same weights, same input)"), wait);
+    readouts()->setRow(QStringLiteral("blockdepth"), tr("… at each block's input, with / without shortcuts"), wait,
+                       tr("‖∂L/∂x_k‖ at the input of block k, k = 0 first; the last is ‖∂L/∂y‖"));
     readouts()->setRow(QStringLiteral("rnnrate"), tr("RNN log-rate per step back, fit vs log ρ + log rms tanh′"), wait,
                        tr("Slope of log‖∂L/∂h_k‖ per step, fitted over all steps. Each step multiplies the gradient by "
                           "diag(tanh′)·W_hᵀ, and every singular value of W_h is ρ"));
@@ -177,7 +209,7 @@ void DepthGradientsView::buildCharts()
     readouts()->setRow(QStringLiteral("training"), tr("Classifier training"), wait);
 
     // Legend markers drawn as short pieces of each line, so dashed and dotted series read as such.
-    for (ChartPanel *c : { depthChart_, timeChart_, classifierChart_ })
+    for (ChartPanel *c : { depthChart_, timeChart_, classifierChart_, blockChart_ })
         c->chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 
     auto *area = new QWidget;
@@ -185,19 +217,27 @@ void DepthGradientsView::buildCharts()
     grid_->setContentsMargins(0, 0, 0, 0);
     grid_->setSpacing(6);
     chartArea()->addWidget(area, 1);
-    for (ChartPanel *c : { depthChart_, timeChart_, classifierChart_ }) registerExportable(c);
+    // Export order: the three studies as before, the cell fourth.
+    for (ChartPanel *c : { depthChart_, timeChart_, classifierChart_, blockChart_ }) registerExportable(c);
 }
 
 void DepthGradientsView::arrangeCharts(int focus)
 {
     if (focus == focus_) return;
     focus_ = focus;
-    ChartPanel *charts[3] = { depthChart_, timeChart_, classifierChart_ };
+    ChartPanel *charts[4] = { depthChart_, timeChart_, classifierChart_, blockChart_ };
     for (ChartPanel *c : charts) grid_->removeWidget(c);
     grid_->addWidget(charts[focus], 0, 0, 1, 2);
+    // Two small charts below, wide enough for their legends: the other two of depth, time and
+    // classifier; with the cell in focus, depth and time. The cell is shown only in focus (its
+    // export works hidden: charts render their scene).
     int col = 0;
-    for (int i = 0; i < 3; ++i)
-        if (i != focus) grid_->addWidget(charts[i], 1, col++);
+    for (int i : { 0, 1, 2 }) {
+        const bool small = i != focus && col < 2;
+        charts[i]->setVisible(i == focus || small);
+        if (small) grid_->addWidget(charts[i], 1, col++);
+    }
+    blockChart_->setVisible(focus == 3);
     grid_->setRowStretch(0, 3);
     grid_->setRowStretch(1, 2);
     grid_->setColumnStretch(0, 1);
@@ -223,7 +263,7 @@ void setName(QAbstractSeries *series, const QString &name)
 
 void DepthGradientsView::updateNames()
 {
-    const bool big0 = focus_ == 0, big1 = focus_ == 1, big2 = focus_ == 2;
+    const bool big0 = focus_ == 0, big1 = focus_ == 1, big2 = focus_ == 2, big3 = focus_ == 3;
     setTitle(depthChart_, big0 ? tr("Gradient through depth, plain vs residual: %1").arg(depthParams_)
                                : tr("Through depth: plain vs residual"));
     setName(plain_, big0 ? tr("plain: xₗ₊₁ = φ(W xₗ + b)") : tr("plain"));
@@ -242,12 +282,18 @@ void DepthGradientsView::updateNames()
     setName(meanHeldout_, big2 ? tr("mean pooling, held-out") : tr("mean"));
     setName(meanTrain_, big2 ? tr("mean pooling, training set") : tr("mean train"));
     setName(chance_, big2 ? tr("always the larger class") : tr("chance"));
+    setTitle(blockChart_, big3 ? tr("The chapter's residual block (218.1): input gradient per channel, %1").arg(blockParams_)
+                               : tr("Residual block cell, per channel"));
+    setName(blockTotal_, big3 ? tr("with the shortcut: ∂L/∂x") : tr("∂L/∂x"));
+    setName(blockIdentity_, big3 ? tr("its identity part ∂L/∂S (the 1)") : tr("identity"));
+    setName(blockBranch_, big3 ? tr("its branch part (∂F/∂x)ᵀ∂L/∂S") : tr("branch"));
+    setName(blockPlain_, big3 ? tr("without the shortcut") : tr("no shortcut"));
 }
 
 void DepthGradientsView::onValuesChanged()
 {
     const std::string &study = values().text("study");
-    arrangeCharts(study == "time" ? 1 : study == "classifier" ? 2 : 0);
+    arrangeCharts(study == "time" ? 1 : study == "classifier" ? 2 : study == "block" ? 3 : 0);
     const ClassifierConfig c = classifierConfig(values());
     if (trainedConfig_ && sameTraining(*trainedConfig_, c)) return;
     trainedConfig_ = std::make_unique<ClassifierConfig>(c);
@@ -294,6 +340,57 @@ void DepthGradientsView::draw(const DepthGradientsLabResult &f)
     readouts()->setRow(QStringLiteral("plainfactor"), QString(),
                        QStringLiteral("%1 vs %2").arg(f4(d.plainFactorMeasured), f4(d.plainFactorPredicted)));
 
+    // ---- the residual block cell (218.1)
+    const ResidualBlockCell &b = f.block.cell;
+    auto channelPoints = [](const std::vector<double> &v) {
+        QList<QPointF> pts;
+        pts.reserve(qsizetype(v.size()));
+        for (std::size_t c = 0; c < v.size(); ++c) pts.append(QPointF(double(c), v[c]));
+        return pts;
+    };
+    double blockTop = 0.0;
+    for (const std::vector<double> *v : { &b.channelGradNorm, &b.channelIdentityNorm, &b.channelBranchNorm, &b.channelPlainGradNorm })
+        for (double x : *v) blockTop = std::max(blockTop, x);
+    blockChart_->replacePoints(blockTotal_, channelPoints(b.channelGradNorm));
+    blockChart_->replacePoints(blockIdentity_, channelPoints(b.channelIdentityNorm));
+    blockChart_->replacePoints(blockBranch_, channelPoints(b.channelBranchNorm));
+    blockChart_->replacePoints(blockPlain_, channelPoints(b.channelPlainGradNorm));
+    const int channels = int(b.channelGradNorm.size());
+    if (auto *x = qobject_cast<QValueAxis *>(blockChart_->axisX())) {
+        // Channels 0 … C − 1 with whole-number ticks, half a channel of room at each end.
+        const double step = channels <= 10 ? 1.0 : channels <= 20 ? 2.0 : 4.0;
+        if (x->max() != channels - 0.5 || x->tickInterval() != step) {
+            x->setTickType(QValueAxis::TicksDynamic);
+            x->setTickAnchor(0.0);
+            x->setTickInterval(step);
+            x->setRange(-0.5, channels - 0.5);
+        }
+    }
+    ChartPanel::setRange(blockChart_->axisY(), 0.0, blockTop > 0.0 ? blockTop * 1.08 : 1.0, 0.0);
+
+    auto shape = [](const std::array<int, 4> &s) {
+        return QStringLiteral("(%1, %2, %3, %4)").arg(s[0]).arg(s[1]).arg(s[2]).arg(s[3]);
+    };
+    readouts()->setRow(QStringLiteral("blocknorm"), QString(),
+                       tr("%1   (the chapter prints 37.9606)").arg(f4(b.inputGradNorm)));
+    readouts()->setRow(QStringLiteral("blockshape"), QString(),
+                       QStringLiteral("%1 → %2").arg(shape(b.inputShape), shape(b.outputShape)));
+    readouts()->setRow(QStringLiteral("blocksplit"), QString(),
+                       tr("%1 + %2 (cosine %3)").arg(f4(b.identityGradNorm), f4(b.branchGradNorm))
+                           .arg(b.identityBranchCosine, 0, 'f', 3));
+    readouts()->setRow(QStringLiteral("blockplain"), QString(), f4(b.plainInputGradNorm));
+    auto list = [](const std::vector<double> &v) {
+        QStringList parts;
+        for (double x : v) parts << QString::number(x, 'g', 4);
+        return parts.join(QStringLiteral(", "));
+    };
+    readouts()->setRow(QStringLiteral("blockdepth"), QString(),
+                       QStringLiteral("%1\n%2").arg(list(b.blockGradNorm), list(b.plainBlockGradNorm)));
+    const ResidualBlockParams &bp = f.block.params;
+    blockParams_ = tr("seed %1, %2 block%3, γ = %4")
+                       .arg(bp.seed).arg(bp.blocks).arg(bp.blocks == 1 ? QString() : QStringLiteral("s"))
+                       .arg(QString::fromStdString(formatNumber(bp.branchGain)));
+
     // ---- study 2
     const QList<QPointF> rnn = points(f.rnn), cell = points(f.lstmCell), hidden = points(f.lstmHidden),
                          carousel = points(f.lstmCarousel);
@@ -333,7 +430,10 @@ void DepthGradientsView::showClassifierProgress()
     const QString arm = classifier_->progressArm() == 0 ? tr("LSTM") : tr("mean pooling");
     readouts()->setRow(QStringLiteral("training"), QString(),
                        classifier_->progressSteps() > 0
-                           ? tr("%1 %2/%3…").arg(arm).arg(classifier_->progressStep()).arg(classifier_->progressSteps())
+                           ? tr("%1 %2/%3").arg(arm).arg(classifier_->progressStep()).arg(classifier_->progressSteps())
+                                 + timeLeft(classifier_->progressSeconds(), classifier_->progressStep(),
+                                            classifier_->progressSteps())
+                                 + QStringLiteral("…")
                            : tr("starting…"));
 }
 

@@ -7,6 +7,7 @@
 #include "views/training_configs.h"
 #include "views/training_control_bar.h"
 #include "views/training_results_table.h"
+#include "core/time_left.h"
 #include "core/training/training_run.h"
 
 #include <QLocale>
@@ -133,6 +134,8 @@ void TrainingView::start()
     readouts()->setNote(QString());
     clearFinalReadouts();
     run_ = std::make_unique<TrainingRun>(configs_, controls_->pace());
+    runClock_.start();
+    pausedMs_ = 0;
     state_ = State::Running;
     frameTimer_->start();
     updateProgress();
@@ -143,6 +146,7 @@ void TrainingView::pause()
 {
     if (state_ != State::Running) return;
     run_->setPaused(true);
+    pausedClock_.start();
     state_ = State::Paused;
     table_->setPendingStatus(tr("paused"));
     updateButtons();
@@ -152,6 +156,7 @@ void TrainingView::resume()
 {
     if (state_ != State::Paused) return;
     run_->setPaused(false);
+    pausedMs_ += pausedClock_.elapsed();
     state_ = State::Running;
     table_->setPendingStatus(tr("training"));
     updateButtons();
@@ -288,6 +293,10 @@ void TrainingView::updateProgress()
     const int total = std::max(1, stepsTotal());
     progressBar()->setRange(0, total);
     progressBar()->setValue(std::min(total, stepsDone()));
+    // Long runs (100,000 steps, the widest layers) take minutes: say how long is left.
+    const std::string left = state_ == State::Running && runClock_.isValid()
+        ? timeLeftText(double(runClock_.elapsed() - pausedMs_) / 1000.0, stepsDone(), total) : std::string();
+    progressBar()->setFormat(left.empty() ? tr("%v / %m steps") : tr("%v / %m steps, %1").arg(QString::fromStdString(left)));
     // The mean of the last `window` losses of each arm: what the smoothed curve shows at its end.
     QString now[2] = { QStringLiteral("—"), QStringLiteral("—") };
     for (const TrainConfig &c : configs_) {

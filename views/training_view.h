@@ -7,6 +7,8 @@
 #include "core/labs/training_lab.h"
 #include "views/lab_view_for.h"
 
+#include <QElapsedTimer>
+
 #include <memory>
 #include <vector>
 
@@ -88,6 +90,9 @@ private:
     std::vector<bool> ended_;           // per arm of the current run
     std::vector<TrainResult> results_;  // per arm, valid once ended_ (curve left empty)
     bool ghostKept_ = false;
+    // The run's clock without its pauses, for the time-left estimate on the progress bar.
+    QElapsedTimer runClock_, pausedClock_;
+    qint64 pausedMs_ = 0;
 };
 
 } // namespace fb

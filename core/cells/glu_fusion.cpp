@@ -2,7 +2,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <cmath>
@@ -21,19 +20,26 @@ double sigmoid(double z)
 }
 
 // torch.randn(rows, cols) / s with s a Python float: float32 division by float32(s), as torch's
-// div kernel does it. Returned in double, (rows, cols).
-RowMajorD scaledRandn(TorchGenerator &g, int rows, int cols, double s)
+// div kernel does it. Row-major (rows, cols), kept in float32 (the products widen it block by block).
+std::vector<float> scaledRandn(TorchGenerator &g, int rows, int cols, double s)
 {
     std::vector<float> v = g.randnFloat(rows * cols);
     const float fs = float(s);
     for (float &x : v) x = x / fs;
-    return Eigen::Map<const RowMajorF>(v.data(), rows, cols).cast<double>();
+    return v;
 }
 
 RowMajorD randnMatrix(TorchGenerator &g, int rows, int cols)
 {
     const std::vector<float> v = g.randnFloat(rows * cols);
     return Eigen::Map<const RowMajorF>(v.data(), rows, cols).cast<double>();
+}
+
+// sigmoid on arrays, vectorised (Eigen's packet exp): the sensitivity curve's inner loop.
+template <typename Z>
+auto sigmoidArray(const Z &z)
+{
+    return 1.0 / (1.0 + (-z).exp());
 }
 
 } // namespace
@@ -71,22 +77,35 @@ GluFusion::GluFusion(const GluFusionParams &p) : draws_(p)
     // e_prev = torch.randn(B, d_e); h_prev = torch.randn(B, d); (x_next, gate); h' = torch.randn_like(h_prev).
     TorchGenerator g(p.seed, p.kernel);
     const double s = std::sqrt(double(de + d));
-    const RowMajorD Wa = scaledRandn(g, d, de + d, s);  // (d, d_e + d)
-    const RowMajorD Wb = scaledRandn(g, d, de + d, s);
-    const RowMajorD E = randnMatrix(g, B, de);          // (B, d_e)
-    RowMajorD Hs(2 * B, d);                             // (2B, d): h on top, h' below
+    const std::vector<float> Wa = scaledRandn(g, d, de + d, s);  // (d, d_e + d), row-major
+    const std::vector<float> Wb = scaledRandn(g, d, de + d, s);
+    const RowMajorD E = randnMatrix(g, B, de);                    // (B, d_e)
+    RowMajorD Hs(2 * B, d);                                       // (2B, d): h on top, h' below
     Hs.topRows(B) = randnMatrix(g, B, d);
     Hs.bottomRows(B) = randnMatrix(g, B, d);
 
-    // u W^T = e W_e^T + h W_h^T, W_e = W[:, :d_e], W_h = W[:, d_e:]: two products per matrix, the
-    // two matrices on two threads.
-    auto products = [&](const RowMajorD &W, Eigen::MatrixXd &Pe, Eigen::MatrixXd &Ph, Eigen::MatrixXd &Ph2) {
-        Pe.noalias() = E * W.leftCols(de).transpose();     // (B, d)
-        const Eigen::MatrixXd both = Hs * W.rightCols(d).transpose();  // (2B, d)
-        Ph = both.topRows(B);
-        Ph2 = both.bottomRows(B);
-    };
-    tbb::parallel_invoke([&] { products(Wa, Ae_, Ah_, Ah2_); }, [&] { products(Wb, Be_, Bh_, Bh2_); });
+    // u W^T = e W_e^T + h W_h^T, W_e = W[:, :d_e], W_h = W[:, d_e:]. Each task widens a block of W's
+    // rows to double and forms that block's output columns: no double copy of W (2048 x 4096 would
+    // be 64 MiB each), and both matrices' blocks shared by all threads.
+    Ae_.resize(B, d);
+    Be_.resize(B, d);
+    Eigen::MatrixXd Ahs(2 * B, d), Bhs(2 * B, d);
+    const int rowsPerTask = 64;
+    const int tasksPerMatrix = (d + rowsPerTask - 1) / rowsPerTask;
+    tbb::parallel_for(0, 2 * tasksPerMatrix, [&](int task) {
+        const bool a = task < tasksPerMatrix;
+        const std::vector<float> &W = a ? Wa : Wb;
+        const int r0 = (task % tasksPerMatrix) * rowsPerTask;
+        const int n = std::min(rowsPerTask, d - r0);
+        const RowMajorD block = Eigen::Map<const RowMajorF>(W.data() + std::size_t(r0) * std::size_t(de + d), n, de + d)
+                                    .cast<double>();  // rows r0 .. r0 + n of W, (n, d_e + d)
+        (a ? Ae_ : Be_).middleCols(r0, n).noalias() = E * block.leftCols(de).transpose();  // (B, n)
+        (a ? Ahs : Bhs).middleCols(r0, n).noalias() = Hs * block.rightCols(d).transpose();  // (2B, n)
+    });
+    Ah_ = Ahs.topRows(B);
+    Ah2_ = Ahs.bottomRows(B);
+    Bh_ = Bhs.topRows(B);
+    Bh2_ = Bhs.bottomRows(B);
     curve_ = sensitivityCurve(p.curvePoints);
 }
 
@@ -125,14 +144,10 @@ Eigen::MatrixXd GluFusion::gates(double alpha) const
 double GluFusion::sensitivity(double alpha) const
 {
     // x(h) = (e W_ae^T + alpha h W_ah^T) * sigmoid(e W_be^T + alpha h W_bh^T); the same at h'.
-    double worst = 0.0;
-    for (Eigen::Index j = 0; j < Ae_.cols(); ++j)
-        for (Eigen::Index i = 0; i < Ae_.rows(); ++i) {
-            const double x1 = (Ae_(i, j) + alpha * Ah_(i, j)) * sigmoid(Be_(i, j) + alpha * Bh_(i, j));
-            const double x2 = (Ae_(i, j) + alpha * Ah2_(i, j)) * sigmoid(Be_(i, j) + alpha * Bh2_(i, j));
-            worst = std::max(worst, std::fabs(x1 - x2));
-        }
-    return worst;
+    // At alpha = 0 both sides are the same operations on the same numbers: exactly 0.
+    const auto x1 = (Ae_.array() + alpha * Ah_.array()) * sigmoidArray(Be_.array() + alpha * Bh_.array());
+    const auto x2 = (Ae_.array() + alpha * Ah2_.array()) * sigmoidArray(Be_.array() + alpha * Bh2_.array());
+    return (x1 - x2).abs().maxCoeff();
 }
 
 GluFusionResult GluFusion::at(const GluFusionParams &p) const

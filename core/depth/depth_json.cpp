@@ -85,11 +85,11 @@ void writeRnnGradientsJson(JsonWriter &json, const LabSpec &spec, const ParamVal
 }
 
 void writeLstmVsMeanJson(JsonWriter &json, const ClassifierConfig &config, const std::vector<ClassifierArm> &arms,
-                         const RunControl *stop)
+                         const RunControl *stop, const std::function<void(const ClassifierProgress &)> &onStep)
 {
     json.beginObject().field("task", "lstm-vs-mean").key("arms").beginArray();
     for (ClassifierArm arm : arms) {
-        const ClassifierResult r = trainClassifier(config, arm, {}, stop);
+        const ClassifierResult r = trainClassifier(config, arm, onStep, stop);
         json.beginObject()
             .field("arm", classifierArmName(r.arm))
             .field("params", double(r.params))

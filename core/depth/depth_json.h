@@ -10,6 +10,7 @@
 #include "core/json_writer.h"
 #include "core/run_control.h"
 
+#include <functional>
 #include <vector>
 
 namespace fb {
@@ -17,8 +18,10 @@ namespace fb {
 // values are checked depth-lab values (depthLabSpec() or a spec with the same keys).
 void writeDepthGradientsJson(JsonWriter &json, const LabSpec &spec, const ParamValues &values);
 void writeRnnGradientsJson(JsonWriter &json, const LabSpec &spec, const ParamValues &values);
+// onStep (may be empty) is called after every step of each arm, as trainClassifier's.
 void writeLstmVsMeanJson(JsonWriter &json, const ClassifierConfig &config, const std::vector<ClassifierArm> &arms,
-                         const RunControl *stop = nullptr);
+                         const RunControl *stop = nullptr,
+                         const std::function<void(const ClassifierProgress &)> &onStep = {});
 
 // Every parameter of spec as one JSON object ("params").
 void writeParamsJson(JsonWriter &json, const LabSpec &spec, const ParamValues &values);

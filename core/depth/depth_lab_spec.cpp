@@ -1,6 +1,6 @@
 #include "core/depth/depth_lab_spec.h"
 
-#include <cstdio>
+#include <charconv>
 
 namespace fb {
 
@@ -8,6 +8,7 @@ std::string depthStudyName(DepthStudy s)
 {
     switch (s) {
     case DepthStudy::Depth: return "depth";
+    case DepthStudy::Block: return "block";
     case DepthStudy::Time: return "time";
     case DepthStudy::Classifier: return "classifier";
     }
@@ -31,9 +32,9 @@ const LabSpec &depthLabSpec()
                     "Gradients through depth (plain against residual) and through time (RNN against LSTM), and "
                     "the chapter's LSTM against mean pooling, trained live." };
         s.params = {
-            choiceParam("study", "study in focus", { "depth", "time", "classifier" }, "depth",
-                   "Which study the lab shows large (all three are computed): gradients through depth, "
-                   "through time, or the LSTM vs mean-pooling classifier"),
+            choiceParam("study", "study in focus", { "depth", "block", "time", "classifier" }, "depth",
+                   "Which study the lab shows large (all four are computed): gradients through depth, the "
+                   "chapter's residual block cell, through time, or the LSTM vs mean-pooling classifier"),
             integerParam("depth", "depth L", "layers", 1, 200, 100,
                     "Number of layers in the plain and the residual stack", false),
             integerParam("width", "width w", "units", 2, 512, 128, "Units per layer", true),
@@ -45,6 +46,12 @@ const LabSpec &depthLabSpec()
                  "chapter's layers; 1 is LeCun/Xavier-style, √2 He init for ReLU",
                  true),
             seedSpec(),
+            integerParam("blocks", "residual blocks (218.1 cell)", "", 1, 8, 1,
+                    "Copies of the chapter's residual block in a row (1: the chapter's cell, 16 channels, "
+                    "input 2 x 16 x 8 x 8)"),
+            realParam("branch_gain", "branch gain γ (218.1 cell)", "", 0.0, 2.0, 1.0,
+                 "Weight of each block's second BatchNorm: 1 is PyTorch's init, 0 silences the branch "
+                 "(F = 0), and only the identity's gradient is left"),
             integerParam("seq_len", "sequence length T", "steps", 2, 500, 100,
                     "Length of the sequence the RNN and the LSTM run over in the gradient-through-time study"),
             integerParam("hidden", "hidden size", "units", 2, 256, 32,
@@ -77,7 +84,10 @@ std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
     if (std::string err = checkAll(depthLabSpec(), v); !err.empty()) return err;
     DepthLabConfig c;
     const std::string &study = v.text("study");
-    c.study = study == "time" ? DepthStudy::Time : study == "classifier" ? DepthStudy::Classifier : DepthStudy::Depth;
+    c.study = study == "time"         ? DepthStudy::Time
+              : study == "classifier" ? DepthStudy::Classifier
+              : study == "block"      ? DepthStudy::Block
+                                      : DepthStudy::Depth;
     const auto seed = std::uint64_t(v.integer("seed"));
 
     c.stack.depth = int(v.integer("depth"));
@@ -86,6 +96,10 @@ std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
     c.stack.norm = v.integer("norm") != 0;
     c.stack.initScale = v.number("init_scale");
     c.stack.seed = seed;
+
+    c.block.seed = seed;  // the chapter's cell: torch.manual_seed(0), the lab's default seed
+    c.block.blocks = int(v.integer("blocks"));
+    c.block.branchGain = v.number("branch_gain");
 
     c.time.seqLen = int(v.integer("seq_len"));
     c.time.hidden = int(v.integer("hidden"));
@@ -104,14 +118,20 @@ std::string depthLabFrom(const ParamValues &v, DepthLabConfig &out)
     const double work = double(c.classifier.steps) * double(c.classifier.batch) * double(c.classifier.hidden)
         * double(c.classifier.hidden + c.classifier.embed);
     if (work > kMaxClassifierWork) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf,
-                      "steps x batch x hidden x (hidden + %d) must be at most %.3g so the classifier trains in "
-                      "seconds, got %.3g (steps %d, batch %d, hidden %d)",
-                      c.classifier.embed, kMaxClassifierWork, work, c.classifier.steps, c.classifier.batch,
-                      c.classifier.hidden);
-        return buf;
+        // std::to_chars, not printf: the same text in every locale.
+        auto g3 = [](double v) {
+            char buf[32];
+            const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 3);
+            return std::string(buf, r.ptr);
+        };
+        return "steps x batch x hidden x (hidden + " + std::to_string(c.classifier.embed) + ") must be at most "
+               + g3(kMaxClassifierWork) + " so the classifier trains in seconds, got " + g3(work) + " (steps "
+               + std::to_string(c.classifier.steps) + ", batch " + std::to_string(c.classifier.batch) + ", hidden "
+               + std::to_string(c.classifier.hidden) + ")";
     }
+    if (std::string err = checkClassifierConfig(c.classifier, { ClassifierArm::Lstm, ClassifierArm::MeanPooling });
+        !err.empty())
+        return err;
     out = c;
     return {};
 }
@@ -156,6 +176,7 @@ std::string lstmVsMeanFrom(const ParamValues &v, ClassifierConfig &out, std::vec
     std::vector<ClassifierArm> a;
     if (arm != "mean-pooling") a.push_back(ClassifierArm::Lstm);
     if (arm != "lstm") a.push_back(ClassifierArm::MeanPooling);
+    if (std::string err = checkClassifierConfig(c, a); !err.empty()) return err;
     out = c;
     arms = std::move(a);
     return {};

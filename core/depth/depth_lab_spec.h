@@ -1,7 +1,8 @@
 #pragma once
 // The "Depth and gradients" lab's parameters (sections 218.1 and 218.2): keys, labels, units, ranges,
-// defaults, and their conversion into the three studies' parameter structs. Shared by the lab's
+// defaults, and their conversion into the four studies' parameter structs. Shared by the lab's
 // panel, `fullband compute depth-gradients|rnn-gradients` and `fullband train --set task=lstm-vs-mean`.
+#include "core/cells/residual_block_cell.h"
 #include "core/depth/depth_gradients.h"
 #include "core/depth/lstm_classifier.h"
 #include "core/depth/time_gradients.h"
@@ -12,16 +13,17 @@
 
 namespace fb {
 
-enum class DepthStudy { Depth, Time, Classifier };
-std::string depthStudyName(DepthStudy s);  // "depth" | "time" | "classifier"
+enum class DepthStudy { Depth, Block, Time, Classifier };
+std::string depthStudyName(DepthStudy s);  // "depth" | "block" | "time" | "classifier"
 
-// Keys: study (depth|time|classifier), depth, width, activation (relu|tanh), norm (0|1), init_scale,
-// seed, seq_len, hidden, radius, forget_bias, steps, batch, lr.
+// Keys: study (depth|block|time|classifier), depth, width, activation (relu|tanh), norm (0|1),
+// init_scale, seed, blocks, branch_gain, seq_len, hidden, radius, forget_bias, steps, batch, lr.
 const LabSpec &depthLabSpec();
 
 struct DepthLabConfig {
     DepthStudy study = DepthStudy::Depth;
     DepthStackParams stack;        // depth, width, activation, norm, init_scale, seed
+    ResidualBlockParams block;     // the chapter's residual block cell (218.1): seed, blocks, branch_gain
     TimeGradientParams time;       // seq_len, hidden, radius, forget_bias, seed
     ClassifierConfig classifier;   // steps, batch, lr, hidden, seed (vocab 20, length 10, embed 16)
 };

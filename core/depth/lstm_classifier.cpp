@@ -2,8 +2,11 @@
 
 #include "core/depth/depth_random.h"
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 namespace fb {
 
@@ -170,7 +173,54 @@ ClassifierEval classifierLoss(const ClassifierModel &model, const SequenceSet &s
     return ev;
 }
 
+Cost classifierCost(const ClassifierConfig &c, ClassifierArm arm)
+{
+    const double T = c.seqLen, N = c.batch, Nh = c.heldout, H = c.hidden, E = c.embed;
+    const bool lstm = arm == ClassifierArm::Lstm;
+    // One forward pass over n sequences keeps x_t (E, n) and, for the LSTM, h, c, tanh c (H, n) and
+    // the gates (4H, n) at every step; the backward pass adds dx_t (E, n). In double.
+    auto pass = [&](double n, bool backward) {
+        const double rows = E * (backward ? 2.0 : 1.0) + (lstm ? 7.0 * H : 0.0);
+        return 8.0 * T * n * rows;
+    };
+    Cost cost;
+    cost.bytes = 4.0 * T * (N + Nh) + std::max(pass(N, true), pass(Nh, false));
+    // The gate product 4H x (H + E) per sequence and step, or the mean over E; the backward pass costs
+    // about twice the forward one.
+    const double perSequenceStep = lstm ? 2.0 * 4.0 * H * (H + E) : 2.0 * E;
+    const double evals = c.evalEvery > 0 ? double(c.steps) / c.evalEvery + 2.0 : 1.0;
+    cost.flops = perSequenceStep * T * (3.0 * N * double(c.steps) + N + Nh * evals);
+    return cost;
+}
+
+std::string checkClassifierConfig(const ClassifierConfig &c, const std::vector<ClassifierArm> &arms)
+{
+    if (c.vocab < 2 || c.seqLen < 1 || c.embed < 1 || c.hidden < 1 || c.batch < 1 || c.steps < 1 || c.heldout < 1)
+        return "vocab must be at least 2, and seq_len, embed, hidden, batch, steps and heldout at least 1";
+    if (!(c.lr > 0.0) || !std::isfinite(c.lr)) return "lr must be a positive number";
+    if (!(c.divergeLoss >= 0.0) || !(c.heldoutDivergeLoss >= 0.0))
+        return "divergeLoss and heldoutDivergeLoss must be 0 (automatic) or positive";
+    // The arms train one after the other: the larger one's memory, both arms' work.
+    Cost cost;
+    for (ClassifierArm arm : arms) {
+        const Cost one = classifierCost(c, arm);
+        cost.bytes = std::max(cost.bytes, one.bytes);
+        cost.flops += one.flops;
+    }
+    return checkBudget("training with batch x seq_len x hidden and heldout x seq_len at these sizes", cost,
+                       "lower batch, heldout, seq_len, hidden, embed or steps");
+}
+
 namespace {
+// Losses for messages: 4 significant digits, in every locale.
+std::string shortNumber(double v)
+{
+    if (!std::isfinite(v)) return formatNumber(v);
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4);
+    return std::string(buf, r.ptr);
+}
+
 bool allFinite(ClassifierModel &m)
 {
     for (const ParamSpan<double> &s : m.slices())
@@ -182,8 +232,11 @@ bool allFinite(ClassifierModel &m)
 ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
                                  const std::function<void(const ClassifierProgress &)> &onStep, const RunControl *control)
 {
+    if (std::string err = checkClassifierConfig(c, { arm }); !err.empty()) throw std::invalid_argument(err);
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
+    const double divergeLoss = c.divergeLoss > 0.0 ? c.divergeLoss : 10.0 * std::log(2.0);
+    const double heldoutLimit = c.heldoutDivergeLoss > 0.0 ? c.heldoutDivergeLoss : 100.0 * std::log(2.0);
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
     ClassifierResult r;
@@ -209,10 +262,13 @@ ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
             }
         }
         const ClassifierEval ev = classifierLoss(model, train, &grads);
-        if (!std::isfinite(ev.loss) || !allFinite(grads)) {
+        if (!std::isfinite(ev.loss) || !allFinite(grads) || ev.loss > divergeLoss) {
             r.status = TrainStatus::Diverged;
-            r.message = "the loss or a gradient became non-finite at step " + std::to_string(step)
-                + "; try a smaller learning rate";
+            r.message = (std::isfinite(ev.loss) && ev.loss > divergeLoss
+                             ? "the training loss " + shortNumber(ev.loss) + " nats exceeded " + shortNumber(divergeLoss)
+                             : std::string("the loss or a gradient became non-finite"))
+                + " at step " + std::to_string(step) + " (lr " + formatNumber(c.lr) + "); kept the weights of step "
+                + std::to_string(step - 1) + "; try a smaller learning rate";
             model = lastGood;
             break;
         }
@@ -225,8 +281,18 @@ ClassifierResult trainClassifier(const ClassifierConfig &c, ClassifierArm arm,
         if (onStep) onStep({ arm, step, c.steps, ev.loss, ev.accuracy, elapsed() });
     }
     if (!allFinite(model)) model = lastGood;
+    ClassifierEval held = classifierLoss(model, heldout);
+    // The last update is judged by no training loss: the held-out loss judges it; above its limit,
+    // keep the weights that gave the last accepted training loss.
+    if (r.status != TrainStatus::Diverged && !r.curve.empty() && !(held.loss <= heldoutLimit)) {
+        r.status = TrainStatus::Diverged;
+        r.message = "the held-out loss " + shortNumber(held.loss) + " nats after the last update exceeded "
+            + shortNumber(heldoutLimit) + " (lr " + formatNumber(c.lr) + "); kept the weights of step "
+            + std::to_string(r.curve.size()) + "; try a smaller learning rate";
+        model = lastGood;
+        held = classifierLoss(model, heldout);
+    }
     r.accuracy = classifierLoss(model, train).accuracy;
-    const ClassifierEval held = classifierLoss(model, heldout);
     r.heldoutAccuracy = held.accuracy;
     r.heldoutLoss = held.loss;
     r.seconds = elapsed();

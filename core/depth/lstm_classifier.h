@@ -14,6 +14,7 @@
 //
 // Note the task: label = [sum of tokens > T vocab / 2] is a linear function of the token counts, so
 // mean pooling followed by a linear layer can represent it exactly. Nothing here favours the LSTM.
+#include "core/budget.h"
 #include "core/optim/adam.h"
 #include "core/depth/lstm.h"
 #include "core/training/trainer.h"
@@ -43,7 +44,22 @@ struct ClassifierConfig {
     std::uint64_t seed = 0;  // initialisation and the training set
     int heldout = 512;       // fresh sequences for the held-out accuracy (their own stream)
     int evalEvery = 0;       // held-out accuracy every evalEvery steps too (0: only at the end)
+    // A training loss above this many nats, at any step, stops the run as Diverged. 0 = automatic:
+    // 10 ln 2, ten times the loss of a fair coin (6.93 nats).
+    double divergeLoss = 0.0;
+    // The last update is judged by the held-out loss: above this many nats the run diverged on it.
+    // 0 = automatic: 100 ln 2 (69.3 nats). Higher than the training limit: a model that memorised a
+    // few training sequences is honestly overconfident on fresh ones (held-out losses of 3 to 20 nats
+    // at lr 0.01 to 0.3), which is not divergence; thousands of nats are.
+    double heldoutDivergeLoss = 0.0;
 };
+
+// The memory and the work of training one arm of config (the training set's forward and backward
+// pass every step, the held-out passes), for the budget of core/budget.h.
+Cost classifierCost(const ClassifierConfig &config, ClassifierArm arm);
+// Empty when the arms of config may train one after the other; otherwise one sentence naming the
+// figure over the budget (memory: the larger arm's, work: the sum).
+std::string checkClassifierConfig(const ClassifierConfig &config, const std::vector<ClassifierArm> &arms);
 
 // Sequences of token ids and their labels.
 struct SequenceSet {
@@ -106,8 +122,10 @@ struct ClassifierResult {
 
 // Trains one arm. Deterministic for a config. onStep (may be empty) runs on the calling thread after
 // every step; control (may be null) is checked every step: paused waits, cancelled stops with
-// TrainStatus::Cancelled (the result holds the steps done). A non-finite loss or gradient stops with
-// Diverged and keeps the last good weights.
+// TrainStatus::Cancelled (the result holds the steps done). A non-finite loss or gradient, a training
+// loss above divergeLoss, or a final held-out loss above heldoutDivergeLoss stops with Diverged and keeps the last good
+// weights (those that gave the last accepted training loss). Throws std::invalid_argument for a config
+// that checkClassifierConfig refuses.
 ClassifierResult trainClassifier(const ClassifierConfig &config, ClassifierArm arm,
                                  const std::function<void(const ClassifierProgress &)> &onStep = {},
                                  const RunControl *control = nullptr);

@@ -1,6 +1,8 @@
 #include "core/labs/attention_lab.h"
 
+#include "core/context_extension.h"
 #include "core/labs/common_params.h"
+#include "core/positional.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,7 +65,17 @@ std::string AttentionLab::check(const ParamValues &v)
             return "sentence (words) must hold 1 to 512 words when content=sentence, got "
                 + std::string(words > 512 ? "more than 512" : "none");
     }
-    return {};
+    return checkBudget("attention at n x n x heads", cost(v), "lower n, heads or d_model");
+}
+
+Cost AttentionLab::cost(const ParamValues &v)
+{
+    // Per head: Q and K (n, d_k), logits and weights (n, n), in double; QK^T and softmax(QK^T) V.
+    const AttentionParams p = params(v);
+    const double n = p.content == AttentionContent::Sentence ? double(splitWords(p.sentence, 513).size()) : double(p.n);
+    const double heads = p.heads, dk = double(p.dModel) / p.heads;
+    return { 8.0 * heads * (4.0 * n * n + 4.0 * n * dk) + 8.0 * 3.0 * n * p.dModel,
+             heads * (4.0 * n * n * dk + 4.0 * n * p.dModel * dk + 10.0 * n * n) };
 }
 
 AttentionLabResult AttentionLab::compute(const ParamValues &values, const RunControl &)
@@ -97,6 +109,28 @@ AttentionLabResult AttentionLab::compute(const ParamValues &values, const RunCon
         r.toeplitz.scale = std::max(r.toeplitz.scale, t.scale);
     }
     r.toeplitzHolds = r.toeplitz.relative() <= kToeplitzTolerance;
+
+    if (p.positional == PositionalScheme::Sinusoidal && r.n > 0) {
+        r.pe = std::make_shared<const Eigen::MatrixXd>(sinusoidalTable(r.n, p.dModel, p.base));
+        const Eigen::VectorXd lambda = wavelengths(ropeInvFreq(p.dModel, p.base));
+        r.peWavelength.assign(lambda.data(), lambda.data() + lambda.size());
+    }
+
+    // The chapter's cell at these sizes: it adds its sinusoidal table, or nothing.
+    MhaCellParams cp;
+    cp.dModel = p.dModel;
+    cp.heads = p.heads;
+    cp.seqLen = r.n;
+    cp.seed = p.seed;
+    cp.positional = p.positional == PositionalScheme::Sinusoidal;
+    if (p.positional == PositionalScheme::Rope) {
+        r.cellNote = "the cell adds the sinusoidal table or nothing; choose positional = sinusoidal or none";
+    } else if (std::string err = checkMhaCellParams(cp); !err.empty()) {
+        r.cellNote = "the cell runs at an even d_model up to 256 and n up to 256";
+    } else {
+        r.cell = std::make_shared<const MhaCell>(mhaCell(cp));
+        r.cellRun = true;
+    }
     return r;
 }
 
@@ -114,8 +148,16 @@ void writeJson(JsonWriter &json, const AttentionLabResult &r)
         .field("mean_over_uniform", r.meanOverUniform)
         .field("toeplitz_max_deviation", r.toeplitz.maxAbs)
         .field("toeplitz_relative_deviation", r.toeplitz.relative())
-        .field("toeplitz", r.toeplitzHolds)
-        .endObject();
+        .field("toeplitz", r.toeplitzHolds);
+    if (r.pe) json.field("pe", *r.pe).field("pe_wavelength", r.peWavelength);
+    if (r.cell)
+        json.key("cell").beginObject()
+            .field("pe_min", r.cell->peMin)
+            .field("pe_max", r.cell->peMax)
+            .field("output_norm", r.cell->outputNorm)
+            .field("head_entropy", r.cell->headEntropy)
+            .endObject();
+    json.endObject();
 }
 
 } // namespace fb

@@ -1,8 +1,12 @@
 #pragma once
 // Lab: multi-head self-attention (218.4.1 - 218.4.4 of 000_031aadcae6604a46.txt). softmax(QK^T/sqrt(d_k))
 // per head over none, sinusoidal or RoPE positions, each head's entropy against the uniform ln n, and
-// how far the pre-softmax logits are from Toeplitz (RoPE on a repeated token: a function of j - i).
+// how far the pre-softmax logits are from Toeplitz (RoPE on a repeated token: a function of j - i);
+// with sinusoidal positions the table PE(pos, i) the lab adds and each pair's wavelength; and the
+// chapter's multi-head attention cell (218.4.5, core/cells/mha_cell.h) at the lab's sizes and seed.
 #include "core/attention.h"
+#include "core/budget.h"
+#include "core/cells/mha_cell.h"
 #include "core/lab.h"
 #include "core/matrix_pool.h"
 #include "core/toeplitz.h"
@@ -26,6 +30,18 @@ struct AttentionLabResult {
     double meanOverUniform = 0;           // meanEntropy / (causal ? causalUniform : uniform)
     ToeplitzDeviation toeplitz;           // the worst head's logits
     bool toeplitzHolds = false;           // toeplitz.relative() <= kToeplitzTolerance
+
+    // positional = sinusoidal: the table added to the embeddings, (n, d_model), PE(pos, 2i) =
+    // sin(pos b^(-2i/d)), PE(pos, 2i+1) = cos(...), and the wavelength 2 pi b^(2i/d) of each pair i
+    // (d_model / 2); null and empty otherwise.
+    std::shared_ptr<const Eigen::MatrixXd> pe;
+    std::vector<double> peWavelength;
+
+    // The chapter's cell (218.4.5) at the lab's n, d_model, heads and seed, with its sinusoidal table
+    // (base 10000) or none: x = torch.randn(3, n, d_model), its own projections (PyTorch's init).
+    bool cellRun = false;
+    std::string cellNote;                 // why the cell did not run (RoPE, or sizes beyond its range)
+    std::shared_ptr<const MhaCell> cell;  // null unless cellRun
 };
 
 class AttentionLab {
@@ -36,6 +52,7 @@ public:
     // n, d_model, heads, positional, base, causal, scaled, seed, content, sentence
     static const LabSpec &spec();
     static std::string check(const ParamValues &values);  // heads | d_model, even RoPE heads, 1-512 words
+    static Cost cost(const ParamValues &values);  // of checked values (core/budget.h; check applies it)
     static AttentionParams params(const ParamValues &values);  // checked values
     // Reuses the memory of results nobody holds any more (a live lab recomputes at the same sizes).
     Result compute(const ParamValues &values, const RunControl &stop);

@@ -16,7 +16,8 @@ const LabSpec &BayesFloorLab::spec()
 
 std::string BayesFloorLab::check(const ParamValues &values)
 {
-    return checkAll(spec(), values);
+    if (std::string err = checkAll(spec(), values); !err.empty()) return err;
+    return checkBudget("bayes-floor at these samples", cost(values), "lower samples");
 }
 
 BayesFloorLabResult BayesFloorLab::compute(const ParamValues &v, const RunControl &)
@@ -33,6 +34,13 @@ BayesFloorLabResult BayesFloorLab::compute(const ParamValues &v, const RunContro
 void writeJson(JsonWriter &json, const BayesFloorLabResult &r)
 {
     json.beginObject().field("analytic", r.floor.analytic).field("monte_carlo", r.floor.monteCarlo).endObject();
+}
+
+
+Cost BayesFloorLab::cost(const ParamValues &v)
+{
+    // One draw, its bucket and an entropy term per sample; nothing kept.
+    return { 8.0 * double(v.integer("buckets")), 20.0 * double(v.integer("samples")) };
 }
 
 } // namespace fb

@@ -47,7 +47,8 @@ const LabSpec &DecayBoundLab::spec()
 
 std::string DecayBoundLab::check(const ParamValues &values)
 {
-    return checkAll(spec(), values);
+    if (std::string err = checkAll(spec(), values); !err.empty()) return err;
+    return checkBudget("decay-bound at d x max_distance", cost(values), "lower d or max_distance");
 }
 
 DecayBoundParams DecayBoundLab::params(const ParamValues &v)
@@ -111,6 +112,14 @@ void writeJson(JsonWriter &json, const DecayBoundLabResult &r)
         .field("attention_factor", r.attentionFactor);
     if (r.extended) json.field("scaled_bound", r.scaledBound).field("scaled_wavelength", r.scaledWavelength);
     json.endObject();
+}
+
+
+Cost DecayBoundLab::cost(const ParamValues &v)
+{
+    // S_j(t) for j = 1..d/2 at every distance t, plain and rescaled: a complex multiply-add each.
+    const double pairs = double(v.integer("d")) / 2, distances = double(v.integer("max_distance"));
+    return { 8.0 * 4.0 * distances + 16.0 * pairs * 4.0, 2.0 * 8.0 * pairs * distances };
 }
 
 } // namespace fb

@@ -2,6 +2,7 @@
 // Lab: the long-term decay of RoPE's bound (Figure 218.1, right, of 000_031aadcae6604a46.txt), with
 // context extension (PI, NTK-aware, YaRN) and the wavelength of each frequency pair.
 #include "core/decay_bound.h"
+#include "core/budget.h"
 #include "core/lab.h"
 
 #include <string>
@@ -29,7 +30,8 @@ public:
     using Result = DecayBoundLabResult;
     // d, base, max_distance, scaling, factor, trained_length
     static const LabSpec &spec();
-    static std::string check(const ParamValues &values);
+    static std::string check(const ParamValues &values);  // also the budget of core/budget.h
+    static Cost cost(const ParamValues &values);           // of checked values
     static DecayBoundParams params(const ParamValues &values);  // checked values
     Result compute(const ParamValues &values, const RunControl &stop);
 };

@@ -18,6 +18,16 @@ ParamValues subset(const ParamValues &v, std::initializer_list<const char *> key
     return s;
 }
 
+// The residual-block lab's values for the depth lab's cell.
+ParamValues residualBlockValues(const ResidualBlockParams &p)
+{
+    ParamValues v = ResidualBlockLab::spec().defaults();
+    v.numbers["seed"] = double(p.seed);
+    v.numbers["blocks"] = p.blocks;
+    v.numbers["branch_gain"] = p.branchGain;
+    return v;
+}
+
 } // namespace
 
 RelativeCurve relativeCurve(const std::vector<double> &values, double reference)
@@ -55,6 +65,7 @@ LabDefinition DepthGradientsLab::definition()
         refuseUnless(depthLabFrom(values, c));
         switch (c.study) {
         case DepthStudy::Depth: writeDepthGradientsJson(json, spec(), values); break;
+        case DepthStudy::Block: writeJson(json, ResidualBlockLab().compute(residualBlockValues(c.block), stop)); break;
         case DepthStudy::Time: writeRnnGradientsJson(json, spec(), values); break;
         case DepthStudy::Classifier:
             writeLstmVsMeanJson(json, c.classifier, { ClassifierArm::Lstm, ClassifierArm::MeanPooling }, &stop);
@@ -70,6 +81,7 @@ DepthGradientsLabResult DepthGradientsLab::compute(const ParamValues &values, co
     refuseUnless(depthLabFrom(values, c));
     const ParamValues depthKey = subset(values, { "depth", "width", "activation", "norm", "init_scale", "seed" });
     const ParamValues timeKey = subset(values, { "seq_len", "hidden", "radius", "forget_bias", "seed" });
+    const ParamValues blockKey = subset(values, { "blocks", "branch_gain", "seed" });
 
     if (!depthKey_ || !(*depthKey_ == depthKey)) {
         DepthGradients g = depthCache_.compute(c.stack, false, &stop);  // the lab shows no weight gradients
@@ -96,8 +108,14 @@ DepthGradientsLabResult DepthGradientsLab::compute(const ParamValues &values, co
         timeKey_ = timeKey;
         ++timeRuns_;
     }
+    if (!blockKey_ || !(*blockKey_ == blockKey)) {
+        blockPart_ = ResidualBlockLab().compute(residualBlockValues(c.block), stop);
+        blockKey_ = blockKey;
+        ++blockRuns_;
+    }
     Result r = timePart_;
     r.config = c;
+    r.block = blockPart_;
     r.plain = depthPart_.plain;
     r.residual = depthPart_.residual;
     r.depthNumbers = depthPart_.depthNumbers;

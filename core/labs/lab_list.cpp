@@ -8,7 +8,10 @@
 #include "core/labs/costs_lab.h"
 #include "core/labs/decay_bound_lab.h"
 #include "core/labs/depth_gradients_lab.h"
+#include "core/labs/glu_fusion_lab.h"
 #include "core/labs/kv_cache_lab.h"
+#include "core/labs/mha_lab.h"
+#include "core/labs/residual_block_lab.h"
 #include "core/labs/rnn_gradients_lab.h"
 #include "core/labs/rope_invariance_lab.h"
 #include "core/labs/training_lab.h"
@@ -19,12 +22,15 @@ const std::vector<LabDefinition> &labDefinitions()
 {
     static const std::vector<LabDefinition> labs {
         labDefinition<DepthGradientsLab>(),                          // 218.1, 218.2
+        labDefinition<ResidualBlockLab>(Shown::CommandLineOnly),     // 218.1's cell
         labDefinition<RnnGradientsLab>(Shown::CommandLineOnly),      // 218.2
         labDefinition<AttentionLab>(),                               // 218.4.1 - 218.4.4
         labDefinition<RopeInvarianceLab>(),                          // Figure 218.1, left
         labDefinition<DecayBoundLab>(),                              // Figure 218.1, right
         labDefinition<ContextExtensionLab>(Shown::CommandLineOnly),  // 218.4.4
+        labDefinition<MhaLab>(Shown::CommandLineOnly),               // 218.4.5's cell
         labDefinition<CapacityLab>(),                                // 218.6.1, Figure 218.2, left
+        labDefinition<GluFusionLab>(),                               // 218.6.2
         labDefinition<TrainingLab>(),                                // 218.6.5, Figure 218.2, right
         labDefinition<BayesFloorLab>(Shown::CommandLineOnly),        // 218.6.5
         labDefinition<AccountingLab>(),                              // 218.6.4, Part C

@@ -6,10 +6,12 @@ namespace fb {
 
 namespace {
 
-// The depth lab's values with the time study in focus.
+// The depth lab's values with the time study in focus (the residual block cell's keys at their defaults).
 ParamValues asDepthValues(const ParamValues &values)
 {
-    ParamValues v = values;
+    ParamValues v = depthLabSpec().defaults();
+    for (const auto &[key, number] : values.numbers) v.numbers[key] = number;
+    for (const auto &[key, text] : values.texts) v.texts[key] = text;
     v.texts["study"] = "time";
     return v;
 }
@@ -24,7 +26,9 @@ const LabSpec &RnnGradientsLab::spec()
         s.title = "Gradients through time";
         s.source = "218.2";
         s.summary = "Gradient norms through time in an RNN and an LSTM, and the LSTM's constant error carousel.";
-        std::erase_if(s.params, [](const ParamSpec &p) { return p.key == "study"; });
+        std::erase_if(s.params, [](const ParamSpec &p) {
+            return p.key == "study" || p.key == "blocks" || p.key == "branch_gain";
+        });
         return s;
     }();
     return spec;

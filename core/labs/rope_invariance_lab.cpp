@@ -23,7 +23,8 @@ const LabSpec &RopeInvarianceLab::spec()
 
 std::string RopeInvarianceLab::check(const ParamValues &values)
 {
-    return checkAll(spec(), values);
+    if (std::string err = checkAll(spec(), values); !err.empty()) return err;
+    return checkBudget("rope-invariance at d x positions", cost(values), "lower d or positions");
 }
 
 RopeInvarianceParams RopeInvarianceLab::params(const ParamValues &v)
@@ -62,6 +63,14 @@ void writeJson(JsonWriter &json, const RopeInvarianceLabResult &r)
         .field("rope_logits", f.ropeLogits)
         .field("sinusoidal_logits", f.sinusoidalLogits)
         .endObject();
+}
+
+
+Cost RopeInvarianceLab::cost(const ParamValues &v)
+{
+    // Two logits (RoPE and sinusoidal, double and float) of width d at every position.
+    const double d = double(v.integer("d")), positions = double(v.integer("positions"));
+    return { 8.0 * 6.0 * positions + 8.0 * 4.0 * d, 4.0 * 8.0 * d * positions };
 }
 
 } // namespace fb

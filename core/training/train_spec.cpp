@@ -60,6 +60,18 @@ std::string trainFrom(const ParamValues &v, TrainConfig &out, bool &bothArms)
         return "passes must be an integer in [0, seq_len] = [0, " + std::to_string(c.seqLen)
                + "] (0 = exact backpropagation through time), got " + std::to_string(c.passes);
     if (std::string err = checkTrainConfig(c); !err.empty()) return err;
+    if (bothArms) {
+        // The two arms train at the same time: their memory and work add up.
+        TrainConfig token = c, latent = c;
+        token.arm = Arm::TokenOnly;
+        latent.arm = Arm::LatentFeedback;
+        Cost both = trainCost(token);
+        both += trainCost(latent);
+        if (std::string err = checkBudget("training both arms with batch x seq_len at these widths", both,
+                                          "lower steps, batch, seq_len or d_hid, or train one arm");
+            !err.empty())
+            return err;
+    }
     out = c;
     return {};
 }

@@ -2,6 +2,7 @@
 // mean cross entropy of freshly drawn batches, then the held-out loss and accuracy.
 #include "core/training/trainer.h"
 
+#include "core/budget.h"
 #include "core/optim/adam.h"
 #include "core/rng.h"
 #include "core/training/toy_model.h"
@@ -12,7 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
+#include <charconv>
 #include <limits>
 #include <stdexcept>
 
@@ -20,14 +21,14 @@ namespace fb {
 
 namespace {
 constexpr int kEvalChunk = 256;             // held-out sequences per forward pass
-constexpr double kMaxWorkspaceGiB = 2.0;    // refuse configs whose workspaces need more
 
-// Losses and norms for messages: 4 significant digits.
+// Losses and norms for messages: 4 significant digits, in every locale (never "1,386e+04").
 std::string shortNumber(double v)
 {
+    if (!std::isfinite(v)) return formatNumber(v);
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4);
+    return std::string(buf, r.ptr);
 }
 } // namespace
 
@@ -98,14 +99,20 @@ std::string checkTrainConfig(const TrainConfig &c)
     if (!(c.clip >= 0.0)) return bad("clip must be 0 (off) or positive");
     if (c.evalSequences < 1) return bad("evalSequences must be at least 1");
     if (!(c.divergeLoss >= 0.0)) return bad("divergeLoss must be 0 (automatic) or positive");
-    const double gib = trainWorkspaceBytes(c) / double(1ULL << 30);
-    if (gib > kMaxWorkspaceGiB) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.1f", gib);
-        return bad("batch x seq_len at these widths needs " + std::string(buf) + " GiB of workspace (at most "
-                   + formatNumber(kMaxWorkspaceGiB) + "); lower batch, seq_len or d_hid");
-    }
-    return {};
+    return checkBudget("training " + armName(c.arm) + " with batch x seq_len at these widths", trainCost(c),
+                       "lower steps, batch, seq_len or d_hid");
+}
+
+Cost trainCost(const TrainConfig &c)
+{
+    Cost cost;
+    cost.bytes = trainWorkspaceBytes(c) + 3.0 * 4.0 * double(parameterCount(c));  // + weights, gradients, Adam
+    const double step = trainFlopsPerStep(c);
+    // The held-out pass: forward only (a third of a step's products), per column as a training step.
+    const double columns = double(c.batch);
+    const double evalPasses = c.arm == Arm::LatentFeedback && c.passes >= 1 ? 2.0 : 1.0;
+    cost.flops = double(c.steps) * step + evalPasses * step / 3.0 * double(c.evalSequences) / columns;
+    return cost;
 }
 
 namespace {
@@ -248,7 +255,18 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
         result.seconds = elapsed();
         return result;
     }
-    const Eval held = evaluate(net, c, 0);
+    Eval held = evaluate(net, c, 0);
+    // The last step's update is judged by no training loss: the held-out loss judges it, against the
+    // same limit. Above it (or not finite), the run diverged on its last update; keep the weights
+    // that gave the last accepted loss and measure those.
+    if (result.status != TrainStatus::Diverged && !result.curve.empty()
+        && (!std::isfinite(held.loss) || held.loss > divergeLoss)) {
+        const int steps = int(result.curve.size());
+        diverge(steps, "held-out loss " + shortNumber(held.loss) + " nats after the last update"
+                           + (std::isfinite(held.loss) ? " exceeds " + shortNumber(divergeLoss) : std::string()));
+        result.message = "diverged after step " + std::to_string(steps) + result.message.substr(result.message.find(':'));
+        held = evaluate(net, c, 0);
+    }
     result.heldoutLoss = held.loss;
     result.accuracy = held.accuracy;
     if (latent && passes >= 1) {

@@ -2,6 +2,7 @@
 // Trains the two arms of Figure 218.2 (right) of 000_031aadcae6604a46.txt on the toy phase
 // accumulator with FullBand's own forward and backward passes. Callable from any thread;
 // observable through a per-step callback and controllable through a RunControl.
+#include "core/budget.h"
 #include "core/param_spec.h"
 #include "core/run_control.h"
 
@@ -105,8 +106,11 @@ double trainFlopsPerStep(const TrainConfig &config, bool folded = true);
 // throws std::invalid_argument with this sentence for a bad config.
 std::string checkTrainConfig(const TrainConfig &config);
 
-// Added: bytes of the workspaces a training of config allocates (checkTrainConfig refuses > 2 GiB).
+// Added: bytes of the workspaces a training of config allocates.
 double trainWorkspaceBytes(const TrainConfig &config);
+// The memory and the work of one training of config (checkTrainConfig refuses one over the budget
+// of core/budget.h; arm=both runs two at once, and trainFrom checks their sum).
+Cost trainCost(const TrainConfig &config);
 
 // Keys: arm (token-only|latent-feedback|both), steps, batch, lr, seq_len, buckets, d_emb, d_hid,
 // d_fuse, passes, seed, clip. trainFrom fills config (arm "both" sets bothArms).

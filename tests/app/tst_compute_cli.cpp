@@ -165,13 +165,73 @@ private Q_SLOTS:
         QCOMPARE(o["analytic"].toDouble(), 0.5);
         FB_FUZZY_COMPARE(o["monte_carlo"].toDouble(), 0.4999, 0.002);
     }
+    // 218.1: "Input shape: torch.Size([2, 16, 8, 8]), Output shape: torch.Size([2, 16, 8, 8])" and
+    // "Input gradient norm: 37.9606" (PyTorch's float32 37.9606094, FullBand's double 37.9606080).
+    void residualBlock()
+    {
+        const QJsonObject o = json({ "residual-block" });
+        FB_FUZZY_COMPARE(o["input_grad_norm"].toDouble(), 37.9606, 5e-5 + 1e-5);
+        QCOMPARE(o["input_shape"].toArray(), (QJsonArray { 2, 16, 8, 8 }));
+        QCOMPARE(o["output_shape"].toArray(), (QJsonArray { 2, 16, 8, 8 }));
+        const QJsonArray printed = o["printed"].toArray();
+        QCOMPARE(printed.size(), 2);
+        QCOMPARE(printed[0].toString(),
+                 QStringLiteral("Input shape: torch.Size([2, 16, 8, 8]), Output shape: torch.Size([2, 16, 8, 8])"));
+        QCOMPARE(printed[1].toString(), QStringLiteral("Input gradient norm: 37.9606"));
+        // The shortcut's share: without it the same block passes back far less.
+        FB_FUZZY_COMPARE(o["plain_input_grad_norm"].toDouble(), 15.7796357027, 1e-9);
+        const QJsonObject silent = json({ "residual-block", "--set", "branch_gain=0" });
+        QVERIFY(silent["plain_input_grad_norm"].toDouble(-1) == 0.0);
+        QCOMPARE(silent["input_grad_norm"].toDouble(), silent["identity_grad_norm"].toDouble());
+    }
+    // 218.4.5: "Positional encoding range: [-1.000, 1.000]" and "Output norm: 1.7207".
+    void mha()
+    {
+        const QJsonObject o = json({ "mha" });
+        FB_FUZZY_COMPARE(o["pe_min"].toDouble(), -1.000, 5e-4);
+        FB_FUZZY_COMPARE(o["pe_max"].toDouble(), 1.000, 5e-4);
+        FB_FUZZY_COMPARE(o["output_norm"].toDouble(), 1.7207, 5e-5 + 1e-6);
+        QCOMPARE(o["output_shape"].toArray(), (QJsonArray { 3, 12, 64 }));
+        const QJsonArray printed = o["printed"].toArray();
+        QCOMPARE(printed.size(), 3);
+        QCOMPARE(printed[0].toString(), QStringLiteral("Input: torch.Size([3, 12, 64]), Output: torch.Size([3, 12, 64])"));
+        QCOMPARE(printed[1].toString(), QStringLiteral("Positional encoding range: [-1.000, 1.000]"));
+        QCOMPARE(printed[2].toString(), QStringLiteral("Output norm: 1.7207"));
+        QCOMPARE(json({ "mha", "--set", "heads=8", "--set", "seq_len=20" })["weights"].toArray().size(), 8);
+    }
+    // 218.6.2: "mean gate value 0.495, fraction of gates above 0.5: 0.493" and "with the h columns
+    // zeroed, sensitivity to h_t: 0.0e+00".
+    void gluFusion()
+    {
+        const QJsonObject o = json({ "glu-fusion" });
+        FB_FUZZY_COMPARE(o["mean_gate"].toDouble(), 0.495, 5e-4 + 1e-6);
+        FB_FUZZY_COMPARE(o["fraction_open"].toDouble(), 0.493, 5e-4);
+        QCOMPARE(o["gates_open"].toInt(), 1009);
+        QCOMPARE(o["gate_count"].toInt(), 2048);
+        QVERIFY(o["sensitivity_h_zeroed"].toDouble(-1) == 0.0);
+        FB_FUZZY_COMPARE(o["sensitivity"].toDouble(), 2.2596070691, 1e-9);
+        QCOMPARE(o["next_input_shape"].toArray(), (QJsonArray { 4, 512 }));
+        const QJsonArray printed = o["printed"].toArray();
+        QCOMPARE(printed.size(), 4);
+        QCOMPARE(printed[2].toString(), QStringLiteral("mean gate value 0.495, fraction of gates above 0.5: 0.493"));
+        QCOMPARE(printed[3].toString(), QStringLiteral("with the h columns zeroed, sensitivity to h_t: 0.0e+00"));
+        const QJsonObject overhead = o["overhead"].toObject();
+        QCOMPARE(overhead["fusion_params"].toDouble(), 4.0 * 512 * 512);
+        QCOMPARE(overhead["fusion_flops"].toDouble(), 8.0 * 512 * 512);
+        QCOMPARE(overhead["stack_params"].toDouble(), 12.0 * 512 * 512 * 32);
+        QCOMPARE(overhead["stack_flops"].toDouble(), 24.0 * 512 * 512 * 32);
+        FB_FUZZY_COMPARE(overhead["param_ratio"].toDouble(), 0.0104, 0.00005);
+        // The channel opened halfway, and closed: exactly 0 at alpha = 0.
+        FB_FUZZY_COMPARE(json({ "glu-fusion", "--set", "alpha=0.5" })["sensitivity"].toDouble(), 1.0524599962, 1e-9);
+        QVERIFY(json({ "glu-fusion", "--set", "alpha=0" })["sensitivity"].toDouble(-1) == 0.0);
+    }
     void help()
     {
         const Run r = runCompute({ "--help" });
         QCOMPARE(r.exitCode, 0);
         const QString text = QString::fromUtf8(r.out);
         for (const char *lab : { "decay-bound", "rope-invariance", "context-extension", "attention", "capacity",
-                                 "accounting", "kv-cache", "bayes-floor" })
+                                 "accounting", "kv-cache", "bayes-floor", "residual-block", "mha", "glu-fusion" })
             QVERIFY2(text.contains(QLatin1String(lab)), lab);
         QVERIFY(text.contains(QStringLiteral("max_distance: an integer in [1, 65536], default 512")));
         QVERIFY(text.contains(QStringLiteral("snr: a number in [0, 1000000], default 10")));
@@ -200,6 +260,11 @@ private Q_SLOTS:
         QTest::newRow("odd rope head") << QStringList { "attention", "--set", "positional=rope", "--set", "heads=8", "--set", "d_model=72" }
                                        << "d_model / heads must be even";
         QTest::newRow("n 10000") << QStringList { "attention", "--set", "n=10000" } << "n (tokens) must be an integer in [1, 512]";
+        QTest::newRow("channels 0") << QStringList { "residual-block", "--set", "channels=0" } << "channels must be an integer in [1, 32]";
+        QTest::newRow("mha heads") << QStringList { "mha", "--set", "heads=5" } << "heads must be an integer from 1 to d_model that divides d_model (64)";
+        QTest::newRow("mha odd width") << QStringList { "mha", "--set", "d_model=63" } << "d_model must be an even integer in [2, 256]";
+        QTest::newRow("alpha 2") << QStringList { "glu-fusion", "--set", "alpha=2" } << "alpha must be a number in [0, 1]";
+        QTest::newRow("alpha nan") << QStringList { "glu-fusion", "--set", "alpha=nan" } << "alpha must be";
         QTest::newRow("samples absurd") << QStringList { "bayes-floor", "--set", "samples=1e15" } << "samples";
     }
     void badInput()

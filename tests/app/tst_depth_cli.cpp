@@ -112,6 +112,7 @@ private Q_SLOTS:
         QTest::newRow("rnn") << "rnn-gradients" << QStringList { "seq_len=20" } << "rnn";
         QTest::newRow("depth lab, time study") << "depth-gradients" << QStringList { "study=time", "seq_len=20" } << "rnn";
         QTest::newRow("classifier study") << "depth-gradients" << QStringList { "study=classifier", "steps=5" } << "arms";
+        QTest::newRow("block study") << "depth-gradients" << QStringList { "study=block" } << "input_grad_norm";
     }
     void runCompute()
     {
@@ -150,7 +151,7 @@ private Q_SLOTS:
                                 << "fullband: radius must be a number in [0.1, 2], got 'abc', which is not a number\n";
         QTest::newRow("unknown key") << false << "depth-gradients" << QStringList { "layers=3" }
                                      << "fullband: unknown key 'layers' for depth-gradients; valid keys: study, depth, width, "
-                                        "activation, norm, init_scale, seed, seq_len, hidden, radius, forget_bias, steps, batch, lr\n";
+                                        "activation, norm, init_scale, seed, blocks, branch_gain, seq_len, hidden, radius, forget_bias, steps, batch, lr\n";
         QTest::newRow("unknown lab") << false << "depth" << QStringList {}
                                      << "fullband: unknown lab 'depth' for the depth computations; one of depth-gradients, rnn-gradients\n";
         QTest::newRow("train lr") << true << "" << QStringList { "task=lstm-vs-mean", "lr=2" }

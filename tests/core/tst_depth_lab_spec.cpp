@@ -14,8 +14,8 @@ private Q_SLOTS:
         const LabSpec &spec = depthLabSpec();
         QCOMPARE(QString::fromStdString(spec.name), QStringLiteral("depth-gradients"));
         QCOMPARE(QString::fromStdString(spec.keyList()),
-                 QStringLiteral("study, depth, width, activation, norm, init_scale, seed, seq_len, hidden, radius, "
-                                "forget_bias, steps, batch, lr"));
+                 QStringLiteral("study, depth, width, activation, norm, init_scale, seed, blocks, branch_gain, seq_len, "
+                                "hidden, radius, forget_bias, steps, batch, lr"));
         DepthLabConfig c;
         QVERIFY(depthLabFrom(spec.defaults(), c).empty());
         QCOMPARE(c.study, DepthStudy::Depth);
@@ -31,6 +31,12 @@ private Q_SLOTS:
         QCOMPARE(c.classifier.batch, 8);
         QCOMPARE(c.classifier.steps, 200);
         QCOMPARE(c.classifier.lr, 1e-2);
+        // the chapter's residual block cell (218.1)
+        QCOMPARE(c.block.channels, 16);
+        QCOMPARE(c.block.batch, 2);
+        QCOMPARE(c.block.seed, std::uint64_t(0));
+        QCOMPARE(c.block.blocks, 1);
+        QCOMPARE(c.block.branchGain, 1.0);
     }
 
     void conversion()
@@ -51,6 +57,14 @@ private Q_SLOTS:
         QCOMPARE(c.classifier.seed, std::uint64_t(42));
         QCOMPARE(c.time.hidden, 64);
         QCOMPARE(c.classifier.hidden, 64);
+        QCOMPARE(c.block.seed, std::uint64_t(42));
+        QVERIFY(setFromText(depthLabSpec(), v, "study", "block").empty());
+        QVERIFY(setFromText(depthLabSpec(), v, "blocks", "3").empty());
+        QVERIFY(setFromText(depthLabSpec(), v, "branch_gain", "0").empty());
+        QVERIFY(depthLabFrom(v, c).empty());
+        QCOMPARE(c.study, DepthStudy::Block);
+        QCOMPARE(c.block.blocks, 3);
+        QCOMPARE(c.block.branchGain, 0.0);
     }
 
     void refusals_data()
@@ -64,7 +78,7 @@ private Q_SLOTS:
         QTest::newRow("radius") << "radius" << "0" << "radius must be a number in [0.1, 2], got 0";
         QTest::newRow("seq_len") << "seq_len" << "501" << "seq_len (steps) must be an integer in [2, 500], got 501";
         QTest::newRow("norm") << "norm" << "2" << "norm must be an integer in [0, 1], got 2";
-        QTest::newRow("study") << "study" << "width" << "study must be one of depth|time|classifier, got 'width'";
+        QTest::newRow("study") << "study" << "width" << "study must be one of depth|block|time|classifier, got 'width'";
     }
     void refusals()
     {

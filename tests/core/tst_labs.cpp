@@ -18,21 +18,15 @@
 
 using namespace fb;
 
-namespace {
-const LabSpec &specOf(const char *name)
-{
-    return findLab(name)->spec();
-}
-} // namespace
-
 class TestLabs : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void everyLabIsWellFormed()
     {
-        const std::vector<std::string> names { "depth-gradients", "rnn-gradients", "attention", "rope-invariance",
-                                               "decay-bound", "context-extension", "capacity", "training",
-                                               "bayes-floor", "accounting", "costs", "kv-cache" };
+        const std::vector<std::string> names { "depth-gradients", "residual-block", "rnn-gradients", "attention",
+                                               "rope-invariance", "decay-bound", "context-extension", "mha",
+                                               "capacity", "glu-fusion", "training", "bayes-floor", "accounting",
+                                               "costs", "kv-cache" };
         QCOMPARE(labDefinitions().size(), names.size());
         for (std::size_t i = 0; i < names.size(); ++i) {
             const LabDefinition &def = labDefinitions()[i];

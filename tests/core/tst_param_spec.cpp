@@ -41,6 +41,9 @@ private Q_SLOTS:
         QTest::newRow("base too small") << "base" << "1" << "base must be a number in [1.0001, 1000000000], got 1";
         QTest::newRow("base nan") << "base" << "nan" << "base must be";
         QTest::newRow("base inf") << "base" << "inf" << "base must be";
+        QTest::newRow("base beyond a double") << "base" << "1e400" << "got '1e400', which is far outside that range";
+        QTest::newRow("base beyond a double, negative") << "base" << "-1e400" << "which is far outside that range";
+        QTest::newRow("base below a double") << "base" << "1e-400" << "which is too close to 0 for a double";
         QTest::newRow("choice ok") << "method" << "yarn" << "";
         QTest::newRow("choice bad") << "method" << "rope" << "method must be one of none|pi|ntk|yarn, got 'rope'";
         QTest::newRow("unknown key") << "dd" << "1" << "unknown key 'dd' for demo; valid keys: d, base, method";

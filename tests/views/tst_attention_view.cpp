@@ -294,7 +294,7 @@ private Q_SLOTS:
         QFETCH(double, dpr);
         AttentionView view;  // never shown: the heatmap paints itself, no widget grab needed
         view.waitForResult();
-        QCOMPARE(view.exportables().size(), 1);
+        QCOMPARE(view.exportables().size(), 2);  // the heads, the sinusoidal table
         const QImage image = view.exportables().front()->renderImage(size, dpr);
         QCOMPARE(image.size(), size * dpr);
         const ImageStats stats = imageStats(image);

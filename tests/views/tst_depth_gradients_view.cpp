@@ -54,7 +54,7 @@ private Q_SLOTS:
         // held-out accuracy every 5 steps of 200, step 0 included
         QCOMPARE(view.lstmHeldoutSeries()->count(), 41);
         QCOMPARE(view.meanHeldoutSeries()->count(), 41);
-        QCOMPARE(view.exportables().size(), 3);
+        QCOMPARE(view.exportables().size(), 4);  // depth, time, classifier, the residual block cell
         QVERIFY(view.readouts()->value(QStringLiteral("plainratio")).contains(QStringLiteral("e-")));
         QVERIFY(view.readouts()->value(QStringLiteral("lstmacc")).startsWith(QStringLiteral("1.00 / ")));
     }
@@ -76,6 +76,17 @@ private Q_SLOTS:
         QCOMPARE(view.focusedChart(), 2);
         QApplication::processEvents();
         QVERIFY(view.classifierChart()->width() > 1.5 * view.timeChart()->width());
+        // Two small charts below the large one, never three (their legends need the width); the
+        // residual block cell is shown only in focus.
+        QVERIFY(view.blockChart()->isHidden());
+        QVERIFY(view.setValues(with(view.values(), "study", "block")).isEmpty());
+        QCOMPARE(view.focusedChart(), 3);
+        QApplication::processEvents();
+        QVERIFY(!view.blockChart()->isHidden() && !view.depthChart()->isHidden() && !view.timeChart()->isHidden());
+        QVERIFY(view.classifierChart()->isHidden());
+        QVERIFY(view.blockChart()->width() > 1.5 * view.depthChart()->width());
+        QVERIFY(view.depthChart()->width() > 500);
+        QVERIFY(view.blockChart()->chart()->title().contains(QStringLiteral("seed 0, 1 block, γ = 1")));
     }
 
     void studiesAreCachedSeparately()

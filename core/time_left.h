@@ -1,0 +1,12 @@
+#pragma once
+// The time a long run has left, estimated from its pace so far, for progress lines in the window
+// and on the command line: "about 3 min left", "about 40 s left", "about 1 h 5 min left".
+#include <string>
+
+namespace fb {
+
+// Empty while there is nothing to go on yet (no step done, or under half a second of work), and
+// once done reaches total.
+std::string timeLeftText(double elapsedSeconds, long long done, long long total);
+
+} // namespace fb
