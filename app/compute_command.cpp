@@ -99,7 +99,10 @@ int runCompute(int argc, char **argv)
                                            "for parameters)").arg(positional.at(1)));
     const LabDefinition *lab = findLab(positional.first().toStdString());
     if (!lab || !lab->computeJson) {
-        const QString hint = lab ? QStringLiteral(" (train it with fullband train)") : QString();
+        const QString hint = !lab ? QString()
+                             : lab->name() == "transformer"
+                                 ? QStringLiteral(" (train it with fullband train --set model=transformer)")
+                                 : QStringLiteral(" (train it with fullband train)");
         return failBadInput(QStringLiteral("unknown lab '%1'%2; expected one of: %3")
                                 .arg(positional.first(), hint, computableNames()));
     }

@@ -10,6 +10,7 @@
 #include "views/glu_fusion_view.h"
 #include "views/rope_invariance_view.h"
 #include "views/training_view.h"
+#include "views/transformer_view.h"
 
 #include <map>
 
@@ -33,6 +34,7 @@ const std::map<std::string, LabView *(*)()> &viewFactories()
         { "decay-bound", &make<DecayBoundView> },
         { "capacity", &make<CapacityView> },
         { "glu-fusion", &make<GluFusionView> },
+        { "transformer", &make<TransformerView> },
         { "training", &make<TrainingView> },
         { "accounting", &make<AccountingView> },
         { "costs", &make<CostsView> },

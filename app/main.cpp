@@ -24,12 +24,13 @@ int main(int argc, char **argv)
         if (std::strcmp(argv[1], "compute") == 0) return fb::runCompute(argc, argv);
         if (std::strcmp(argv[1], "train") == 0) return fb::runTrain(argc, argv);
         if (std::strcmp(argv[1], "export") == 0) return fb::runExport(argc, argv);
+        if (std::strcmp(argv[1], "animate") == 0) return fb::runAnimate(argc, argv);
     }
 
     // A word that is neither a subcommand, an option nor a file is a typo: say so without a display.
     if (argc > 1 && argv[1][0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(argv[1]))) {
-        std::fprintf(stderr, "fullband: unknown subcommand or file '%s'; expected compute, train, export "
-                             "or a file to open (see fullband --help)\n", argv[1]);
+        std::fprintf(stderr, "fullband: unknown subcommand or file '%s'; expected compute, train, export, "
+                             "animate or a file to open (see fullband --help)\n", argv[1]);
         return fb::kExitBadInput;
     }
 
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
         "  compute LAB [--set KEY=VALUE]...   print a lab's figures as JSON\n"
         "  train [--set KEY=VALUE]...         train the latent-feedback toy, print JSON\n"
         "  export LAB [--set KEY=VALUE]... --out FILE.png [--size WxH]\n"
+        "  animate LAB --sweep KEY=FROM:TO[:log] [--set KEY=VALUE]... [--frames N] [--fps F]\n"
+        "          [--size WxH] --out FILE.mp4|FILE.gif|DIR/   a parameter sweep as video, GIF or PNGs\n"
         "fullband FILE opens a scene (.fullband), a deck, or a PNG exported by FullBand.\n"
         "Run 'fullband SUBCOMMAND --help' for the keys of each."));
     parser.addHelpOption();

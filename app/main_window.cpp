@@ -1,5 +1,6 @@
 #include "app/main_window.h"
 
+#include "app/animation_dialog.h"
 #include "app/export_dialog.h"
 #include "app/image_export.h"
 #include "app/lab_image.h"
@@ -137,6 +138,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Export chart…"), this, &MainWindow::exportChartDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export &all charts…"), this, &MainWindow::exportAllDialog)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    file->addAction(tr("Export a&nimation…"), this, &MainWindow::exportAnimationDialog);
     QAction *caption = file->addAction(tr("Caption strip on exported charts"));
     caption->setCheckable(true);
     connect(caption, &QAction::toggled, this, &MainWindow::setCaptionStrip);
@@ -375,6 +377,19 @@ void MainWindow::exportChartDialog()
     const QString err = exportChart(dialog.chartIndex(), dialog.path(), dialog.size(), dialog.scale());
     if (err.isEmpty()) toast_->showText(tr("Wrote %1").arg(dialog.path()), 5000);
     report(tr("Export chart"), err);
+}
+
+void MainWindow::exportAnimationDialog()
+{
+    LabView *l = currentLab();
+    if (!l || l->exportables().isEmpty()) return;
+    // Modal, but the window keeps painting: frames render one per event-loop turn, encoding runs on
+    // a worker (AnimationRun).
+    AnimationDialog dialog(l, this);
+    connect(&dialog, &AnimationDialog::exportFinished, this, [this](const QString &err) {
+        if (err.isEmpty()) statusBar()->showMessage(tr("Animation written"), 5000);
+    });
+    dialog.exec();
 }
 
 void MainWindow::exportAllDialog()

@@ -62,6 +62,7 @@ private:
     void updateSidebarWidth(std::optional<bool> force = std::nullopt);
     void exportChartDialog();
     void exportAllDialog();
+    void exportAnimationDialog();
     void openDialog();
     void saveDialog();
     void copyChart();

@@ -4,6 +4,8 @@
 #include "app/cli.h"
 #include "app/depth_command.h"
 #include "app/commands.h"
+#include "app/transformer_command.h"
+#include "core/transformer/transformer_config.h"
 #include "app/progress_line.h"
 #include "core/training/trainer.h"
 
@@ -79,12 +81,16 @@ int runTrain(int argc, char **argv)
         "...}]}. Held-out loss (nats) and accuracy are measured on 2,048 fresh sequences; the latent arm is "
         "evaluated with the exact recurrence, also when trained with k passes.\n"
         "--set task=lstm-vs-mean trains the LSTM and mean-pooling classifiers of section 218.2 instead "
-        "(keys: arm lstm|mean-pooling|both, steps, batch, lr, seed, hidden, embed, vocab, seq_len, heldout)."));
+        "(keys: arm lstm|mean-pooling|both, steps, batch, lr, seed, hidden, embed, vocab, seq_len, heldout).\n"
+        "--set model=transformer trains the tiny decoder-only transformer instead and prints {\"model\", "
+        "\"config\", \"params\", \"curve\", \"heldout_loss\", \"second_half_loss\", \"induction_score\", "
+        "\"length_generalisation\", \"ms_per_step\", \"seconds\", \"status\", ...} (its keys are listed below)."));
     addCommonOptions(parser);
     parser.addPositionalArgument(QStringLiteral("train"), QStringLiteral("The subcommand."));
     if (!parser.parse(QCoreApplication::arguments())) return failBadInput(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText() + keysHelp(spec)), stdout);
+        std::fputs(qPrintable(parser.helpText() + keysHelp(spec) + QStringLiteral("\nmodel=transformer")
+                              + keysHelp(transformerSpec())), stdout);
         return 0;
     }
     const QStringList positional = parser.positionalArguments();
@@ -92,8 +98,19 @@ int runTrain(int argc, char **argv)
         return failBadInput(QStringLiteral("train takes no arguments besides --set KEY=VALUE, got '%1'")
                                 .arg(positional.at(1)));
 
-    // task=lstm-vs-mean trains the classifiers of section 218.2; task=toy (the default) the toy below.
+    // model=transformer trains the tiny transformer (its own keys); model=toy (the default) the rest.
     QStringList sets = parser.values(kSetOption);
+    QString model = QStringLiteral("toy");
+    for (qsizetype i = 0; i < sets.size(); ++i) {
+        const QString set = sets[i].trimmed();
+        if (!set.startsWith(QLatin1String("model="))) continue;
+        model = set.mid(6).trimmed();
+        sets.removeAt(i--);
+    }
+    if (model == QLatin1String("transformer")) return runTransformerTrain(sets);
+    if (model != QLatin1String("toy"))
+        return failBadInput(QStringLiteral("model must be one of toy|transformer, got '%1'").arg(model));
+    // task=lstm-vs-mean trains the classifiers of section 218.2; task=toy (the default) the toy below.
     for (qsizetype i = 0; i < sets.size(); ++i) {
         const QString set = sets[i].trimmed();
         if (!set.startsWith(QLatin1String("task="))) continue;

@@ -13,9 +13,13 @@
 #                                   (SCREEN=1024x768 for a projector's size; default 1600x1000)
 #   packaging/fullband.sh deps DIR...    check that everything those build directories and CI's scripts use
 #                                   comes from packages these lists install (packaging/check-deps.sh)
+#   packaging/fullband.sh baselines  the tiny transformer against its PyTorch reference, one thread
+#                                   each, in the same run: ms/step of both and their ratio, then
+#                                   FullBand's GFLOP/s, two threads, memory and the k-pass cost
 #   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
-# cores), FUZZ_SECONDS (default 60).
+# cores), FUZZ_SECONDS (default 60), FULLBAND_BASELINES (default: ../shared/baselines beside the
+# checkout, where torch_tiny_transformer.py lives), BASELINE_STEPS (default 300).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,9 +33,12 @@ list_only=0
 # Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
 # use (without it fontconfig slants the regular face, and the views render differently). locales has
 # the sources of de_DE.UTF-8, which the locale test compiles with localedef into a folder of its own.
+# FFmpeg's libraries write animations (H.264 through libavcodec59's libx264, GIF with the
+# palettegen/paletteuse filters); ffmpeg/ffprobe to look at, play and probe what fullband animate wrote.
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
+          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev ffmpeg
           xvfb xauth fonts-dejavu-core fonts-dejavu-extra locales)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
@@ -42,6 +49,9 @@ case "$mode" in
   fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
   # check-deps.sh watches the quick tests and cpack with strace.
   deps) packages+=(strace) ;;
+  # Debian's PyTorch for the reference, and OpenBLAS: without it torch uses the reference BLAS
+  # (about 8 times slower) and the comparison means nothing.
+  baselines) packages+=(python3-torch libopenblas0-pthread) ;;
   # packaging/screenshots.sh grabs the Xvfb screen with ImageMagick's import.
   screenshots) packages+=(imagemagick) ;;
 esac
@@ -60,11 +70,15 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-configure_and_build() {
+configure() {
   local march_args=()
   # x86-64-v3 (AVX2/FMA) lets Eigen vectorize; fall back to a portable build on older CPUs.
   if ! grep -q -m1 avx2 /proc/cpuinfo 2>/dev/null; then march_args=(-DFULLBAND_MARCH=); fi
   cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${march_args[@]}" "$@"
+}
+
+configure_and_build() {
+  configure "$@"
   cmake --build "$build_dir" -j "$jobs"
 }
 
@@ -151,6 +165,27 @@ package() {
   bash "$here/packaging/check-package.sh" "$(ls -t "$build_dir"/fullband_*.deb | head -n1)"
 }
 
+# The PyTorch reference and FullBand's benchmark at the same defaults, one thread each, one after
+# the other in this run (the machine's load is printed by the benchmark).
+baselines() {
+  local dir=${FULLBAND_BASELINES:-$here/../shared/baselines} steps=${BASELINE_STEPS:-300}
+  local script=$dir/torch_tiny_transformer.py
+  [ -f "$script" ] || { echo "fullband: $script not found (set FULLBAND_BASELINES)" >&2; exit 2; }
+  configure
+  cmake --build "$build_dir" --target bench_transformer -j "$jobs"
+  local torch_json ours_json
+  torch_json=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$script" steps="$steps" eval_every=0 | tail -n1)
+  echo "torch (1 thread): $torch_json"
+  ours_json=$("$build_dir/tests/bench_transformer" --steps "$steps" --speed --kpass | tee /dev/stderr | grep '^{"ms_per_step"')
+  python3 - "$torch_json" "$ours_json" <<'PY'
+import json, sys
+torch, ours = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(f"torch {torch['ms_per_step']:.3f} ms/step, FullBand {ours['ms_per_step']:.3f} ms/step (1 thread each): "
+      f"FullBand is {torch['ms_per_step'] / ours['ms_per_step']:.2f}x faster; with 2 threads "
+      f"{ours['ms_per_step_2_threads']:.3f} ms/step")
+PY
+}
+
 install_missing
 case "$mode" in
   build) configure_and_build "$@" ;;
@@ -171,8 +206,9 @@ case "$mode" in
   stress) stress "$@" ;;
   package) package "$@" ;;
   deps) bash "$here/packaging/check-deps.sh" "$@" ;;
+  baselines) baselines ;;
   screenshots)
     configure_and_build
     BUILD_DIR=$build_dir bash "$here/packaging/screenshots.sh" "$@" ;;
-  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress|screenshots|deps|packages" >&2; exit 2 ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress|screenshots|deps|baselines|packages" >&2; exit 2 ;;
 esac

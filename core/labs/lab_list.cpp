@@ -15,6 +15,7 @@
 #include "core/labs/rnn_gradients_lab.h"
 #include "core/labs/rope_invariance_lab.h"
 #include "core/labs/training_lab.h"
+#include "core/labs/transformer_lab.h"
 
 namespace fb {
 
@@ -31,6 +32,7 @@ const std::vector<LabDefinition> &labDefinitions()
         labDefinition<MhaLab>(Shown::CommandLineOnly),               // 218.4.5's cell
         labDefinition<CapacityLab>(),                                // 218.6.1, Figure 218.2, left
         labDefinition<GluFusionLab>(),                               // 218.6.2
+        labDefinition<TransformerLab>(),                             // 218.4, 218.6: a tiny transformer trained live
         labDefinition<TrainingLab>(),                                // 218.6.5, Figure 218.2, right
         labDefinition<BayesFloorLab>(Shown::CommandLineOnly),        // 218.6.5
         labDefinition<AccountingLab>(),                              // 218.6.4, Part C

@@ -143,16 +143,18 @@ private Q_SLOTS:
         std::unique_ptr<LabView> lab(entry.create());
         lab->resize(1200, 800);
         lab->show();
-        // The training lab trains in waitForResult, from scratch only after Reset. It runs short
-        // trainings here, and skips the maxima that would train for minutes (100,000 steps, 4,096
-        // sequences a batch, the widest layers, 256 passes); the trainer refuses what would not fit.
-        const bool training = entry.name == QLatin1String("training");
+        // The training labs train in waitForResult, from scratch only after Reset. They run short
+        // trainings here, and skip the maxima that would train for minutes (100,000 steps, 4,096
+        // sequences a batch, the widest layers, 256 passes); the trainers refuse what would not fit.
+        const bool transformer = entry.name == QLatin1String("transformer");
+        const bool training = entry.name == QLatin1String("training") || transformer;
         // The depth lab trains its LSTM classifier on every change; 10 steps (not the chapter's 200)
         // keep its widest and largest-batch limits to a fraction of a second, and its steps maximum
         // (2,000 steps) is left to tst_depth_gradients_view.
         const bool depth = entry.name == QLatin1String("depth-gradients");
         const std::set<std::string> slowMaxima = training
-            ? std::set<std::string> { "steps", "batch", "seq_len", "d_emb", "d_hid", "d_fuse", "passes" }
+            ? std::set<std::string> { "steps", "batch", "seq_len", "d_emb", "d_hid", "d_fuse", "passes", "d_model",
+                                      "layers", "threads" }
             : depth ? std::set<std::string> { "steps" } : std::set<std::string> {};
         const auto settle = [&] {
             if (training)
@@ -162,8 +164,11 @@ private Q_SLOTS:
         };
         if (training || depth) {
             ParamValues small = lab->values();
-            const std::map<std::string, double> shortRun = training ? std::map<std::string, double> { { "steps", 20 }, { "batch", 16 } }
-                                                                    : std::map<std::string, double> { { "steps", 10 } };
+            const std::map<std::string, double> shortRun = transformer
+                ? std::map<std::string, double> { { "steps", 5 }, { "batch", 4 }, { "seq_len", 8 }, { "layers", 1 },
+                                                  { "heads", 2 }, { "d_model", 16 } }
+                : training ? std::map<std::string, double> { { "steps", 20 }, { "batch", 16 } }
+                           : std::map<std::string, double> { { "steps", 10 } };
             for (const auto &[key, value] : shortRun)
                 if (small.numbers.count(key)) small.numbers[key] = value;
             QCOMPARE(lab->setValues(small), QString());
@@ -223,7 +228,13 @@ private Q_SLOTS:
     {
         for (const LabEntry &entry : labRegistry()) {
             std::unique_ptr<LabView> lab(entry.create());
-            lab->waitForResult();
+            // The transformer lab's waitForResult would train its defaults for seconds: its preview only.
+            const bool transformer = entry.name == QLatin1String("transformer");
+            const auto settle = [&] {
+                if (transformer) lab->LabView::waitForResult();
+                else lab->waitForResult();
+            };
+            settle();
             const ParamValues before = lab->values();
             for (const ParamSpec &p : lab->panel()->spec().params) {
                 if (!isNumeric(p)) continue;
@@ -242,7 +253,7 @@ private Q_SLOTS:
                     QVERIFY(lab->values() == before);
                 }
             }
-            lab->waitForResult();
+            settle();
             QCOMPARE(checkCharts(*lab), QString());
         }
     }

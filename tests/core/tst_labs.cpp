@@ -25,8 +25,8 @@ private Q_SLOTS:
     {
         const std::vector<std::string> names { "depth-gradients", "residual-block", "rnn-gradients", "attention",
                                                "rope-invariance", "decay-bound", "context-extension", "mha",
-                                               "capacity", "glu-fusion", "training", "bayes-floor", "accounting",
-                                               "costs", "kv-cache" };
+                                               "capacity", "glu-fusion", "transformer", "training", "bayes-floor",
+                                               "accounting", "costs", "kv-cache" };
         QCOMPARE(labDefinitions().size(), names.size());
         for (std::size_t i = 0; i < names.size(); ++i) {
             const LabDefinition &def = labDefinitions()[i];

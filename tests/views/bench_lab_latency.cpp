@@ -263,7 +263,8 @@ int main(int argc, char **argv)
     const bool defaultsOnly = only.removeAll(QStringLiteral("--defaults-only")) > 0;
     everyChart = only.removeAll(QStringLiteral("--every-chart")) > 0;
     for (const LabEntry &entry : labRegistry()) {
-        if (entry.name == QLatin1String("training")) continue;  // trains live; see bench_event_loop
+        if (entry.name == QLatin1String("training") || entry.name == QLatin1String("transformer"))
+            continue;  // trains live; see bench_event_loop
         if (!only.isEmpty() && !only.contains(entry.name)) continue;
         std::unique_ptr<LabView> lab(entry.create());
         lab->resize(1370, 1000);  // the lab's part of a 1600 x 1000 window

@@ -1,0 +1,220 @@
+#include "app/animation.h"
+
+#include "app/image_export.h"
+#include "app/lab_image.h"
+#include "app/lab_registry.h"
+#include "app/video_writer.h"
+#include "views/lab_view.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+double Sweep::valueAt(const ParamSpec &spec, int i) const
+{
+    const double t = frames <= 1 ? 0.0 : double(i) / double(frames - 1);
+    double v = log ? std::exp(std::log(from) + t * (std::log(to) - std::log(from))) : from + t * (to - from);
+    // Inner frames at 4 significant digits (captions read "base = 1.031e+04", scenes round-trip);
+    // the ends exactly as given.
+    if (v != 0.0 && i > 0 && i < frames - 1) {
+        const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::abs(v))));
+        v = std::round(v * scale) / scale;
+    }
+    if (i == frames - 1) v = to;
+    if (i == 0) v = from;
+    if (spec.kind == ParamKind::Integer) {
+        const double m = double(std::max<long long>(1, spec.multipleOf));
+        v = std::round(v / m) * m;
+    }
+    return std::clamp(v, spec.min, spec.max);
+}
+
+QString parseSweep(const LabSpec &lab, const QString &text, Sweep &out)
+{
+    const QString keys = QString::fromStdString(lab.keyList());
+    const qsizetype eq = text.indexOf(QLatin1Char('='));
+    if (eq <= 0)
+        return QStringLiteral("--sweep expects KEY=FROM:TO[:log], got '%1'; keys for %2: %3")
+            .arg(text, QString::fromStdString(lab.name), keys);
+    const std::string key = text.left(eq).trimmed().toStdString();
+    const ParamSpec *spec = lab.find(key);
+    if (!spec || (spec->kind != ParamKind::Real && spec->kind != ParamKind::Integer))
+        return QStringLiteral("--sweep: '%1' is not a numeric parameter of %2; keys: %3")
+            .arg(QString::fromStdString(key), QString::fromStdString(lab.name), keys);
+    const QStringList parts = text.mid(eq + 1).split(QLatin1Char(':'));
+    const QString range = QString::fromStdString(rangeText(*spec));
+    if (parts.size() < 2 || parts.size() > 3 || (parts.size() == 3 && parts[2] != QLatin1String("log")
+                                                 && parts[2] != QLatin1String("lin")))
+        return QStringLiteral("--sweep %1 expects FROM:TO or FROM:TO:log with both in %2, got '%3'")
+            .arg(QString::fromStdString(key), range, text.mid(eq + 1));
+    Sweep s;
+    s.key = key;
+    s.frames = out.frames;
+    if (!parseNumber(parts[0].trimmed().toStdString(), s.from) || !parseNumber(parts[1].trimmed().toStdString(), s.to)
+        || !checkNumber(*spec, s.from).empty() || !checkNumber(*spec, s.to).empty())
+        return QStringLiteral("--sweep %1: FROM and TO must each be %2, got '%3'")
+            .arg(QString::fromStdString(key), range, text.mid(eq + 1));
+    if (s.from == s.to)
+        return QStringLiteral("--sweep %1: FROM and TO must differ (both %2)").arg(QString::fromStdString(key), parts[0]);
+    s.log = parts.size() == 3 ? parts[2] == QLatin1String("log") : false;
+    if (s.log && !(s.from > 0 && s.to > 0))
+        return QStringLiteral("--sweep %1: a log sweep needs FROM and TO above 0, got '%2'")
+            .arg(QString::fromStdString(key), text.mid(eq + 1));
+    out = s;
+    return {};
+}
+
+AnimationOutput animationOutputOf(const QString &path)
+{
+    if (path.endsWith(QLatin1Char('/')) || QFileInfo(path).isDir()) return AnimationOutput::Frames;
+    VideoFormat f;
+    if (!videoFormatOf(path.toStdString(), f)) return AnimationOutput::Unknown;
+    return f == VideoFormat::Mp4 ? AnimationOutput::Mp4 : AnimationOutput::Gif;
+}
+
+namespace {
+const ParamSpec &sweptSpec(LabView &lab, const AnimationJob &job)
+{
+    const ParamSpec *spec = labSpec(lab.name())->find(job.sweep.key);
+    if (!spec) throw std::invalid_argument("unknown sweep key " + job.sweep.key);
+    return *spec;
+}
+
+QString valueText(const ParamSpec &spec, double v)
+{
+    QString text = QString::fromStdString(spec.label) + QStringLiteral(" = ");
+    if (spec.kind == ParamKind::Integer) text += QString::number(qint64(v));
+    else text += QString::number(v, 'g', 4);
+    if (!spec.unit.empty()) text += QLatin1Char(' ') + QString::fromStdString(spec.unit);
+    return text;
+}
+} // namespace
+
+QImage animationFrame(LabView &lab, const AnimationJob &job, int i)
+{
+    const ParamSpec &spec = sweptSpec(lab, job);
+    const double v = job.sweep.valueAt(spec, i);
+    ParamValues values = lab.values();
+    values.numbers[job.sweep.key] = v;
+    if (QString err = lab.setValues(values); !err.isEmpty()) throw std::invalid_argument(err.toStdString());
+    if (!job.caption) return chartImage(lab, job.chart, job.size, 1.0, false).convertToFormat(QImage::Format_RGB32);
+    // The chart above, the swept value (bold) and the lab's key figures below.
+    const int strip = std::max(28, job.size.height() / 20);
+    const QImage top = chartImage(lab, job.chart, QSize(job.size.width(), job.size.height() - strip), 1.0, false);
+    QImage image(job.size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter p(&image);
+        p.drawImage(QPointF(0, 0), top);
+        QFont font = p.font();
+        font.setPixelSize(std::max(11, int(strip * 0.5)));
+        font.setBold(true);
+        p.setFont(font);
+        p.setPen(QColor(30, 30, 30));
+        const QString lead = valueText(spec, v);
+        const QRect area(12, job.size.height() - strip, job.size.width() - 24, strip);
+        p.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, lead);
+        const int used = p.fontMetrics().horizontalAdvance(lead) + 24;
+        font.setBold(false);
+        p.setFont(font);
+        p.setPen(QColor(90, 90, 90));
+        const QRect rest(area.left() + used, area.top(), std::max(0, area.width() - used), strip);
+        p.drawText(rest, Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(lab.caption(), Qt::ElideRight, rest.width()));
+    }
+    image.setText(kSceneTextKey, top.text(kSceneTextKey));
+    return image;
+}
+
+QString animationComment(LabView &lab, const AnimationJob &job)
+{
+    const LabSpec *spec = labSpec(lab.name());
+    ParamValues first = lab.values();
+    first.numbers[job.sweep.key] = job.sweep.valueAt(sweptSpec(lab, job), 0);
+    Scene s = sceneOf(lab);
+    s.values = first;
+    QJsonObject sweep { { QStringLiteral("key"), QString::fromStdString(job.sweep.key) },
+                        { QStringLiteral("from"), job.sweep.from },
+                        { QStringLiteral("to"), job.sweep.to },
+                        { QStringLiteral("scale"), job.sweep.log ? QStringLiteral("log") : QStringLiteral("lin") },
+                        { QStringLiteral("frames"), job.sweep.frames },
+                        { QStringLiteral("fps"), job.fps } };
+    QJsonObject root { { QStringLiteral("fullband-animation"), 1 }, { QStringLiteral("sweep"), sweep } };
+    if (spec) root.insert(QStringLiteral("scene"), sceneToJson(s, *spec));
+    return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
+}
+
+namespace {
+QString exportFrames(LabView &lab, const AnimationJob &job, const std::function<bool(int, int)> &progress)
+{
+    // Frames go to a hidden folder beside the target and move in only when all are written.
+    QString target = job.out;
+    while (target.size() > 1 && target.endsWith(QLatin1Char('/'))) target.chop(1);
+    const QFileInfo info(target);
+    if (!info.absoluteDir().exists())
+        return QStringLiteral("--out: folder '%1' does not exist").arg(info.absolutePath());
+    QTemporaryDir tmp(info.absolutePath() + QStringLiteral("/.") + info.fileName() + QStringLiteral(".partial-XXXXXX"));
+    if (!tmp.isValid()) return QStringLiteral("cannot create a folder in '%1'").arg(info.absolutePath());
+    const int digits = std::max(4, int(QString::number(job.sweep.frames).size()));
+    QStringList names;
+    for (int i = 0; i < job.sweep.frames; ++i) {
+        const QString name = QStringLiteral("frame_%1.png").arg(i + 1, digits, 10, QLatin1Char('0'));
+        if (QString err = writePng(animationFrame(lab, job, i), tmp.filePath(name)); !err.isEmpty()) return err;
+        names << name;
+        if (progress && !progress(i + 1, job.sweep.frames)) return QStringLiteral("cancelled");
+    }
+    QDir dir(info.absoluteFilePath());
+    if (!dir.exists()) {
+        if (!QDir().rename(tmp.path(), info.absoluteFilePath()))
+            return QStringLiteral("cannot create the folder '%1'").arg(info.absoluteFilePath());
+        tmp.setAutoRemove(false);
+        return {};
+    }
+    for (const QString &name : names) {
+        QFile::remove(dir.filePath(name));
+        if (!QFile::rename(tmp.filePath(name), dir.filePath(name)))
+            return QStringLiteral("cannot move frames into '%1'").arg(dir.path());
+    }
+    return {};
+}
+} // namespace
+
+QString exportAnimation(LabView &lab, const AnimationJob &job, const std::function<bool(int, int)> &progress)
+{
+    const AnimationOutput kind = animationOutputOf(job.out);
+    if (kind == AnimationOutput::Unknown)
+        return QStringLiteral("--out must name a .mp4 or .gif file or a folder ending in '/', got '%1'").arg(job.out);
+    const ParamValues before = lab.values();
+    QString err;
+    if (kind == AnimationOutput::Frames) {
+        err = exportFrames(lab, job, progress);
+    } else {
+        VideoSettings settings;
+        settings.format = kind == AnimationOutput::Mp4 ? VideoFormat::Mp4 : VideoFormat::Gif;
+        settings.width = job.size.width();
+        settings.height = job.size.height();
+        settings.fps = job.fps;
+        settings.comment = animationComment(lab, job).toStdString();
+        std::string error;
+        std::unique_ptr<VideoWriter> writer = VideoWriter::open(job.out.toStdString(), settings, error);
+        if (!writer) return QString::fromStdString(error);
+        for (int i = 0; i < job.sweep.frames && err.isEmpty(); ++i) {
+            const QImage frame = animationFrame(lab, job, i);
+            if (!writer->addFrame(frame.constBits(), int(frame.bytesPerLine()), error)) err = QString::fromStdString(error);
+            else if (progress && !progress(i + 1, job.sweep.frames)) err = QStringLiteral("cancelled");
+        }
+        if (err.isEmpty() && !writer->finish(error)) err = QString::fromStdString(error);
+    }
+    lab.setValues(before);
+    return err;
+}
+
+} // namespace fb

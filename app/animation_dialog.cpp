@@ -1,0 +1,203 @@
+#include "app/animation_dialog.h"
+
+#include "app/animation.h"
+#include "app/animation_run.h"
+#include "app/lab_registry.h"
+#include "views/lab_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+
+namespace fb {
+
+namespace {
+QSpinBox *spin(int lo, int hi, int value, const QString &suffix = {})
+{
+    auto *s = new QSpinBox;
+    s->setRange(lo, hi);
+    s->setValue(value);
+    s->setSuffix(suffix);
+    return s;
+}
+} // namespace
+
+AnimationDialog::AnimationDialog(LabView *lab, QWidget *parent)
+    : QDialog(parent)
+    , lab_(lab)
+{
+    setWindowTitle(tr("Export animation"));
+    auto *form = new QFormLayout(this);
+    param_ = new QComboBox;
+    if (const LabSpec *spec = labSpec(lab->name()))
+        for (const ParamSpec &p : spec->params)
+            if (p.kind == ParamKind::Real || p.kind == ParamKind::Integer)
+                param_->addItem(QString::fromStdString(p.label), QString::fromStdString(p.key));
+    form->addRow(tr("Parameter"), param_);
+    from_ = new QLineEdit;
+    to_ = new QLineEdit;
+    scale_ = new QComboBox;
+    scale_->addItem(tr("linear"), false);
+    scale_->addItem(tr("logarithmic"), true);
+    auto *range = new QHBoxLayout;
+    range->addWidget(from_);
+    range->addWidget(new QLabel(tr("to")));
+    range->addWidget(to_);
+    range->addWidget(scale_);
+    form->addRow(tr("From"), range);
+
+    QSettings settings;
+    frames_ = spin(2, 3000, settings.value(QStringLiteral("animation/frames"), 150).toInt());
+    fps_ = spin(1, 60, settings.value(QStringLiteral("animation/fps"), 30).toInt(), tr(" fps"));
+    auto *timing = new QHBoxLayout;
+    timing->addWidget(frames_);
+    timing->addWidget(fps_);
+    form->addRow(tr("Frames"), timing);
+    width_ = spin(16, 8192, settings.value(QStringLiteral("animation/width"), 1600).toInt(), tr(" px"));
+    height_ = spin(16, 8192, settings.value(QStringLiteral("animation/height"), 1000).toInt(), tr(" px"));
+    auto *size = new QHBoxLayout;
+    size->addWidget(width_);
+    size->addWidget(height_);
+    form->addRow(tr("Size"), size);
+    caption_ = new QCheckBox(tr("Caption strip with the swept value"));
+    caption_->setChecked(true);
+    form->addRow(QString(), caption_);
+
+    path_ = new QLineEdit;
+    auto *browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, &AnimationDialog::browse);
+    auto *pathRow = new QHBoxLayout;
+    pathRow->addWidget(path_, 1);
+    pathRow->addWidget(browse);
+    form->addRow(tr("File"), pathRow);
+    const QString folder = settings.value(QStringLiteral("export/folder"),
+        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
+    path_->setText(QDir(folder).filePath(lab->name() + QStringLiteral("-sweep.mp4")));
+
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    form->addRow(tr("Progress"), progress_);
+    status_ = new QLabel;
+    status_->setWordWrap(true);
+    form->addRow(status_);
+
+    auto *buttons = new QDialogButtonBox;
+    export_ = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+    cancel_ = buttons->addButton(QDialogButtonBox::Cancel);
+    connect(export_, &QPushButton::clicked, this, &AnimationDialog::startExport);
+    connect(cancel_, &QPushButton::clicked, this, &AnimationDialog::reject);
+    form->addRow(buttons);
+
+    connect(param_, &QComboBox::currentIndexChanged, this, &AnimationDialog::parameterChanged);
+    parameterChanged();
+}
+
+AnimationDialog::~AnimationDialog() = default;
+
+void AnimationDialog::parameterChanged()
+{
+    const LabSpec *spec = labSpec(lab_->name());
+    const ParamSpec *p = spec ? spec->find(param_->currentData().toString().toStdString()) : nullptr;
+    if (!p) return;
+    // The slider's whole range and scale, except for the RoPE base: the chapter's 100 to 10^6.
+    double lo = p->min, hi = p->max;
+    if (p->key == "base") { lo = std::max(lo, 100.0); hi = std::min(hi, 1e6); }
+    from_->setText(QString::fromStdString(formatNumber(lo)));
+    to_->setText(QString::fromStdString(formatNumber(hi)));
+    scale_->setCurrentIndex(p->logScale ? 1 : 0);
+    param_->setToolTip(QString::fromStdString(p->help + " Valid: " + rangeText(*p) + "."));
+}
+
+QString AnimationDialog::sweepText() const
+{
+    return QStringLiteral("%1=%2:%3%4").arg(param_->currentData().toString(), from_->text().trimmed(),
+                                             to_->text().trimmed(),
+                                             scale_->currentData().toBool() ? QStringLiteral(":log") : QString());
+}
+
+void AnimationDialog::browse()
+{
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export animation"), path_->text(),
+                                                      tr("MP4 video (*.mp4);;GIF animation (*.gif)"));
+    if (file.isEmpty()) return;
+    const AnimationOutput kind = animationOutputOf(file);
+    path_->setText(kind == AnimationOutput::Mp4 || kind == AnimationOutput::Gif ? file : file + QStringLiteral(".mp4"));
+}
+
+void AnimationDialog::setRunning(bool running)
+{
+    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_, frames_, fps_, width_, height_, caption_, path_, export_ })
+        w->setEnabled(!running);
+}
+
+void AnimationDialog::startExport()
+{
+    if (run_) return;
+    const LabSpec *spec = labSpec(lab_->name());
+    AnimationJob job;
+    job.sweep.frames = frames_->value();
+    QString err = spec ? parseSweep(*spec, sweepText(), job.sweep) : tr("unknown lab");
+    job.fps = fps_->value();
+    job.size = QSize(width_->value(), height_->value());
+    job.caption = caption_->isChecked();
+    job.out = path_->text().trimmed();
+    const AnimationOutput kind = animationOutputOf(job.out);
+    if (err.isEmpty() && kind != AnimationOutput::Mp4 && kind != AnimationOutput::Gif)
+        err = tr("the file must end in .mp4 or .gif, got '%1'").arg(job.out);
+    if (err.isEmpty() && !QFileInfo(job.out).absoluteDir().exists())
+        err = tr("folder '%1' does not exist").arg(QFileInfo(job.out).absolutePath());
+    if (err.isEmpty() && kind == AnimationOutput::Mp4 && (job.size.width() % 2 || job.size.height() % 2))
+        err = tr("MP4 needs an even width and height, got %1x%2").arg(job.size.width()).arg(job.size.height());
+    if (!err.isEmpty()) {
+        status_->setText(err.replace(QStringLiteral("--sweep "), QString()));
+        lastError_ = err;
+        Q_EMIT exportFinished(err);
+        return;
+    }
+    QSettings s;
+    s.setValue(QStringLiteral("animation/frames"), frames_->value());
+    s.setValue(QStringLiteral("animation/fps"), fps_->value());
+    s.setValue(QStringLiteral("animation/width"), width_->value());
+    s.setValue(QStringLiteral("animation/height"), height_->value());
+
+    run_ = new AnimationRun(lab_->name(), lab_->values(), job, this);
+    progress_->setRange(0, job.sweep.frames);
+    progress_->setValue(0);
+    status_->setText(tr("Rendering and encoding…"));
+    setRunning(true);
+    connect(run_, &AnimationRun::progress, progress_, [this](int done, int) { progress_->setValue(done); });
+    connect(run_, &AnimationRun::finished, this, [this, out = job.out](const QString &error) {
+        run_->deleteLater();
+        run_ = nullptr;
+        setRunning(false);
+        lastError_ = error;
+        status_->setText(error.isEmpty() ? tr("Written: %1").arg(out) : tr("Not written: %1").arg(error));
+        if (error.isEmpty()) cancel_->setText(tr("Close"));
+        Q_EMIT exportFinished(error);
+    });
+    run_->start();
+}
+
+void AnimationDialog::reject()
+{
+    // Cancel stops a running export first (nothing is left behind); a second Cancel closes.
+    if (run_) {
+        run_->cancel();
+        return;
+    }
+    QDialog::reject();
+}
+
+} // namespace fb

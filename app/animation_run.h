@@ -1,0 +1,58 @@
+#pragma once
+// One animation export from the window: frames rendered on the GUI thread, one per event-loop turn,
+// by a lab view of its own (hidden, so the visible lab keeps its values), and encoded on a worker
+// thread from a short queue, so the window stays responsive. cancel() stops both; the writer then
+// removes its temporary file and nothing is left behind.
+#include "app/animation.h"
+#include "core/run_control.h"
+
+#include <QImage>
+#include <QObject>
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace fb {
+
+class LabView;
+
+class AnimationRun : public QObject {
+    Q_OBJECT
+public:
+    // labName and values: the lab to animate as it is now; job: the sweep, size, fps and file
+    // (.mp4 or .gif).
+    AnimationRun(const QString &labName, const ParamValues &values, const AnimationJob &job, QObject *parent = nullptr);
+    ~AnimationRun() override;
+
+    void start();
+    void cancel();
+    bool isRunning() const { return running_; }
+
+Q_SIGNALS:
+    void progress(int encoded, int total);
+    // Empty message: the file is written. "cancelled" after cancel().
+    void finished(const QString &error);
+
+private:
+    void renderNext();
+    void encodeLoop();
+    void workerDone(bool complete);
+    void done(const QString &error);
+
+    AnimationJob job_;
+    std::unique_ptr<LabView> lab_;
+    int rendered_ = 0;
+    bool running_ = false;
+    RunControl control_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<QImage> queue_;
+    std::string error_;  // the first error, guarded by mutex_
+    std::string comment_;
+    std::thread worker_;
+};
+
+} // namespace fb

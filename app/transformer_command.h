@@ -1,0 +1,12 @@
+#pragma once
+// fullband train --set model=transformer [--set KEY=VALUE]...: trains the tiny transformer
+// (core/transformer/transformer_trainer.h) headless and prints one JSON object
+// (core/transformer/transformer_json.h). Bad values: one line naming the key, exit 2.
+#include <QStringList>
+
+namespace fb {
+
+// sets without the model=transformer entry.
+int runTransformerTrain(const QStringList &sets);
+
+} // namespace fb

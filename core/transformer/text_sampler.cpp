@@ -1,0 +1,63 @@
+#include "core/transformer/text_sampler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace fb {
+
+TextSampler::TextSampler(const TransformerShape &shape, int context) : context_(std::max(2, context))
+{
+    ws_.reserve(shape, context_, context_, false);
+    window_.assign(std::size_t(context_), 0);
+}
+
+void TextSampler::feed(const TransformerNet<float> &net, const PositionTables<float> &pos, int length)
+{
+    ws_.setBatch(1, context_);
+    for (int t = 0; t < length; ++t) net.forwardPosition(ws_, &window_[std::size_t(t)], nullptr, t, pos);
+}
+
+int TextSampler::draw(int column, double temperature, Rng &rng) const
+{
+    // softmax(logits / temperature), drawn by its cumulative sum; temperature 0: the argmax
+    const auto z = ws_.logits.col(column);
+    Eigen::Index best = 0;
+    const double zmax = z.maxCoeff(&best);
+    if (temperature <= 0.0) return int(best);
+    double total = 0.0;
+    for (Eigen::Index v = 0; v < z.size(); ++v) total += std::exp((double(z[v]) - zmax) / temperature);
+    double u = rng.uniform() * total;
+    for (Eigen::Index v = 0; v < z.size(); ++v) {
+        u -= std::exp((double(z[v]) - zmax) / temperature);
+        if (u < 0.0) return int(v);
+    }
+    return int(best);  // rounding left u a hair above 0
+}
+
+void TextSampler::sample(const TransformerNet<float> &net, const PositionTables<float> &pos, const TextCorpus &corpus,
+                         const int *prompt, std::size_t promptLength, int chars, double temperature, Rng &rng,
+                         std::string &out)
+{
+    if (promptLength == 0) throw std::logic_error("TextSampler: the prompt needs at least one character");
+    int length = int(std::min<std::size_t>(promptLength, std::size_t(context_)));
+    std::copy(prompt + (promptLength - std::size_t(length)), prompt + promptLength, window_.begin());
+    feed(net, pos, length);
+    for (int i = 0; i < chars; ++i) {
+        const int next = draw(length - 1, temperature, rng);  // the prediction of the last fed position
+        corpus.appendDecoded(&next, 1, out);
+        if (length == context_) {
+            // the context is full: keep the last half, fed again from position 0
+            const int keep = context_ / 2;
+            std::copy(window_.end() - keep, window_.end(), window_.begin());
+            length = keep;
+            feed(net, pos, length);
+        }
+        window_[std::size_t(length)] = next;
+        ws_.setBatch(1, context_);
+        net.forwardPosition(ws_, &window_[std::size_t(length)], nullptr, length, pos);
+        ++length;
+    }
+}
+
+} // namespace fb

@@ -1,0 +1,199 @@
+// Names, checks and sizes of a transformer training (core/transformer/transformer_config.h).
+#include "core/transformer/transformer_config.h"
+
+#include "core/transformer/text_corpus.h"
+#include "core/transformer/transformer_layout.h"
+#include "core/transformer/transformer_workspace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace fb {
+
+namespace {
+
+constexpr double kMaxWorkspaceGiB = 2.0;
+
+bool inductionTask(TransformerTask t)
+{
+    return t == TransformerTask::InductionFixed || t == TransformerTask::Induction;
+}
+
+TransformerShape shapeOf(const TransformerConfig &c, int vocab)
+{
+    TransformerShape s;
+    s.vocab = vocab;
+    s.dModel = c.dModel;
+    s.layers = c.layers;
+    s.heads = c.heads;
+    s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
+    s.feedback = c.feedback != FeedbackMode::Off;
+    s.embedScale = c.embedScale;
+    return s;
+}
+
+// The vocabulary without decoding a text (the budget does not need the exact figure).
+int vocabularyBound(const TransformerConfig &c)
+{
+    if (c.task == TransformerTask::Accumulator) return c.buckets;
+    if (c.task == TransformerTask::Text) return TextCorpus::kDefaultMaxVocab;
+    return c.vocab;
+}
+
+} // namespace
+
+std::string transformerTaskName(TransformerTask t)
+{
+    switch (t) {
+    case TransformerTask::InductionFixed: return "induction-fixed";
+    case TransformerTask::Induction: return "induction";
+    case TransformerTask::Accumulator: return "accumulator";
+    case TransformerTask::Text: return "text";
+    }
+    return "induction-fixed";
+}
+
+bool parseTransformerTask(const std::string &text, TransformerTask &out)
+{
+    for (TransformerTask t : { TransformerTask::InductionFixed, TransformerTask::Induction, TransformerTask::Accumulator,
+                               TransformerTask::Text })
+        if (text == transformerTaskName(t)) return out = t, true;
+    return false;
+}
+
+std::string feedbackModeName(FeedbackMode m)
+{
+    switch (m) {
+    case FeedbackMode::Off: return "off";
+    case FeedbackMode::KPass: return "kpass";
+    case FeedbackMode::Exact: return "exact";
+    }
+    return "off";
+}
+
+bool parseFeedbackMode(const std::string &text, FeedbackMode &out)
+{
+    for (FeedbackMode m : { FeedbackMode::Off, FeedbackMode::KPass, FeedbackMode::Exact })
+        if (text == feedbackModeName(m)) return out = m, true;
+    return false;
+}
+
+int transformerInputPositions(const TransformerConfig &c, int seqLen)
+{
+    return inductionTask(c.task) ? seqLen - 1 : seqLen;
+}
+
+int transformerEvaluationLength(const TransformerConfig &c, double factor)
+{
+    int n = int(std::lround(factor * c.seqLen));
+    if (inductionTask(c.task) && n % 2) ++n;
+    return std::max(n, c.seqLen);
+}
+
+int transformerLongestEvaluation(const TransformerConfig &c)
+{
+    return std::max(4 * c.seqLen, transformerEvaluationLength(c, c.factor));
+}
+
+long long transformerEvaluationColumns(const TransformerConfig &c)
+{
+    // the training batch's size, the longest evaluation sequence, and the probe's 8 sequences
+    // (TransformerEvaluator::kProbeSequences), whichever is largest
+    return std::max<long long>({ (long long)c.batch * c.seqLen, transformerLongestEvaluation(c), 8LL * c.seqLen });
+}
+
+int transformerVocabulary(const TransformerConfig &c)
+{
+    if (c.task != TransformerTask::Text) return vocabularyBound(c);
+    if (!TextCorpus::check(c.text, c.seqLen).empty()) return 0;
+    return TextCorpus(c.text, c.seqLen).vocabSize();
+}
+
+long long transformerParameterCount(const TransformerConfig &c)
+{
+    return TransformerLayout(shapeOf(c, transformerVocabulary(c))).total;
+}
+
+double transformerFlopsPerStep(const TransformerConfig &c)
+{
+    const double V = c.task == TransformerTask::Text ? std::max(transformerVocabulary(c), 1) : vocabularyBound(c);
+    const double T = transformerInputPositions(c, c.seqLen), N = double(c.batch) * T, d = c.dModel, f = 4.0 * d;
+    const bool feedback = c.feedback != FeedbackMode::Off, exact = c.feedback == FeedbackMode::Exact;
+    auto mm = [](double rows, double inner, double cols) { return 2.0 * rows * inner * cols; };
+    // keys each query multiplies against: all T in a parallel pass (the product is dense, the mask
+    // applied after it), the visible (T + 1) / 2 on average when positions run one by one
+    const double keys = exact ? (T + 1) / 2 : T;
+    const double layer = mm(3 * d, d, N) + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
+    const double stack = c.layers * layer, head = mm(V, d, N);
+    const double fusionE = feedback ? mm(2 * d, d, N) : 0.0, fusionH = fusionE;  // [W_a; W_b] on e, on h
+    const int passes = c.feedback == FeedbackMode::KPass ? c.passes : 1;
+    // forward: the e part of the fusion once, every pass's h part and stack, the head
+    double flops = fusionE + passes * (fusionH + stack) + head;
+    // backward of the last pass: input and weight gradients of every product (twice its forward),
+    // except the fusion's h part, which has an input gradient only in the exact recurrence
+    flops += 2 * (fusionE + stack + head) + (exact ? 2 : 1) * fusionH;
+    return flops;
+}
+
+double transformerWorkspaceBytes(const TransformerConfig &c)
+{
+    const TransformerShape s = shapeOf(c, vocabularyBound(c));
+    const double P = double(TransformerLayout(s).total);
+    const double T = transformerInputPositions(c, c.seqLen), longest = transformerLongestEvaluation(c);
+    double bytes = 5 * P * sizeof(float);  // params, grads, Adam's two moments, the last good weights
+    bytes += TransformerWorkspace<float>::bytes(s, Eigen::Index(c.batch * T), Eigen::Index(T), true);
+    bytes += TransformerWorkspace<float>::bytes(s, Eigen::Index(transformerEvaluationColumns(c)),
+                                                Eigen::Index(longest), false);
+    const double evalSequences = c.evalSequences > 0 ? c.evalSequences : 4.0 * c.batch;
+    bytes += (evalSequences + c.batch) * c.seqLen * (2 * sizeof(int) + 2 * sizeof(float));  // the batches
+    bytes += double(c.layers) * c.heads * c.seqLen * c.seqLen * sizeof(float);             // a snapshot's maps
+    if (c.task == TransformerTask::Text) bytes += 9.0 * double(c.text.size());            // decoded and encoded text
+    return bytes;
+}
+
+std::string checkTransformerConfig(const TransformerConfig &c)
+{
+    const LabSpec &spec = transformerSpec();
+    auto number = [&](const char *key, double value) { return checkNumber(*spec.find(key), value); };
+    const std::pair<const char *, double> numbers[] = {
+        { "vocab", c.vocab }, { "buckets", c.buckets }, { "seq_len", c.seqLen }, { "batch", c.batch },
+        { "layers", c.layers }, { "heads", c.heads }, { "d_model", c.dModel }, { "base", c.base },
+        { "factor", c.factor }, { "passes", c.passes }, { "lr", c.lr }, { "steps", c.steps },
+        { "seed", double(c.seed) }, { "eval_every", c.evalEvery }, { "clip", c.clip }, { "threads", c.threads },
+    };
+    for (const auto &[key, value] : numbers)
+        if (std::string err = number(key, value); !err.empty()) return err;
+    const std::string T = std::to_string(c.seqLen);
+    if (inductionTask(c.task) && (c.seqLen % 2 || c.seqLen < 4))
+        return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;
+    if (c.dModel % c.heads || (c.dModel / c.heads) % 2)
+        return "heads must divide d_model = " + std::to_string(c.dModel) + " with an even d_head = d_model / heads, got "
+               + std::to_string(c.heads);
+    if (c.feedback == FeedbackMode::KPass && c.passes > c.seqLen)
+        return "passes must be an integer in [1, seq_len = " + T + "], got " + std::to_string(c.passes);
+    if (c.scaling != ScalingMethod::None && c.pos != PositionalScheme::Rope)
+        return "scaling must be none unless pos is rope (it rescales RoPE's frequencies), got scaling = "
+               + scalingMethodName(c.scaling) + " with pos = " + positionalSchemeName(c.pos);
+    if (c.task == TransformerTask::Text)
+        if (std::string err = TextCorpus::check(c.text, c.seqLen); !err.empty()) return err;
+    if (c.evalSequences < 0 || c.evalSequences > 4096)
+        return "evalSequences must be an integer in [0, 4096] (0 = 4 x batch), got " + std::to_string(c.evalSequences);
+    if (c.probeEvery < 0) return "probeEvery must be 0 (off) or a positive number of steps";
+    if (!(c.probeSeconds >= 0.0)) return "probeSeconds must be 0 (off) or a positive number of seconds";
+    if (!(c.divergeLoss >= 0.0)) return "divergeLoss must be 0 (10 ln V) or a positive number of nats";
+    if (c.sampleChars < 0 || c.sampleChars > 1000) return "sampleChars must be an integer in [0, 1000]";
+    if (!(c.sampleTemperature >= 0.0) || !std::isfinite(c.sampleTemperature))
+        return "sampleTemperature must be 0 (the most likely character) or positive";
+    const double gib = transformerWorkspaceBytes(c) / double(1ULL << 30);
+    if (gib > kMaxWorkspaceGiB) {
+        // rounded up to one decimal, so that "needs" is never printed as the limit itself
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", std::ceil(gib * 10.0) / 10.0);
+        return "batch x seq_len at these sizes needs " + std::string(buf) + " GiB, at most "
+               + formatNumber(kMaxWorkspaceGiB) + " GiB; lower batch, seq_len, d_model or layers";
+    }
+    return {};
+}
+
+} // namespace fb

@@ -1,0 +1,114 @@
+#pragma once
+// What a training of the tiny decoder-only transformer is given: the model's sizes, its positional
+// scheme, its latent feedback (000_031aadcae6604a46.txt, 218.6.2 and 218.6.4), the task and the
+// optimiser's settings. Defaults are those of the PyTorch reference
+// (baselines/torch_tiny_transformer.py): induction-fixed, V 16, T 32, batch 32, 2 layers, 4 heads,
+// d 64, RoPE base 10000, feedback off, 2 passes, Adam lr 1e-3, 1500 steps, seed 0.
+// Plus the checks and the sizes a lab shows before training: parameter count, FLOPs per step and
+// workspace bytes, and the command-line keys (transformerSpec) with their ranges.
+#include "core/attention.h"
+#include "core/context_extension.h"
+#include "core/param_spec.h"
+
+#include <cstdint>
+#include <string>
+
+namespace fb {
+
+enum class TransformerTask {
+    InductionFixed,  // T/2 uniform tokens repeated once (the reference's default)
+    Induction,       // a segment of s ~ U{T/4..T/2} tokens at a ~ U{0..T-2s} repeated right after itself
+    Accumulator,     // the phase accumulator of 218.6.5, bucket tokens plus the increment's (cos, sin)
+    Text,            // characters of a UTF-8 text (the user's own)
+};
+enum class FeedbackMode {
+    Off,    // x_t = E[tok_t]
+    KPass,  // x_t = GLU(E[tok_t], h_{t-1}) trained with the k-pass objective of 218.6.4
+    Exact,  // the same model, T sequential steps with a KV cache and backpropagation through time
+};
+
+// "induction-fixed" | "induction" | "accumulator" | "text"; "off" | "kpass" | "exact". The parsers
+// return false (out unchanged) for other text.
+std::string transformerTaskName(TransformerTask t);
+bool parseTransformerTask(const std::string &text, TransformerTask &out);
+std::string feedbackModeName(FeedbackMode m);
+bool parseFeedbackMode(const std::string &text, FeedbackMode &out);
+
+struct TransformerConfig {
+    // The task (key task) and its data.
+    TransformerTask task = TransformerTask::InductionFixed;
+    std::string text;        // task text: the UTF-8 bytes of the text to learn (key text names a file)
+    int vocab = 16;          // V of the induction tasks (the text task's vocabulary is the text's
+                             // characters, at most TextCorpus::kDefaultMaxVocab = 512 with one <unk>)
+    int buckets = 4;         // V_b of the accumulator (its vocabulary); the chapter uses 4
+    // The model.
+    int seqLen = 32;         // T: tokens per training sequence (text: T + 1 characters per window)
+    int batch = 32;          // B: sequences per step
+    int layers = 2;          // L
+    int heads = 4;           // H, dividing dModel with an even d_head = dModel / heads
+    int dModel = 64;         // d; the FFN is 4d wide
+    PositionalScheme pos = PositionalScheme::Rope;
+    double base = 10000.0;   // b of the sinusoidal table and of RoPE
+    bool embedScale = false; // x_t = sqrt(d) E[tok_t] (Vaswani et al.) instead of E[tok_t]
+    // RoPE at evaluation: the held-out loss at round(factor * T) tokens with this rescaling
+    // (TransformerResult::extended); the length-generalisation table tries every rescaling anyway.
+    ScalingMethod scaling = ScalingMethod::None;
+    double factor = 1.0;
+    // Latent feedback.
+    FeedbackMode feedback = FeedbackMode::Off;
+    int passes = 2;          // k of the k-pass objective, 1..T
+    // Training.
+    double lr = 1e-3;        // Adam (fb::Adam, torch's defaults otherwise)
+    int steps = 1500;
+    std::uint64_t seed = 0;  // initialisation, training batches; the held-out set uses seed + 1
+    double clip = 0.0;       // clip the gradient's 2-norm like torch.nn.utils.clip_grad_norm_; 0 = off
+    double divergeLoss = 0.0;  // a step loss above this stops the run as diverged; 0 = 10 ln V
+    int threads = 1;         // worker threads of one training (oneTBB); the result does not depend on it
+    // What the trainer reports while it runs.
+    int evalEvery = 100;     // held-out loss every this many steps (0 = only at the end)
+    int evalSequences = 0;   // held-out sequences (0 = 4 * batch, as the reference)
+    int probeEvery = 50;     // a snapshot every this many steps (0 = never by count) ...
+    double probeSeconds = 0.08;  // ... and whenever this much time passed since the last (0 = never by time)
+    int sampleChars = 80;    // text task: characters of the sample in each snapshot
+    double sampleTemperature = 0.8;
+};
+
+// Empty when config is trainable, otherwise one sentence naming the bad field by its command-line
+// key and giving its valid range, e.g. "heads must divide d_model = 64 with an even d_head, got 5".
+std::string checkTransformerConfig(const TransformerConfig &config);
+
+// The vocabulary size the model is built with: vocab (induction), buckets (accumulator), and for the
+// text task the size of the text's vocabulary (at most 512), or 0 when the text is unusable.
+int transformerVocabulary(const TransformerConfig &config);
+
+// Input positions of a sequence of seqLen tokens: seqLen - 1 for the induction tasks (the last token
+// is only a target), seqLen for the accumulator and for text (whose windows hold seqLen + 1 characters).
+int transformerInputPositions(const TransformerConfig &config, int seqLen);
+// The longest sequence the trainer evaluates (the length table's 4T, or factor * T if longer), in
+// tokens; evaluation sequences of n tokens are rounded to even n for the induction tasks.
+int transformerLongestEvaluation(const TransformerConfig &config);
+// The evaluation length for a factor: round(factor * T), even for the induction tasks.
+int transformerEvaluationLength(const TransformerConfig &config, double factor);
+// Columns of the evaluation workspace: max(batch * T, the longest evaluation's positions, the
+// probe's 8 * T).
+long long transformerEvaluationColumns(const TransformerConfig &config);
+
+// Parameter count: 101,632 at the defaults, 118,144 with feedback (the reference's numbers).
+long long transformerParameterCount(const TransformerConfig &config);
+
+// FLOPs of the matrix products of one training step as FullBand performs them (forward and
+// backward, 2 per multiply-add, attention's products over the visible keys only, elementwise work
+// not counted). The k-pass objective adds k - 1 forward passes without gradient.
+double transformerFlopsPerStep(const TransformerConfig &config);
+
+// Bytes of every buffer a training of config allocates (parameters, Adam, workspaces, batches,
+// snapshots); checkTransformerConfig refuses more than 2 GiB.
+double transformerWorkspaceBytes(const TransformerConfig &config);
+
+// Command-line keys: task, text (a file path), vocab, buckets, seq_len, batch, layers, heads, d_model,
+// pos, base, scaling, factor, feedback, passes, lr, steps, seed, embed_scale, eval_every, clip, threads.
+const LabSpec &transformerSpec();
+// Fills out from values (reading the text file when task is text); "" or one sentence.
+std::string transformerFrom(const ParamValues &values, TransformerConfig &out);
+
+} // namespace fb

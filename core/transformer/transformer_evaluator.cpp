@@ -1,0 +1,219 @@
+#include "core/transformer/transformer_evaluator.h"
+
+#include "core/transformer/transformer_layers.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+namespace {
+// Independent random streams of one seed (the tags differ above bit 31).
+constexpr std::uint64_t kHeldoutStream = 0x6576616c00000000ULL;  // "eval", seeded with seed + 1
+constexpr std::uint64_t kProbeStream = 0x70726f6200000000ULL;    // "prob"
+} // namespace
+
+TransformerEvaluator::TransformerEvaluator(const TransformerConfig &config, const TransformerNet<float> &net,
+                                           TransformerTasks &tasks, const PositionTables<float> &tables)
+    : c_(config), net_(net), tasks_(tasks), tables_(tables), rng_((config.seed + 1) ^ kHeldoutStream)
+{
+    c_.text.clear();
+    ws_.reserve(net.shape(), Eigen::Index(transformerEvaluationColumns(config)),
+                Eigen::Index(transformerLongestEvaluation(config)), false);
+    const int sequences = config.evalSequences > 0 ? config.evalSequences : 4 * config.batch;
+    heldout_ = drawBatches(sequences, config.seqLen, true);
+    // the probe: held-out sequences of their own stream, every token an input
+    Rng probeRng((config.seed + 1) ^ kProbeStream);
+    tasks_.resize(probe_, kProbeSequences, config.seqLen, false);
+    tasks_.drawHeldout(probeRng, probe_, 0, kProbeSequences);
+    scoreSums_.assign(std::size_t(config.layers * config.heads), 0.0);
+    scoreCounts_.assign(scoreSums_.size(), 0);
+}
+
+std::vector<TransformerBatch> TransformerEvaluator::drawBatches(int sequences, int n, bool withTargets)
+{
+    const int positions = tasks_.positions(n, withTargets);
+    const int chunk = int(std::max<Eigen::Index>(1, std::min<Eigen::Index>(ws_.capacity / positions, c_.batch)));
+    std::vector<TransformerBatch> out;
+    for (int first = 0; first < sequences; first += chunk) {
+        TransformerBatch b;
+        tasks_.resize(b, std::min(chunk, sequences - first), n, withTargets);
+        if (!tasks_.drawHeldout(rng_, b, first, sequences)) return {};
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+void TransformerEvaluator::accumulate(const TransformerBatch &batch, double sums[3], long long counts[3]) const
+{
+    const Eigen::Index B = batch.batch;
+    for (Eigen::Index n = 0; n < batch.columns(); ++n) {
+        const double nll = net_.columnLoss(ws_, n, batch.targets[std::size_t(n)]);
+        sums[0] += nll;
+        ++counts[0];
+        if (!tasks_.hasRepeat()) continue;
+        // the reference's masks: the repeat's predictions a+s .. a+2s-2, the first copy's a .. a+s-2
+        const int t = int(n / B), b = int(n % B), a = batch.offset[std::size_t(b)], s = batch.span[std::size_t(b)];
+        if (t >= a + s && t <= a + 2 * s - 2) sums[1] += nll, ++counts[1];
+        if (t >= a && t <= a + s - 2) sums[2] += nll, ++counts[2];
+    }
+}
+
+TransformerEvaluator::Losses TransformerEvaluator::lossesOn(std::vector<TransformerBatch> &batches,
+                                                            const PositionTables<float> &pos, FeedbackMode mode,
+                                                            int passes)
+{
+    double sums[3] = { 0, 0, 0 };
+    long long counts[3] = { 0, 0, 0 };
+    for (TransformerBatch &b : batches) {
+        net_.forward(ws_, b, pos, mode, passes);
+        accumulate(b, sums, counts);
+    }
+    Losses out;
+    if (counts[0]) out.loss = sums[0] / double(counts[0]);
+    if (counts[1]) out.repeat = sums[1] / double(counts[1]);
+    if (counts[2]) out.first = sums[2] / double(counts[2]);
+    return out;
+}
+
+TransformerEvaluator::Losses TransformerEvaluator::heldout(FeedbackMode mode, int passes)
+{
+    return lossesOn(heldout_, tables_, mode, passes);
+}
+
+void TransformerEvaluator::sizeSnapshot(TransformerSnapshot &out) const
+{
+    const int T = c_.seqLen;
+    out.seqLen = T;
+    out.layers = c_.layers;
+    out.heads = c_.heads;
+    out.probeTokens.assign(std::size_t(T), 0);
+    out.attention.assign(std::size_t(c_.layers * c_.heads), Eigen::MatrixXf::Zero(T, T));
+    out.inductionScore.clear();
+    if (tasks_.hasRepeat())
+        out.inductionScore.assign(std::size_t(c_.layers), std::vector<double>(std::size_t(c_.heads), 0.0));
+    out.sample.reserve(std::size_t(4 * (c_.sampleChars + 32)));
+}
+
+void TransformerEvaluator::addScores(const TransformerBatch &batch, std::vector<double> &sums,
+                                     std::vector<long long> &counts) const
+{
+    const Eigen::Index B = batch.batch, T = batch.positions, H = c_.heads, R = nn::attentionRows(T);
+    for (int l = 0; l < c_.layers; ++l)
+        for (Eigen::Index b = 0; b < B; ++b) {
+            const int a = batch.offset[std::size_t(b)], s = batch.span[std::size_t(b)];
+            for (Eigen::Index h = 0; h < H; ++h) {
+                // att(key j, query i) of (sequence b, head h)
+                const float *att = ws_.layer[std::size_t(l)].att.data() + (b * H + h) * R * T;
+                const std::size_t k = std::size_t(l * H + h);
+                for (Eigen::Index i = a + s; i < a + 2 * s && i - s + 1 < T; ++i) {
+                    sums[k] += att[i * R + (i - s + 1)];
+                    ++counts[k];
+                }
+            }
+        }
+}
+
+void TransformerEvaluator::probe(TransformerSnapshot &out, FeedbackMode mode, int passes)
+{
+    net_.forward(ws_, probe_, tables_, mode, passes);
+    const Eigen::Index T = probe_.positions, B = probe_.batch, H = c_.heads, R = nn::attentionRows(T);
+    for (Eigen::Index t = 0; t < T; ++t) out.probeTokens[std::size_t(t)] = probe_.tokens[std::size_t(t * B)];
+    for (int l = 0; l < c_.layers; ++l)
+        for (Eigen::Index h = 0; h < H; ++h) {
+            // sequence 0: the stored (key, query) block transposed to (query, key)
+            const Eigen::Map<const Eigen::MatrixXf, 0, Eigen::OuterStride<>> att(
+                ws_.layer[std::size_t(l)].att.data() + h * R * T, T, T, Eigen::OuterStride<>(R));
+            out.attention[std::size_t(l * H + h)] = att.transpose();
+        }
+    if (tasks_.hasRepeat()) {
+        std::fill(scoreSums_.begin(), scoreSums_.end(), 0.0);
+        std::fill(scoreCounts_.begin(), scoreCounts_.end(), 0);
+        addScores(probe_, scoreSums_, scoreCounts_);
+        for (int l = 0; l < c_.layers; ++l)
+            for (int h = 0; h < c_.heads; ++h) {
+                const std::size_t k = std::size_t(l * c_.heads + h);
+                out.inductionScore[std::size_t(l)][std::size_t(h)] =
+                    scoreCounts_[k] ? scoreSums_[k] / double(scoreCounts_[k]) : TransformerResult::nan;
+            }
+    }
+    if (net_.shape().feedback && mode != FeedbackMode::Off) {
+        // sequence 0's columns t*B
+        double sum = 0.0;
+        for (Eigen::Index t = 0; t < T; ++t) sum += double(ws_.gate.col(t * B).sum());
+        out.gateMean = sum / double(T * c_.dModel);
+    }
+}
+
+std::vector<std::vector<double>> TransformerEvaluator::inductionScores(int sequences, FeedbackMode mode, int passes)
+{
+    if (!tasks_.hasRepeat()) return {};
+    std::vector<TransformerBatch> batches = drawBatches(sequences, c_.seqLen, false);
+    std::vector<double> sums(std::size_t(c_.layers * c_.heads), 0.0);
+    std::vector<long long> counts(sums.size(), 0);
+    for (const TransformerBatch &b : batches) {
+        net_.forward(ws_, b, tables_, mode, passes);
+        addScores(b, sums, counts);
+    }
+    std::vector<std::vector<double>> out(std::size_t(c_.layers), std::vector<double>(std::size_t(c_.heads)));
+    for (int l = 0; l < c_.layers; ++l)
+        for (int h = 0; h < c_.heads; ++h) {
+            const std::size_t k = std::size_t(l * c_.heads + h);
+            out[std::size_t(l)][std::size_t(h)] = counts[k] ? sums[k] / double(counts[k]) : TransformerResult::nan;
+        }
+    return out;
+}
+
+PositionTables<float> TransformerEvaluator::rescaled(int length, ScalingMethod scaling) const
+{
+    ContextExtension ext;
+    ext.method = scaling;
+    ext.factor = double(length) / double(c_.seqLen);
+    ext.trainedLength = double(c_.seqLen);
+    PositionTables<float> pos;
+    pos.build(c_.pos, c_.dModel, c_.heads, c_.base, std::max<Eigen::Index>(length, tables_.length), ext);
+    return pos;
+}
+
+std::vector<LengthRow> TransformerEvaluator::lengthTable(FeedbackMode mode, int passes)
+{
+    std::vector<LengthRow> rows;
+    std::vector<ScalingMethod> methods { ScalingMethod::None };
+    if (c_.pos == PositionalScheme::Rope)
+        methods = { ScalingMethod::None, ScalingMethod::PI, ScalingMethod::NTK, ScalingMethod::YaRN };
+    for (ScalingMethod m : methods) {
+        LengthRow row;
+        row.scaling = m;
+        row.label = positionalSchemeName(c_.pos) + (m == ScalingMethod::None ? "" : "+" + scalingMethodName(m));
+        rows.push_back(row);
+    }
+    const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;
+    for (int factor : { 1, 2, 4 }) {
+        const int n = transformerEvaluationLength(c_, factor);
+        // the same sequences for every rescaling
+        std::vector<TransformerBatch> batches = drawBatches(sequences, n, true);
+        for (LengthRow &row : rows) {
+            row.lengths.push_back(n);
+            Losses l;
+            if (!batches.empty())
+                l = row.scaling == ScalingMethod::None ? lossesOn(batches, tables_, mode, passes)
+                                                       : lossesOn(batches, rescaled(n, row.scaling), mode, passes);
+            row.loss.push_back(l.loss);
+            row.repeatLoss.push_back(l.repeat);
+        }
+    }
+    return rows;
+}
+
+TransformerEvaluator::Losses TransformerEvaluator::extended(int length, ScalingMethod scaling, FeedbackMode mode,
+                                                            int passes)
+{
+    const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;
+    std::vector<TransformerBatch> batches = drawBatches(sequences, length, true);
+    if (batches.empty()) return {};
+    if (scaling == ScalingMethod::None || c_.pos != PositionalScheme::Rope)
+        return lossesOn(batches, tables_, mode, passes);
+    return lossesOn(batches, rescaled(length, scaling), mode, passes);
+}
+
+} // namespace fb

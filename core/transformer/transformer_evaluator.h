@@ -1,0 +1,72 @@
+#pragma once
+// The held-out side of a transformer training: the held-out set (drawn once from the held-out
+// stream, seed + 1, as the reference's eval_gen), its losses, the probe forward pass behind each
+// snapshot (attention maps, induction scores, the feedback gate), and after training the induction
+// scores on fresh sequences and the length-generalisation table. Works in its own workspace, so that
+// nothing it does touches the training's numbers. The held-out losses and the probe allocate
+// nothing; the after-training functions do.
+#include "core/rng.h"
+#include "core/transformer/position_tables.h"
+#include "core/transformer/transformer_net.h"
+#include "core/transformer/transformer_report.h"
+#include "core/transformer/transformer_tasks.h"
+
+namespace fb {
+
+class TransformerEvaluator {
+public:
+    struct Losses {
+        double loss = TransformerResult::nan;    // mean over every prediction
+        double repeat = TransformerResult::nan;  // induction: over the repeat's predictions
+        double first = TransformerResult::nan;   // induction: over the first copy's predictions
+    };
+
+    static constexpr int kProbeSequences = 8;
+
+    // tables: the trained positional tables, covering transformerLongestEvaluation(config) positions.
+    TransformerEvaluator(const TransformerConfig &config, const TransformerNet<float> &net, TransformerTasks &tasks,
+                         const PositionTables<float> &tables);
+
+    // Losses on the held-out set at T, in the given forward mode.
+    Losses heldout(FeedbackMode mode, int passes);
+
+    // Sizes a snapshot's buffers (allocates); probe() then fills them without allocating.
+    void sizeSnapshot(TransformerSnapshot &out) const;
+    // The probe batch's forward pass: attention maps of its first sequence, induction scores over
+    // all of it, the mean feedback gate. mode and passes as trained.
+    void probe(TransformerSnapshot &out, FeedbackMode mode, int passes);
+
+    // After training (allocates): [layer][head] induction scores on `sequences` fresh held-out
+    // sequences; the length table at T, 2T, 4T; the loss at `length` tokens with RoPE rescaled by
+    // `scaling` (factor length / T).
+    std::vector<std::vector<double>> inductionScores(int sequences, FeedbackMode mode, int passes);
+    std::vector<LengthRow> lengthTable(FeedbackMode mode, int passes);
+    Losses extended(int length, ScalingMethod scaling, FeedbackMode mode, int passes);
+
+    const TransformerBatch &probeBatch() const { return probe_; }
+
+private:
+    // Adds the sums of batch's per-column losses (whole, repeat, first) after a forward pass.
+    void accumulate(const TransformerBatch &batch, double sums[3], long long counts[3]) const;
+    Losses lossesOn(std::vector<TransformerBatch> &batches, const PositionTables<float> &pos, FeedbackMode mode,
+                    int passes);
+    // Fresh held-out batches of `sequences` sequences of n tokens (chunks that fit the workspace);
+    // empty when the held-out text is too short.
+    std::vector<TransformerBatch> drawBatches(int sequences, int n, bool withTargets);
+    // Adds the induction-score sums of the last probe-style forward (no targets) of batch.
+    void addScores(const TransformerBatch &batch, std::vector<double> &sums, std::vector<long long> &counts) const;
+    PositionTables<float> rescaled(int length, ScalingMethod scaling) const;
+
+    TransformerConfig c_;
+    const TransformerNet<float> &net_;
+    TransformerTasks &tasks_;
+    const PositionTables<float> &tables_;
+    Rng rng_;                                // the held-out stream
+    TransformerWorkspace<float> ws_;
+    std::vector<TransformerBatch> heldout_;  // the held-out set, in chunks of batch sequences
+    TransformerBatch probe_;                 // kProbeSequences held-out sequences of T tokens, no targets
+    std::vector<double> scoreSums_;          // (L H) scratch of probe()
+    std::vector<long long> scoreCounts_;
+};
+
+} // namespace fb

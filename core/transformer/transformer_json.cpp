@@ -1,0 +1,83 @@
+#include "core/transformer/transformer_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace fb {
+
+double bestInductionScore(const TransformerResult &r)
+{
+    double best = std::numeric_limits<double>::quiet_NaN();
+    for (const auto &layer : r.inductionScore)
+        for (double s : layer)
+            if (std::isfinite(s) && !(best >= s)) best = s;
+    return best;
+}
+
+void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const TransformerResult &r)
+{
+    json.beginObject().field("model", "transformer");
+    json.key("config").beginObject()
+        .field("task", transformerTaskName(c.task))
+        .field("vocab", c.vocab)
+        .field("buckets", c.buckets)
+        .field("seq_len", c.seqLen)
+        .field("batch", c.batch)
+        .field("layers", c.layers)
+        .field("heads", c.heads)
+        .field("d_model", c.dModel)
+        .field("pos", positionalSchemeName(c.pos))
+        .field("base", c.base)
+        .field("embed_scale", c.embedScale)
+        .field("scaling", scalingMethodName(c.scaling))
+        .field("factor", c.factor)
+        .field("feedback", feedbackModeName(c.feedback))
+        .field("passes", c.passes)
+        .field("lr", c.lr)
+        .field("steps", c.steps)
+        .field("seed", double(c.seed))
+        .field("clip", c.clip)
+        .field("threads", c.threads)
+        .endObject();
+    json.field("params", r.params).field("vocab", r.vocab).field("curve", r.curve);
+    json.key("heldout_curve").beginArray();
+    for (const auto &p : r.heldoutCurve)
+        json.beginObject().field("step", p.step).field("loss", p.loss).field("second_half_loss", p.secondHalfLoss).endObject();
+    json.endArray();
+    json.field("heldout_loss", r.heldoutLoss)
+        .field("second_half_loss", r.secondHalfLoss)
+        .field("first_half_loss", r.firstHalfLoss)
+        .field("exact_heldout_loss", r.exactHeldoutLoss);
+    json.key("induction_score").beginArray();
+    for (const auto &layer : r.inductionScore) json.value(layer);
+    json.endArray();
+    json.field("best_induction_score", bestInductionScore(r));
+    json.key("length_generalisation").beginArray();
+    for (const LengthRow &row : r.lengths)
+        json.beginObject()
+            .field("label", row.label)
+            .field("lengths", row.lengths)
+            .field("loss", row.loss)
+            .field("repeat_loss", row.repeatLoss)
+            .endObject();
+    json.endArray();
+    json.key("extended").beginObject()
+        .field("length", r.extendedLength)
+        .field("scaling", scalingMethodName(c.scaling))
+        .field("loss", r.extendedLoss)
+        .endObject();
+    json.field("gate_mean", r.finalSnapshot.gateMean);
+    const double gflops = r.msPerStep > 0.0 ? r.flopsPerStep / (r.msPerStep * 1e6) : std::nan("");
+    json.field("ms_per_step", r.msPerStep)
+        .field("flops_per_step", r.flopsPerStep)
+        .field("gflops", gflops)
+        .field("steps_done", r.stepsDone)
+        .field("seconds", r.seconds)
+        .field("wall_seconds", r.wallSeconds)
+        .field("status", trainStatusName(r.status))
+        .field("message", r.message)
+        .endObject();
+}
+
+} // namespace fb

@@ -1,0 +1,20 @@
+#pragma once
+// The JSON of one transformer training, as `fullband train --set model=transformer` prints it:
+// {"model": "transformer", "config": {...}, "params", "vocab", "curve", "heldout_curve",
+//  "heldout_loss", "second_half_loss", "first_half_loss", "exact_heldout_loss", "induction_score"
+//  ([layer][head]), "best_induction_score", "length_generalisation" ([{label, lengths, loss,
+//  repeat_loss}]), "extended", "gate_mean", "ms_per_step", "flops_per_step", "gflops", "seconds",
+//  "wall_seconds", "status", "message"}. Figures that do not apply (second-half loss outside the
+// induction tasks ...) are null.
+#include "core/json_writer.h"
+#include "core/transformer/transformer_config.h"
+#include "core/transformer/transformer_report.h"
+
+namespace fb {
+
+void writeTransformerJson(JsonWriter &json, const TransformerConfig &config, const TransformerResult &result);
+
+// The largest induction score over every layer and head (NaN when there are none).
+double bestInductionScore(const TransformerResult &result);
+
+} // namespace fb

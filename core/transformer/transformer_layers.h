@@ -1,0 +1,244 @@
+#pragma once
+// The layers of the tiny decoder-only transformer (000_031aadcae6604a46.txt, 218.4 and 218.6) that
+// core/training/layers.h does not have: LayerNorm, ReLU, rotary position embeddings and causal
+// attention of one (sequence, head). Forward/backward pairs in the style of llm.c (train_gpt2.c):
+// every backward pass quotes the forward line it differentiates and gradients accumulate with +=.
+//
+// Layout as in layers.h: activations are column-major (C, N) with one column per (position,
+// sequence) pair, N = T*B columns ordered time-major (column n = t*B + b). The attention functions
+// work on one (sequence, head) at a time through strided views: the queries of sequence b and head
+// h are rows [h*dh, (h+1)*dh) of columns b, B+b, 2B+b, ... of the (3d, N) qkv buffer, a (dh, T)
+// matrix with outer stride B*3d. Everything is templated on the scalar: float for training, double
+// for the gradient checks.
+#include "core/training/layers.h"
+#include "core/transformer/chunked_products.h"
+
+#include <cmath>
+#include <limits>
+
+namespace fb::nn {
+
+// A (rows, cols) view with a column stride of its own: one head of one sequence in a time-major buffer.
+template <typename S> using Strided = Eigen::Map<Mat<S>, 0, Eigen::OuterStride<>>;
+template <typename S> using ConstStrided = Eigen::Map<const Mat<S>, 0, Eigen::OuterStride<>>;
+
+// ----------------------------------------------------------------------------------------------
+// LayerNorm over the C features of every column, like torch.nn.LayerNorm(C) (biased variance).
+
+// out is (C, N), mean and rstd are (N): kept for the backward pass, inp is (C, N),
+// weight and bias are (C). out may not alias inp.
+template <typename S>
+void layernorm_forward(Out<S> out, VecOut<S> mean, VecOut<S> rstd, const In<S> &inp, const VecIn<S> &weight,
+                       const VecIn<S> &bias, S eps = S(1e-5))
+{
+    const Eigen::Index C = inp.rows();
+    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
+        const auto x = inp.col(n).array();
+        const S m = x.sum() / S(C);
+        const S var = (x - m).square().sum() / S(C);
+        const S r = S(1) / std::sqrt(var + eps);
+        out.col(n).array() = (x - m) * r * weight.array() + bias.array();
+        mean[n] = m;
+        rstd[n] = r;
+    }
+}
+
+// Gradient with respect to the input only; the parameter gradients are reductions over all columns,
+// done once by layernorm_backward_params. dinp is (C, N), dout is (C, N), inp is (C, N), weight is (C).
+template <typename S>
+void layernorm_backward_inp(Out<S> dinp, const In<S> &dout, const In<S> &inp, const VecIn<S> &weight,
+                            const VecIn<S> &mean, const VecIn<S> &rstd)
+{
+    // in the forward pass this was: out = (inp - mean) * rstd * weight + bias
+    // with norm = (inp - mean) * rstd and dnorm = dout * weight:
+    // d(L)/d(inp) = rstd * (dnorm - mean(dnorm) - norm * mean(dnorm * norm))
+    const Eigen::Index C = inp.rows();
+    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
+        const auto norm = (inp.col(n).array() - mean[n]) * rstd[n];
+        const auto dnorm = dout.col(n).array() * weight.array();
+        const S dnormMean = dnorm.sum() / S(C);
+        const S dnormNormMean = (dnorm * norm).sum() / S(C);
+        dinp.col(n).array() += (dnorm - dnormMean - norm * dnormNormMean) * rstd[n];
+    }
+}
+
+// dweight and dbias are (C), dout is (C, N), inp is (C, N), mean and rstd are (N)
+template <typename S>
+void layernorm_backward_params(VecOut<S> dweight, VecOut<S> dbias, const In<S> &dout, const In<S> &inp,
+                               const VecIn<S> &mean, const VecIn<S> &rstd)
+{
+    // in the forward pass this was: out = norm * weight + bias, norm = (inp - mean) * rstd
+    // d(L)/d(weight) = sum over columns of dout * norm;  d(L)/d(bias) = sum over columns of dout
+    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
+        dweight.array() += dout.col(n).array() * (inp.col(n).array() - mean[n]) * rstd[n];
+        dbias += dout.col(n);
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// ReLU in place; the backward pass needs only the output (positive where the input was).
+
+// x is (C, N): the pre-activation on entry, relu of it on return
+template <typename S>
+void relu_forward_inplace(Out<S> x)
+{
+    x = x.cwiseMax(S(0));
+}
+
+// d is (C, N): d(L)/d(out) on entry, d(L)/d(inp) on return; out is (C, N) from the forward pass
+template <typename S>
+void relu_backward_inplace(Out<S> d, const In<S> &out)
+{
+    // in the forward pass this was: out = max(inp, 0)
+    // d(out)/d(inp) = 1 where out > 0, else 0
+    d = (out.array() > S(0)).select(d, S(0));
+}
+
+// ----------------------------------------------------------------------------------------------
+// Rotary position embeddings (218.4.4): pairs (2i, 2i+1) of every head's query and key rotated by
+// m * theta_i at position m. The tables hold, for each position, one row per pair of the whole
+// d-wide q (or k): a head's dh/2 frequencies repeated for every head.
+
+// x is (d, n): rows are H heads of dh features, its column c is column col0 + c of a time-major
+// buffer of B sequences, so at position (col0 + c) / B; cos and sin are (d/2, positions): row i
+// belongs to pair (2i, 2i+1)
+template <typename S>
+void rope_forward(Out<S> x, const In<S> &cos, const In<S> &sin, Eigen::Index col0, Eigen::Index B)
+{
+    const Eigen::Index pairs = x.rows() / 2;
+    for (Eigen::Index c = 0; c < x.cols(); ++c) {
+        const Eigen::Index m = (col0 + c) / B;
+        S *v = x.col(c).data();
+        const S *co = cos.col(m).data(), *si = sin.col(m).data();
+        for (Eigen::Index i = 0; i < pairs; ++i) {
+            const S e = v[2 * i], o = v[2 * i + 1];
+            v[2 * i] = e * co[i] - o * si[i];      // even' = e cos - o sin
+            v[2 * i + 1] = e * si[i] + o * co[i];  // odd'  = e sin + o cos
+        }
+    }
+}
+
+// dx is (d, n): d(L)/d(rotated x) on entry, d(L)/d(x) on return; cos, sin, col0 and B as in the forward
+template <typename S>
+void rope_backward_inplace(Out<S> dx, const In<S> &cos, const In<S> &sin, Eigen::Index col0, Eigen::Index B)
+{
+    // in the forward pass this was: [e'; o'] = R(m theta) [e; o],  R = [[cos, -sin], [sin, cos]]
+    // d(L)/d([e; o]) = R' d(L)/d([e'; o']): the rotation by -m theta
+    const Eigen::Index pairs = dx.rows() / 2;
+    for (Eigen::Index c = 0; c < dx.cols(); ++c) {
+        const Eigen::Index m = (col0 + c) / B;
+        S *v = dx.col(c).data();
+        const S *co = cos.col(m).data(), *si = sin.col(m).data();
+        for (Eigen::Index i = 0; i < pairs; ++i) {
+            const S de = v[2 * i], dodd = v[2 * i + 1];
+            v[2 * i] = de * co[i] + dodd * si[i];
+            v[2 * i + 1] = -de * si[i] + dodd * co[i];
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Causal scaled dot-product attention of one sequence and one head (218.4.1), for the queries at
+// positions [p0, p1) over the keys at positions [0, p1): the whole sequence at once (p0 = 0,
+// p1 = T) or one new position against a cache of the earlier keys and values (p0 = t, p1 = t + 1).
+// att keeps the softmax output for the backward pass and for the heatmaps: att(j, i) is the weight
+// of key j for query i (column = query), zero above the diagonal (j > i). Its columns are padded to
+// attentionRows(T) rows, a multiple of 8, so that the softmax works in whole SIMD packets.
+
+constexpr Eigen::Index kMaxAttentionKeys = 2048;  // the longest sequence attention accepts
+
+inline Eigen::Index attentionRows(Eigen::Index T) { return (T + 7) / 8 * 8; }
+
+// A row vector of up to kMaxAttentionKeys entries on the stack: the per-query scratch of the softmax
+// backward.
+template <typename S>
+using QueryRow = Eigen::Matrix<S, 1, Eigen::Dynamic, Eigen::RowMajor, 1, kMaxAttentionKeys>;
+
+// The causal softmax of the columns [p0, p0 + nq) of one head's padded weights, in place: column i
+// holds the scores of query p0 + i against keys 0 .. p0 + i (rows beyond are ignored) and receives
+// softmax(scale * scores) there and exact zeros below. Written with Eigen's packet primitives
+// because the obvious column-by-column Eigen expressions cost 3x more at T = 32: each column's exp
+// is only a few packets long and waits on its own reductions, while one exp over the whole block
+// keeps the SIMD units busy. The scaled scores are clamped at -80 (float; -700 double) before the
+// exp, so that exp never returns a denormal (Eigen's float exp does, slowly, below -87).
+// a is (rows, nq) contiguous (rows a multiple of 8, the column of query p0 at a)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"  // packet_traits<float>::type is __m256
+template <typename S>
+void causal_softmax_columns(S *a, Eigen::Index p0, Eigen::Index nq, Eigen::Index rows, S scale)
+{
+    using namespace Eigen::internal;
+    using Packet = typename packet_traits<S>::type;
+    constexpr Eigen::Index W = unpacket_traits<Packet>::size;
+    static_assert(8 % W == 0, "attentionRows pads to 8 rows");
+    const Packet sc = pset1<Packet>(scale), lo = pset1<Packet>(S(std::is_same_v<S, float> ? -80 : -700));
+    // 1. per column: max over the visible keys; scaled, shifted scores; the masked rows at the floor
+    for (Eigen::Index i = 0; i < nq; ++i) {
+        S *p = a + i * rows;
+        const Eigen::Index n = p0 + i + 1, len = (n + W - 1) / W * W;
+        for (Eigen::Index j = n; j < len; ++j) p[j] = p[0];  // pad the last packet with a visible score
+        Packet mv = ploadu<Packet>(p);
+        for (Eigen::Index k = W; k < len; k += W) mv = pmax(mv, ploadu<Packet>(p + k));
+        const Packet m = pset1<Packet>(predux_max(mv));
+        for (Eigen::Index k = 0; k < len; k += W) pstoreu(p + k, pmax(pmul(psub(ploadu<Packet>(p + k), m), sc), lo));
+    }
+    // 2. one exp over the whole block
+    Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>> flat(a, rows * nq);
+    flat = flat.exp();
+    // 3. per column: zero the masked rows (the causal mask, exactly), normalise the visible ones
+    for (Eigen::Index i = 0; i < nq; ++i) {
+        S *p = a + i * rows;
+        const Eigen::Index n = p0 + i + 1, len = (n + W - 1) / W * W;
+        for (Eigen::Index j = n; j < rows; ++j) p[j] = S(0);
+        Packet sv = ploadu<Packet>(p);
+        for (Eigen::Index k = W; k < len; k += W) sv = padd(sv, ploadu<Packet>(p + k));
+        const Packet inv = pset1<Packet>(S(1) / predux(sv));
+        for (Eigen::Index k = 0; k < len; k += W) pstoreu(p + k, pmul(ploadu<Packet>(p + k), inv));
+    }
+}
+#pragma GCC diagnostic pop
+
+// out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
+// q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times
+// YaRN's attention factor squared when evaluating a rescaled RoPE)
+template <typename S>
+void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0,
+                       S scale)
+{
+    const Eigen::Index nq = q.cols(), p1 = p0 + nq, rows = att.rows();
+    auto a = att.middleCols(p0, nq);  // (rows, nq): every (padded) key row of the queries' columns
+    // preatt = k' q: (p1, nq), row j = key, column i = query
+    product<S>(a.topRows(p1), k.leftCols(p1).transpose(), q, false);
+    // att = softmax(scale * preatt) over each column's keys j <= query, 0 for j > query
+    causal_softmax_columns<S>(a.data(), p0, nq, rows, scale);
+    // out = v att: each query's weighted sum of the values it may see
+    product<S>(out, v.leftCols(p1), a.topRows(p1), false);
+}
+
+// dq is (dh, p1 - p0), dk and dv are (dh, >= p1): columns [0, p1) accumulate, datt is
+// (attentionRows(T), T): a scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0),
+// att, q, k, v as in the forward
+template <typename S>
+void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S> &dout, const In<S> &att,
+                        const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale)
+{
+    const Eigen::Index nq = q.cols(), p1 = p0 + nq;
+    const auto a = att.block(0, p0, p1, nq);
+    auto da = datt.block(0, p0, p1, nq);
+    // backward pass 4, through the value accumulation: out = v a
+    // d(L)/d(v) = d(L)/d(out) a';  d(L)/d(a) = v' d(L)/d(out)
+    product<S>(dv.leftCols(p1), dout, a.transpose(), true);
+    product<S>(da, v.leftCols(p1).transpose(), dout, false);
+    // backward pass 3, through the softmax, which needs only its output a:
+    // d(L)/d(preatt_j) = a_j (d(L)/d(a_j) - sum_j' a_j' d(L)/d(a_j')); masked keys have a_j = 0
+    QueryRow<S> dots(nq);
+    dots = a.cwiseProduct(da).colwise().sum();
+    da = a.cwiseProduct(da.rowwise() - dots);
+    // backward pass 2, the scale: preatt = scale * (k' q); backward pass 1, the query @ key matmul:
+    // d(L)/d(q) = scale k d(L)/d(preatt);  d(L)/d(k) = scale q d(L)/d(preatt)'
+    da *= scale;
+    product<S>(dq, k.leftCols(p1), da, true);
+    product<S>(dk.leftCols(p1), q, da.transpose(), true);
+}
+
+} // namespace fb::nn

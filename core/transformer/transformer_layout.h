@@ -1,0 +1,110 @@
+#pragma once
+// The sizes of the tiny decoder-only transformer and where each of its tensors sits in one flat
+// parameter vector (and in the gradient vector of the same layout). The order is that of the PyTorch
+// reference's model.parameters(): E, then per block ln1, ln2, W_qkv, W_O, W1, b1, W2, b2, then ln_f,
+// W_u, and the fusion [W_a; W_b] with [b_a; b_b]; the accumulator's input weight W_obs comes last.
+// Every weight is column-major (out, in) as in torch.nn.Linear; E keeps one token per column.
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace fb {
+
+struct TransformerShape {
+    int vocab = 16;         // V: tokens the embedding reads and the unembedding scores
+    int dModel = 64;        // d
+    int layers = 2;         // L
+    int heads = 4;          // H; d_head = d / H, even under RoPE
+    int obsInputs = 0;      // accumulator: 2, the (cos, sin) of the increment read through W_obs
+    bool feedback = false;  // latent feedback: the fusion x = GLU([e; h_prev]) of 218.6.2
+    bool embedScale = false;  // e = sqrt(d) (E[tok] + W_obs obs)
+
+    int dHead() const { return dModel / heads; }
+    int ffn() const { return 4 * dModel; }
+};
+
+struct TransformerLayout {
+    struct Slot {
+        Eigen::Index offset = 0, rows = 0, cols = 0;
+        Eigen::Index size() const { return rows * cols; }
+    };
+    struct Block {
+        Slot ln1w, ln1b, ln2w, ln2b;  // LayerNorm weight and bias, (d) each
+        Slot Wqkv;                    // (3d, d): W_Q, W_K, W_V stacked, no bias
+        Slot Wo;                      // (d, d), no bias
+        Slot W1, b1;                  // (4d, d), (4d)
+        Slot W2, b2;                  // (d, 4d), (d)
+    };
+    Slot E;                   // (d, V)
+    std::vector<Block> blocks;
+    Slot lnfw, lnfb;          // final LayerNorm, (d) each
+    Slot Wu;                  // (V, d), no bias
+    Slot Wf, bf;              // feedback: (2d, 2d) = [W_a; W_b], columns [0, d) read e, [d, 2d) read h; (2d)
+    Slot Wobs;                // accumulator: (d, 2)
+    Eigen::Index total = 0;
+
+    explicit TransformerLayout(const TransformerShape &s)
+    {
+        const int d = s.dModel;
+        add(E, d, s.vocab);
+        blocks.resize(std::size_t(s.layers));
+        for (Block &b : blocks) {
+            add(b.ln1w, d, 1);
+            add(b.ln1b, d, 1);
+            add(b.ln2w, d, 1);
+            add(b.ln2b, d, 1);
+            add(b.Wqkv, 3 * d, d);
+            add(b.Wo, d, d);
+            add(b.W1, s.ffn(), d);
+            add(b.b1, s.ffn(), 1);
+            add(b.W2, d, s.ffn());
+            add(b.b2, d, 1);
+        }
+        add(lnfw, d, 1);
+        add(lnfb, d, 1);
+        add(Wu, s.vocab, d);
+        if (s.feedback) {
+            add(Wf, 2 * d, 2 * d);
+            add(bf, 2 * d, 1);
+        }
+        if (s.obsInputs > 0) add(Wobs, d, s.obsInputs);
+    }
+
+    // Every slot with its name, for gradient checks and reports: ("E", E), ("block0.Wqkv", ...), ...
+    template <typename F>
+    void forEachSlot(F &&f) const
+    {
+        f("E", E);
+        for (std::size_t l = 0; l < blocks.size(); ++l) {
+            const Block &b = blocks[l];
+            const std::string p = "block" + std::to_string(l) + ".";
+            f(p + "ln1.weight", b.ln1w);
+            f(p + "ln1.bias", b.ln1b);
+            f(p + "ln2.weight", b.ln2w);
+            f(p + "ln2.bias", b.ln2b);
+            f(p + "W_qkv", b.Wqkv);
+            f(p + "W_O", b.Wo);
+            f(p + "W1", b.W1);
+            f(p + "b1", b.b1);
+            f(p + "W2", b.W2);
+            f(p + "b2", b.b2);
+        }
+        f("ln_f.weight", lnfw);
+        f("ln_f.bias", lnfb);
+        f("W_u", Wu);
+        if (Wf.size()) {
+            f("W_ab", Wf);
+            f("b_ab", bf);
+        }
+        if (Wobs.size()) f("W_obs", Wobs);
+    }
+
+private:
+    void add(Slot &slot, Eigen::Index rows, Eigen::Index cols)
+    {
+        slot = { total, rows, cols };
+        total += rows * cols;
+    }
+};
+
+} // namespace fb

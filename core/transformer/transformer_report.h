@@ -1,0 +1,100 @@
+#pragma once
+// What a transformer training reports (core/transformer/transformer_trainer.h): the per-step
+// progress, the periodic snapshots the lab draws live, and the result.
+#include "core/context_extension.h"
+#include "core/training/trainer.h"
+#include "core/transformer/text_corpus.h"
+#include "core/transformer/transformer_config.h"
+#include "core/transformer/transformer_layout.h"
+
+#include <Eigen/Core>
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fb {
+
+// After every training step (on the training thread).
+struct TransformerProgress {
+    int step = 0;                 // 1-based, the step just finished
+    int steps = 0;
+    double loss = 0.0;            // training cross entropy of that step (nats)
+    double elapsedSeconds = 0.0;  // since the start, pauses excluded (evaluations and snapshots included)
+    double trainSeconds = 0.0;    // the training steps alone (data, forward, backward, Adam)
+    double gradNorm = 0.0;        // 2-norm of that step's gradient, before clipping
+};
+
+// Taken every probeEvery steps and whenever probeSeconds passed since the last one, and once before
+// the first step and once after the last (with the final held-out figures). Taking one changes none
+// of the training's numbers. Passed by const reference: copy what you keep.
+struct TransformerSnapshot {
+    static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    int step = 0;                  // steps finished when it was taken
+    double elapsedSeconds = 0.0;
+    int seqLen = 0, layers = 0, heads = 0;
+    std::vector<int> probeTokens;  // the probe sequence: T tokens of one held-out sequence (its inputs)
+    // [layer * heads + head]: (T, T), row = query i, column = key j, zero for j > i, rows sum to 1
+    std::vector<Eigen::MatrixXf> attention;
+    // induction tasks: [layer][head] mean attention of each query i in the repeat on key i - s + 1,
+    // on the probe batch (the probe sequence and 7 more); empty for the other tasks
+    std::vector<std::vector<double>> inductionScore;
+    double gateMean = nan;         // feedback: mean of the GLU gate sigmoid(W_b u + b_b) on the probe sequence
+    int heldoutStep = -1;          // step of the last held-out evaluation (-1: none yet)
+    double heldoutLoss = nan;      // mean cross entropy on the held-out set at heldoutStep
+    double secondHalfLoss = nan;   // induction: on the repeat's predictions
+    std::string sample;            // text task: the prompt (the start of the held-out text) and a sample
+};
+
+// One row of the length-generalisation table: a positional scheme (and, under RoPE, a rescaling with
+// factor = length / T) evaluated on fresh held-out sequences of T, 2T and 4T tokens.
+struct LengthRow {
+    std::string label;             // "rope", "rope+pi", "rope+ntk", "rope+yarn", "sinusoidal", "none"
+    ScalingMethod scaling = ScalingMethod::None;
+    std::vector<int> lengths;      // T, 2T, 4T (tokens)
+    std::vector<double> loss;      // mean cross entropy over every prediction
+    std::vector<double> repeatLoss;  // induction: on the repeat (the reference's second_half_loss_at); NaN otherwise
+};
+
+// The weights a training ended with, to sample from after it (text) or to inspect.
+struct TrainedTransformer {
+    TransformerConfig config;      // without its text
+    TransformerShape shape;
+    Eigen::VectorXf params;        // laid out as TransformerLayout(shape)
+    std::shared_ptr<const TextCorpus> corpus;  // the text task's vocabulary and text; null otherwise
+};
+
+struct TransformerResult {
+    static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    TrainStatus status = TrainStatus::Finished;  // finished | cancelled | diverged
+    std::string message;           // why it stopped early, for people
+    long long params = 0;
+    int vocab = 0;                 // the model's vocabulary (text: the text's characters, <unk> included)
+    double flopsPerStep = 0.0;     // transformerFlopsPerStep
+    int stepsDone = 0;
+    double seconds = 0.0;          // the training steps only (data, forward, backward, Adam)
+    double msPerStep = 0.0;        // 1000 seconds / stepsDone
+    double wallSeconds = 0.0;      // everything, evaluations included, pauses excluded
+    std::vector<double> curve;     // training loss of every finished step
+    struct HeldoutPoint {
+        int step = 0;
+        double loss = nan;            // on the held-out set
+        double secondHalfLoss = nan;  // induction: on its repeats
+    };
+    std::vector<HeldoutPoint> heldoutCurve;  // at step 0 and every evalEvery steps (as the reference prints them)
+    // On the held-out set (evalSequences sequences), with the final (or last good) weights, in the
+    // forward pass the model was trained with:
+    double heldoutLoss = nan;
+    double secondHalfLoss = nan;   // induction: the repeat's predictions (ideal 0)
+    double firstHalfLoss = nan;    // induction: the first copy's predictions (ideal ln V)
+    double exactHeldoutLoss = nan; // kpass: the same held-out loss decoded exactly (h_{t-1} of the same pass)
+    std::vector<std::vector<double>> inductionScore;  // [layer][head] on 4 x batch fresh sequences (induction)
+    std::vector<LengthRow> lengths;  // the length-generalisation table
+    int extendedLength = 0;        // round(factor * T) tokens, evaluated with config.scaling (RoPE)
+    double extendedLoss = nan;     // its loss (induction: on the repeat)
+    TransformerSnapshot finalSnapshot;
+    std::shared_ptr<const TrainedTransformer> model;  // null when the run was abandoned
+};
+
+} // namespace fb

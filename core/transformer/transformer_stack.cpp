@@ -1,0 +1,217 @@
+#include "core/transformer/transformer_stack.h"
+
+#include "core/transformer/chunked_products.h"
+#include "core/transformer/transformer_layers.h"
+
+namespace fb {
+
+namespace {
+
+template <typename S>
+using CMap = Eigen::Map<const nn::Mat<S>>;
+template <typename S>
+using CVec = Eigen::Map<const nn::Vec<S>>;
+
+template <typename S>
+CMap<S> P(const S *params, const TransformerLayout::Slot &s)
+{
+    return CMap<S>(params + s.offset, s.rows, s.cols);
+}
+template <typename S>
+CVec<S> PV(const S *params, const TransformerLayout::Slot &s)
+{
+    return CVec<S>(params + s.offset, s.size());
+}
+template <typename S>
+Eigen::Map<nn::Mat<S>> G(S *grads, const TransformerLayout::Slot &s)
+{
+    return Eigen::Map<nn::Mat<S>>(grads + s.offset, s.rows, s.cols);
+}
+template <typename S>
+Eigen::Map<nn::Vec<S>> GV(S *grads, const TransformerLayout::Slot &s)
+{
+    return Eigen::Map<nn::Vec<S>>(grads + s.offset, s.size());
+}
+
+} // namespace
+
+template <typename S>
+void TransformerStack<S>::forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos,
+                                  Eigen::Index p0, Eigen::Index p1) const
+{
+    for (int l = 0; l < s_.layers; ++l) blockForward(params, ws, pos, l, p0, p1);
+    // h = LN_f(x_L)
+    const Eigen::Index B = ws.B;
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        nn::layernorm_forward<S>(ws.h.middleCols(c, n), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n),
+                                 ws.xL.middleCols(c, n), PV(params, L_.lnfw), PV(params, L_.lnfb));
+    });
+}
+
+template <typename S>
+void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos,
+                                       int l, Eigen::Index p0, Eigen::Index p1) const
+{
+    using Layer = typename TransformerWorkspace<S>::Layer;
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    Layer &a = ws.layer[std::size_t(l)];
+    M &out = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].x : ws.xL;
+    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead();
+    const bool rope = pos.scheme == PositionalScheme::Rope;
+
+    // ln1 = LN1(x); qkv = W_qkv ln1; q and k rotated by RoPE at their positions
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        nn::layernorm_forward<S>(a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
+                                 a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
+        nn::product<S>(a.qkv.middleCols(c, n), P(params, w.Wqkv), a.ln1.middleCols(c, n), false);
+        if (rope) {
+            nn::rope_forward<S>(a.qkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
+            nn::rope_forward<S>(a.qkv.block(d, c, d, n), pos.cos, pos.sin, c, B);
+        }
+    });
+
+    // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights
+    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
+    par_.forEach(B * H, [&](Eigen::Index i) {
+        const Eigen::Index b = i / H, h = i % H;
+        const S *qkv = a.qkv.data();
+        nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, Eigen::OuterStride<>(B * ld));
+        nn::ConstStrided<S> k(qkv + b * ld + d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
+        nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
+        nn::Strided<S> y(a.atty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+        Eigen::Map<M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+        nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale);
+    });
+
+    // mid = x + W_O atty; ln2 = LN2(mid); fc = relu(W1 ln2 + b1); out = mid + W2 fc + b2
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        auto mid = a.mid.middleCols(c, n);
+        mid = a.x.middleCols(c, n);
+        nn::product<S>(mid, P(params, w.Wo), a.atty.middleCols(c, n), true);
+        nn::layernorm_forward<S>(a.ln2.middleCols(c, n), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n), mid,
+                                 PV(params, w.ln2w), PV(params, w.ln2b));
+        auto fc = a.fc.middleCols(c, n);
+        fc.colwise() = PV(params, w.b1);
+        nn::product<S>(fc, P(params, w.W1), a.ln2.middleCols(c, n), true);
+        nn::relu_forward_inplace<S>(fc);
+        auto o = out.middleCols(c, n);
+        o = mid;
+        o.colwise() += PV(params, w.b2);
+        nn::product<S>(o, P(params, w.W2), fc, true);
+    });
+}
+
+template <typename S>
+void TransformerStack<S>::backwardData(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos,
+                                       Eigen::Index p0, Eigen::Index p1) const
+{
+    // in the forward pass this was: h = LN_f(x_L)
+    const Eigen::Index B = ws.B;
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        ws.dxL.middleCols(c, n).setZero();
+        nn::layernorm_backward_inp<S>(ws.dxL.middleCols(c, n), ws.dh.middleCols(c, n), ws.xL.middleCols(c, n),
+                                      PV(params, L_.lnfw), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n));
+    });
+    for (int l = s_.layers - 1; l >= 0; --l) blockBackwardData(params, ws, pos, l, p0, p1);
+}
+
+template <typename S>
+void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspace<S> &ws,
+                                            const PositionTables<S> &pos, int l, Eigen::Index p0,
+                                            Eigen::Index p1) const
+{
+    using Layer = typename TransformerWorkspace<S>::Layer;
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    Layer &a = ws.layer[std::size_t(l)];
+    const M &dout = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead();
+    const bool rope = pos.scheme == PositionalScheme::Rope;
+
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        // in the forward pass this was: out = mid + W2 fc + b2, fc = relu(W1 ln2 + b1)
+        auto dmid = a.dmid.middleCols(c, n);
+        dmid = dout.middleCols(c, n);
+        auto dfc = a.dfc.middleCols(c, n);
+        nn::product<S>(dfc, P(params, w.W2).transpose(), dout.middleCols(c, n), false);
+        nn::relu_backward_inplace<S>(dfc, a.fc.middleCols(c, n));
+        nn::product<S>(a.dln2.middleCols(c, n), P(params, w.W1).transpose(), dfc, false);
+        // in the forward pass this was: ln2 = LN2(mid)
+        nn::layernorm_backward_inp<S>(dmid, a.dln2.middleCols(c, n), a.mid.middleCols(c, n), PV(params, w.ln2w),
+                                      a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
+        // in the forward pass this was: mid = x + W_O atty
+        a.dx.middleCols(c, n) = dmid;
+        nn::product<S>(ws.datty.middleCols(c, n), P(params, w.Wo).transpose(), dmid, false);
+    });
+
+    // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head)
+    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
+    par_.forEach(B * H, [&](Eigen::Index i) {
+        const Eigen::Index b = i / H, h = i % H;
+        const S *qkv = a.qkv.data();
+        S *dqkv = a.dqkv.data();
+        const Eigen::OuterStride<> st(B * ld);
+        nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
+        nn::ConstStrided<S> k(qkv + b * ld + d + h * dh, dh, p1, st);
+        nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, st);
+        nn::Strided<S> dq(dqkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
+        nn::Strided<S> dk(dqkv + b * ld + d + h * dh, dh, p1, st);
+        nn::Strided<S> dv(dqkv + b * ld + 2 * d + h * dh, dh, p1, st);
+        nn::ConstStrided<S> dy(ws.datty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+        Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+        Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+        nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
+    });
+
+    // The q, k, v gradients of [p0, p1) are complete now: their own queries are done, and the later
+    // positions that read their keys and values came before (the whole range at once, or, in the
+    // exact backward, in earlier calls).
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        auto dqkv = a.dqkv.middleCols(c, n);
+        if (rope) {
+            // in the forward pass this was: q, k = R(m theta) q, R(m theta) k
+            nn::rope_backward_inplace<S>(a.dqkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
+            nn::rope_backward_inplace<S>(a.dqkv.block(d, c, d, n), pos.cos, pos.sin, c, B);
+        }
+        // in the forward pass this was: qkv = W_qkv ln1, ln1 = LN1(x)
+        auto dln1 = a.dln1.middleCols(c, n);
+        nn::product<S>(dln1, P(params, w.Wqkv).transpose(), dqkv, false);
+        nn::layernorm_backward_inp<S>(a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
+                                      a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
+    });
+}
+
+template <typename S>
+void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) const
+{
+    const Eigen::Index N = ws.columns();
+    auto all = [N](const M &m) { return m.leftCols(N); };
+    for (int l = 0; l < s_.layers; ++l) {
+        const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+        typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
+        const M &dout = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+        // out = mid + W2 fc + b2
+        nn::product_backward_weight<S>(par_, G(grads, w.W2), all(dout), all(a.fc));
+        nn::bias_backward<S>(GV(grads, w.b2), all(dout));
+        // fc = relu(W1 ln2 + b1)
+        nn::product_backward_weight<S>(par_, G(grads, w.W1), all(a.dfc), all(a.ln2));
+        nn::bias_backward<S>(GV(grads, w.b1), all(a.dfc));
+        // ln2 = LN2(mid)
+        nn::layernorm_backward_params<S>(GV(grads, w.ln2w), GV(grads, w.ln2b), all(a.dln2), all(a.mid),
+                                         a.ln2Mean.head(N), a.ln2Rstd.head(N));
+        // mid = x + W_O atty
+        nn::product_backward_weight<S>(par_, G(grads, w.Wo), all(a.dmid), all(a.atty));
+        // qkv = W_qkv ln1
+        nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkv), all(a.ln1));
+        // ln1 = LN1(x)
+        nn::layernorm_backward_params<S>(GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
+                                         a.ln1Mean.head(N), a.ln1Rstd.head(N));
+    }
+    // h = LN_f(x_L)
+    nn::layernorm_backward_params<S>(GV(grads, L_.lnfw), GV(grads, L_.lnfb), all(ws.dh), all(ws.xL),
+                                     ws.lnfMean.head(N), ws.lnfRstd.head(N));
+}
+
+template class TransformerStack<float>;
+template class TransformerStack<double>;
+
+} // namespace fb

@@ -1,0 +1,63 @@
+#pragma once
+// The layer stack of the tiny decoder-only transformer: L pre-LayerNorm blocks and the final
+// LayerNorm, as in the reference's Block.forward and TinyTransformer.trunk:
+//   x_mid = x + W_O Attn(LN1 x)                (H heads, causal, scores / sqrt(d_head), RoPE on q, k)
+//   x_out = x_mid + W2 relu(W1 LN2 x_mid + b1) + b2
+//   h     = LN_f(x_L)
+// Every pass works on the positions [p0, p1) of the workspace's B sequences: the whole sequence at
+// once (p0 = 0, p1 = T: teacher forcing, the k-pass objective) or one position at a time
+// (p1 = p0 + 1: the exact recurrence and decoding, the earlier positions' keys and values serving as
+// the KV cache, since time-major columns of earlier positions are never rewritten).
+//
+// The backward pass is split in two, as in the toy trainer's BPTT: backwardData runs the data
+// gradients for [p0, p1) (from d(L)/dh of those columns down to d(L)/dx of the stack's input, and
+// deposits the key and value gradients of the earlier positions those queries read); backwardParams
+// then computes every parameter gradient in one product over all columns. Called once over [0, T)
+// it is the ordinary backward pass; called for t = T-1 down to 0 it is backpropagation through time.
+#include "core/transformer/parallel_runner.h"
+#include "core/transformer/position_tables.h"
+#include "core/transformer/transformer_layout.h"
+#include "core/transformer/transformer_workspace.h"
+
+namespace fb {
+
+template <typename S>
+class TransformerStack {
+public:
+    using M = nn::Mat<S>;
+    using V = nn::Vec<S>;
+
+    TransformerStack(const TransformerShape &shape, const TransformerLayout &layout, const ParallelRunner &par)
+        : s_(shape), L_(layout), par_(par)
+    {
+    }
+
+    // ws.layer[0].x holds the stack's input for the columns of [p0, p1); fills every activation of
+    // those columns up to ws.h. params is laid out as L_.
+    void forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, Eigen::Index p0,
+                 Eigen::Index p1) const;
+
+    // ws.dh holds d(L)/dh for the columns of [p0, p1), complete (every later use of h added in);
+    // writes d(L)/dx of the stack's input into ws.layer[0].dx for those columns. The dqkv of every
+    // layer must be zero before the first call of a backward pass (keys and values accumulate).
+    void backwardData(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, Eigen::Index p0,
+                      Eigen::Index p1) const;
+
+    // grads += d(L)/d(every stack parameter), from the data gradients of all N = B*T columns.
+    void backwardParams(S *grads, TransformerWorkspace<S> &ws) const;
+
+private:
+    void blockForward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, int l,
+                      Eigen::Index p0, Eigen::Index p1) const;
+    void blockBackwardData(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, int l,
+                           Eigen::Index p0, Eigen::Index p1) const;
+
+    TransformerShape s_;
+    const TransformerLayout &L_;
+    const ParallelRunner &par_;
+};
+
+extern template class TransformerStack<float>;
+extern template class TransformerStack<double>;
+
+} // namespace fb

@@ -1,0 +1,275 @@
+// The training loop of the tiny transformer (core/transformer/transformer_trainer.h), after the
+// reference's main(): Adam on the mean cross entropy of fresh batches, the held-out loss every
+// evalEvery steps, then the final figures.
+#include "core/transformer/transformer_trainer.h"
+
+#include "core/optim/adam.h"
+#include "core/rng.h"
+#include "core/transformer/text_sampler.h"
+#include "core/transformer/transformer_evaluator.h"
+#include "core/transformer/transformer_net.h"
+#include "core/transformer/transformer_tasks.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace fb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Independent random streams of one seed (the tags differ above bit 31).
+constexpr std::uint64_t kInitStream = 0x696e697400000000ULL;    // "init"
+constexpr std::uint64_t kDataStream = 0x6461746100000000ULL;    // "data"
+constexpr std::uint64_t kSampleStream = 0x73616d7000000000ULL;  // "samp"
+constexpr std::size_t kPromptChars = 16;                        // snapshot samples continue this much held-out text
+
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+TransformerShape shapeFor(const TransformerConfig &c, int vocab)
+{
+    TransformerShape s;
+    s.vocab = vocab;
+    s.dModel = c.dModel;
+    s.layers = c.layers;
+    s.heads = c.heads;
+    s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
+    s.feedback = c.feedback != FeedbackMode::Off;
+    s.embedScale = c.embedScale;
+    return s;
+}
+
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
+
+} // namespace
+
+TransformerResult trainTransformer(const TransformerConfig &config,
+                                   const std::function<void(const TransformerProgress &)> &onStep,
+                                   const std::function<void(const TransformerSnapshot &)> &onSnapshot,
+                                   RunControl *control)
+{
+    if (const std::string err = checkTransformerConfig(config); !err.empty()) throw std::invalid_argument(err);
+    const Clock::time_point start = Clock::now();
+    Clock::duration pausedFor {};
+    auto elapsed = [&] { return seconds(Clock::now() - start - pausedFor); };
+    const TransformerConfig &c = config;
+
+    // Everything the step loop touches is allocated here.
+    std::shared_ptr<const TextCorpus> corpus;
+    if (c.task == TransformerTask::Text) corpus = std::make_shared<const TextCorpus>(c.text, c.seqLen);
+    const int V = corpus ? corpus->vocabSize() : c.task == TransformerTask::Accumulator ? c.buckets : c.vocab;
+    const TransformerShape shape = shapeFor(c, V);
+    TransformerNet<float> net(shape, c.threads);
+    Rng initRng(c.seed ^ kInitStream);
+    net.init(initRng);
+    const int longest = transformerLongestEvaluation(c);
+    TransformerTasks tasks(c, corpus.get(), longest + 1);
+    TransformerBatch batch;
+    tasks.resize(batch, c.batch, c.seqLen, true);
+    TransformerWorkspace<float> ws;
+    ws.reserve(shape, batch.columns(), batch.positions, true);
+    PositionTables<float> tables;
+    tables.build(c.pos, c.dModel, c.heads, c.base, longest);
+    TransformerEvaluator evaluator(c, net, tasks, tables);
+    Adam<float> adam(net.parameterCount());
+    nn::Vec<float> good = net.params;  // the weights that gave the last accepted loss
+    Rng dataRng(c.seed ^ kDataStream);
+    const FeedbackMode mode = c.feedback;
+    const int passes = c.passes;
+    const double limit = c.divergeLoss > 0.0 ? c.divergeLoss : 10.0 * std::log(double(V));
+
+    TransformerResult result;
+    result.params = net.parameterCount();
+    result.vocab = V;
+    result.flopsPerStep = transformerFlopsPerStep(c);
+    result.curve.reserve(std::size_t(c.steps));
+    if (c.evalEvery > 0) result.heldoutCurve.reserve(std::size_t(c.steps / c.evalEvery + 2));
+
+    // Snapshots: their buffers, and for text a sampler and the prompt (the start of the held-out text).
+    TransformerSnapshot snap;
+    std::unique_ptr<TextSampler> sampler;
+    std::vector<int> prompt;
+    if (onSnapshot) evaluator.sizeSnapshot(snap);
+    if (corpus && c.sampleChars > 0) {
+        sampler = std::make_unique<TextSampler>(shape, c.seqLen);
+        const std::size_t begin = corpus->trainEnd();
+        prompt.assign(corpus->ids().begin() + std::ptrdiff_t(begin),
+                      corpus->ids().begin() + std::ptrdiff_t(std::min(corpus->size(), begin + kPromptChars)));
+    }
+    Clock::time_point lastSnapshot = Clock::now();
+    int heldStep = -1;  // the last held-out evaluation
+    TransformerEvaluator::Losses held;
+    auto takeSnapshot = [&](int step) {
+        snap.step = step;
+        snap.elapsedSeconds = elapsed();
+        evaluator.probe(snap, mode, passes);
+        snap.heldoutStep = heldStep;
+        snap.heldoutLoss = held.loss;
+        snap.secondHalfLoss = held.repeat;
+        if (sampler) {
+            snap.sample.clear();
+            corpus->appendDecoded(prompt.data(), prompt.size(), snap.sample);
+            Rng sampleRng((c.seed ^ kSampleStream) + std::uint64_t(step));
+            sampler->sample(net, tables, *corpus, prompt.data(), prompt.size(), c.sampleChars, c.sampleTemperature,
+                            sampleRng, snap.sample);
+        }
+        onSnapshot(snap);
+        lastSnapshot = Clock::now();
+    };
+
+    auto diverge = [&](int step, const std::string &why) {
+        net.params = good;
+        result.status = TrainStatus::Diverged;
+        const std::size_t kept = result.curve.size();
+        result.message = "diverged at step " + std::to_string(step) + ": " + why + " (lr " + formatNumber(c.lr)
+                         + "); kept " + (kept ? "the weights that gave the loss of step " + std::to_string(kept)
+                                              : std::string("the initial weights"));
+    };
+
+    if (c.evalEvery > 0) {  // step 0 as well, as the reference
+        held = evaluator.heldout(mode, passes);
+        heldStep = 0;
+        result.heldoutCurve.push_back({ 0, held.loss, held.repeat });
+    }
+    if (onSnapshot) takeSnapshot(0);
+    for (int step = 1; step <= c.steps; ++step) {
+        if (control) {
+            if (control->isPaused() && !control->stopRequested()) {
+                const Clock::time_point pausedAt = Clock::now();
+                control->waitWhilePaused();
+                pausedFor += Clock::now() - pausedAt;
+            }
+            if (control->stopRequested()) {
+                result.status = TrainStatus::Cancelled;
+                result.message = "cancelled after " + std::to_string(step - 1) + " of " + std::to_string(c.steps) + " steps";
+                break;
+            }
+        }
+        const Clock::time_point stepStart = Clock::now();
+        tasks.drawTraining(dataRng, batch);
+        const double loss = net.forward(ws, batch, tables, mode, passes);
+        if (!std::isfinite(loss) || loss > limit) {
+            diverge(step, "training loss " + shortNumber(loss) + " nats"
+                              + (std::isfinite(loss) ? " exceeds the limit " + shortNumber(limit) : std::string()));
+            break;
+        }
+        net.zeroGrad();
+        net.backward(ws, batch, tables, mode, passes);
+        const double norm = std::sqrt(net.grads.cast<double>().squaredNorm());
+        if (!std::isfinite(norm)) {
+            diverge(step, "gradient norm " + shortNumber(norm));
+            break;
+        }
+        if (c.clip > 0.0) {
+            // torch.nn.utils.clip_grad_norm_: scale by clip / (norm + 1e-6) when that is below 1
+            const double coef = c.clip / (norm + 1e-6);
+            if (coef < 1.0) net.grads *= float(coef);
+        }
+        good = net.params;
+        result.curve.push_back(loss);
+        adam.step(net.params, net.grads, c.lr);
+        result.seconds += seconds(Clock::now() - stepStart);
+        if (!net.params.array().isFinite().all()) {
+            diverge(step, "its Adam update made a weight non-finite");
+            break;
+        }
+        if (onStep) onStep({ step, c.steps, loss, elapsed(), result.seconds, norm });
+        if (c.evalEvery > 0 && step % c.evalEvery == 0) {
+            held = evaluator.heldout(mode, passes);
+            heldStep = step;
+            result.heldoutCurve.push_back({ step, held.loss, held.repeat });
+        }
+        if (onSnapshot
+            && ((c.probeEvery > 0 && step % c.probeEvery == 0)
+                || (c.probeSeconds > 0.0 && seconds(Clock::now() - lastSnapshot) >= c.probeSeconds)))
+            takeSnapshot(step);
+    }
+    result.stepsDone = int(result.curve.size());
+    result.msPerStep = result.stepsDone ? 1e3 * result.seconds / result.stepsDone : 0.0;
+
+    auto abandoned = [&] { return control && control->isAbandoned(); };
+    if (abandoned()) {
+        result.wallSeconds = elapsed();
+        return result;
+    }
+    // The final weights are judged like every step's: a held-out loss above the limit is a divergence.
+    held = evaluator.heldout(mode, passes);
+    if (result.status != TrainStatus::Diverged && (!std::isfinite(held.loss) || held.loss > limit)) {
+        const std::string loss = shortNumber(held.loss);
+        diverge(result.stepsDone + 1, "held-out loss " + loss + " nats"
+                                          + (std::isfinite(held.loss) ? " exceeds the limit " + shortNumber(limit)
+                                                                      : std::string()) + " after the last step");
+        held = evaluator.heldout(mode, passes);
+    }
+    result.heldoutLoss = held.loss;
+    result.secondHalfLoss = held.repeat;
+    result.firstHalfLoss = held.first;
+    if (mode == FeedbackMode::KPass) result.exactHeldoutLoss = evaluator.heldout(FeedbackMode::Exact, 1).loss;
+    if (abandoned()) return result;
+    result.inductionScore = evaluator.inductionScores(4 * c.batch, mode, passes);
+    result.lengths = evaluator.lengthTable(mode, passes);
+    if (abandoned()) return result;
+    result.extendedLength = transformerEvaluationLength(c, c.factor);
+    const TransformerEvaluator::Losses ext = evaluator.extended(result.extendedLength, c.scaling, mode, passes);
+    result.extendedLoss = tasks.hasRepeat() ? ext.repeat : ext.loss;
+
+    // The final snapshot, with the final held-out figures (and the last sample).
+    heldStep = result.stepsDone;
+    if (onSnapshot) {
+        takeSnapshot(result.stepsDone);
+    } else {
+        evaluator.sizeSnapshot(snap);
+        snap.step = result.stepsDone;
+        snap.elapsedSeconds = elapsed();
+        evaluator.probe(snap, mode, passes);
+        snap.heldoutStep = heldStep;
+        snap.heldoutLoss = held.loss;
+        snap.secondHalfLoss = held.repeat;
+    }
+    result.finalSnapshot = snap;
+
+    auto model = std::make_shared<TrainedTransformer>();
+    model->config = c;
+    model->config.text.clear();
+    model->shape = shape;
+    model->params = net.params;
+    model->corpus = corpus;
+    result.model = model;
+    result.wallSeconds = elapsed();
+    return result;
+}
+
+std::string sampleTransformerText(const TrainedTransformer &model, const std::string &prompt, int chars,
+                                  double temperature, std::uint64_t seed)
+{
+    if (!model.corpus) throw std::invalid_argument("sampling needs a model trained on the text task");
+    const TextCorpus &corpus = *model.corpus;
+    TransformerNet<float> net(model.shape);
+    net.params = model.params;
+    PositionTables<float> tables;
+    tables.build(model.config.pos, model.shape.dModel, model.shape.heads, model.config.base, model.config.seqLen);
+    std::vector<int> ids = corpus.encode(prompt);
+    if (ids.empty()) {
+        const int newline = corpus.idOf(U'\n');
+        ids.push_back(corpus.symbols()[std::size_t(newline)] == U'\n' ? newline : 0);
+    }
+    TextSampler sampler(model.shape, model.config.seqLen);
+    std::string out;
+    out.reserve(std::size_t(4 * std::max(chars, 0)));
+    Rng rng(seed ^ kSampleStream);
+    sampler.sample(net, tables, corpus, ids.data(), ids.size(), chars, temperature, rng, out);
+    return out;
+}
+
+} // namespace fb

@@ -1,0 +1,91 @@
+#include "core/transformer/transformer_workspace.h"
+
+#include "core/transformer/transformer_layers.h"
+
+#include <stdexcept>
+
+namespace fb {
+
+template <typename S>
+void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index cap, Eigen::Index len, bool grad)
+{
+    capacity = cap;
+    maxLen = len;
+    withGrad = grad;
+    const Eigen::Index d = s.dModel, N = cap, attSize = Eigen::Index(s.heads) * cap * nn::attentionRows(len);
+    auto mat = [N](M &m, Eigen::Index rows, bool needed = true) { m.setZero(needed ? rows : 0, needed ? N : 0); };
+    auto vec = [](V &v, Eigen::Index size, bool needed = true) { v.setZero(needed ? size : 0); };
+    mat(emb, d);
+    mat(hprev, d, s.feedback);
+    mat(fzEmb, 2 * d, s.feedback);
+    mat(fz, 2 * d, s.feedback);
+    mat(gate, d, s.feedback);
+    layer.resize(std::size_t(s.layers));
+    for (Layer &l : layer) {
+        mat(l.x, d);
+        mat(l.ln1, d);
+        vec(l.ln1Mean, N);
+        vec(l.ln1Rstd, N);
+        mat(l.qkv, 3 * d);
+        vec(l.att, attSize);
+        mat(l.atty, d);
+        mat(l.mid, d);
+        mat(l.ln2, d);
+        vec(l.ln2Mean, N);
+        vec(l.ln2Rstd, N);
+        mat(l.fc, s.ffn());
+        mat(l.dx, d, grad);
+        mat(l.dln1, d, grad);
+        mat(l.dqkv, 3 * d, grad);
+        mat(l.dmid, d, grad);
+        mat(l.dln2, d, grad);
+        mat(l.dfc, s.ffn(), grad);
+    }
+    mat(xL, d);
+    mat(h, d);
+    vec(lnfMean, N);
+    vec(lnfRstd, N);
+    mat(logits, s.vocab);
+    mat(probs, s.vocab);
+    vec(colmax, N);
+    vec(logsum, N);
+    mat(dlogits, s.vocab, grad);
+    mat(dh, d, grad);
+    mat(dxL, d, grad);
+    mat(datty, d, grad);
+    mat(dfz, 2 * d, grad && s.feedback);
+    mat(demb, d, grad);
+    vec(datt, attSize, grad);
+    B = T = 0;
+}
+
+template <typename S>
+void TransformerWorkspace<S>::setBatch(int b, int t)
+{
+    if (b < 1 || t < 1 || t > maxLen || t > nn::kMaxAttentionKeys || Eigen::Index(b) * t > capacity)
+        throw std::logic_error("TransformerWorkspace: batch larger than reserved");
+    B = b;
+    T = t;
+}
+
+template <typename S>
+double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index cap, Eigen::Index len, bool grad)
+{
+    const double d = s.dModel, f = s.ffn(), V = s.vocab, fb = s.feedback ? 1.0 : 0.0;
+    // rows of (rows, capacity) matrices and vectors, as allocated by reserve()
+    double rows = d + fb * (d + 2 * d + 2 * d + d);               // emb, hprev, fzEmb, fz, gate
+    rows += s.layers * (d + d + 2 + 3 * d + d + d + d + 2 + f);  // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
+    rows += d + d + 2 + 2 * V + 2;                               // xL, h, stats, logits, probs, colmax, logsum
+    double att = double(s.layers) * s.heads * nn::attentionRows(len);  // per column
+    if (grad) {
+        rows += s.layers * (d + d + 3 * d + d + d + f);          // dx, dln1, dqkv, dmid, dln2, dfc
+        rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
+        att += double(s.heads) * nn::attentionRows(len);         // datt
+    }
+    return (rows + att) * double(cap) * sizeof(S);
+}
+
+template struct TransformerWorkspace<float>;
+template struct TransformerWorkspace<double>;
+
+} // namespace fb

@@ -1,0 +1,69 @@
+#pragma once
+// Every activation of one forward pass of the transformer (and, for training, every gradient of
+// them), laid out as in llm.c's ActivationTensors: allocated once by reserve() for up to `capacity`
+// columns (sequences x positions) and sequences of up to maxLen positions, then reused by every
+// forward and backward pass without allocating. Activations are (C, N), time-major (column
+// n = t*B + b). A forward pass uses the first N = B*T columns; the attention weights of (sequence b,
+// head h) are the (R, T) block at offset (b*H + h)*R*T of att, R = nn::attentionRows(T) >= T (rows
+// padded to whole SIMD packets; rows >= T are zero), column i = query i, row j = key j.
+#include "core/training/layers.h"
+#include "core/transformer/transformer_layout.h"
+
+#include <vector>
+
+namespace fb {
+
+template <typename S>
+struct TransformerWorkspace {
+    using M = nn::Mat<S>;
+    using V = nn::Vec<S>;
+
+    struct Layer {
+        M x;            // (d, N)   input of the block (the residual stream)
+        M ln1;          // (d, N)   LN1 x
+        V ln1Mean, ln1Rstd;  // (N)
+        M qkv;          // (3d, N)  W_qkv ln1: rows [0, d) q, [d, 2d) k (both rotated under RoPE), [2d, 3d) v
+        V att;          // (B H R T) softmax weights, see above
+        M atty;         // (d, N)   every head's attention output, head h in rows [h dh, (h+1) dh)
+        M mid;          // (d, N)   x + W_O atty
+        M ln2;          // (d, N)   LN2 mid
+        V ln2Mean, ln2Rstd;  // (N)
+        M fc;           // (4d, N)  relu(W1 ln2 + b1)
+        // gradients (withGrad): d(L)/d of the tensor named
+        M dx, dln1, dqkv, dmid, dln2, dfc;
+    };
+
+    Eigen::Index capacity = 0;  // columns
+    Eigen::Index maxLen = 0;    // positions per sequence
+    bool withGrad = false;
+    int B = 0, T = 0;           // the batch of the last forward pass: B sequences of T positions
+
+    M emb;          // (d, N)   input embedding e_t = E[tok_t] (+ W_obs obs_t), times sqrt(d) with embedScale
+    M hprev;        // (d, N)   feedback: the h_{t-1} each column reads (0 at t = 0)
+    M fzEmb;        // (2d, N)  feedback: [W_a; W_b][:, :d] e_t + [b_a; b_b], the part without h
+    M fz;           // (2d, N)  feedback: [a; g], the GLU's pre-activations
+    M gate;         // (d, N)   feedback: sigmoid(g)
+    std::vector<Layer> layer;  // (L)
+    M xL;           // (d, N)   output of the last block
+    M h;            // (d, N)   LN_f xL, the top hidden state h_t
+    V lnfMean, lnfRstd;  // (N)
+    M logits;       // (V, N)
+    M probs;        // (V, N)   softmax of logits
+    V colmax, logsum;  // (N)  cross-entropy workspaces
+    // gradients (withGrad)
+    M dlogits, dh, dxL, datty, dfz, demb;
+    V datt;         // (B H R T) scratch of the attention backward
+
+    // Allocates for up to capacity columns and maxLen positions. Call outside the step loop.
+    void reserve(const TransformerShape &shape, Eigen::Index capacity, Eigen::Index maxLen, bool withGrad);
+    // Sets the batch of the next forward pass (no allocation); B*T must fit the reserved sizes.
+    void setBatch(int b, int t);
+    Eigen::Index columns() const { return Eigen::Index(B) * T; }
+    // Bytes reserve() allocates for these sizes (for the budget check).
+    static double bytes(const TransformerShape &shape, Eigen::Index capacity, Eigen::Index maxLen, bool withGrad);
+};
+
+extern template struct TransformerWorkspace<float>;
+extern template struct TransformerWorkspace<double>;
+
+} // namespace fb

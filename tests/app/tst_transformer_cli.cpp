@@ -1,0 +1,143 @@
+// `fullband train --set model=transformer` as a script runs it: the built binary (FULLBAND_BIN), one
+// JSON object on stdout, and one stderr line naming the key with exit code 2 for bad values.
+// Runs are a few steps of small models: seconds each, also under the sanitizers.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <cmath>
+
+class TestTransformerCli : public QObject {
+    Q_OBJECT
+private:
+    struct Run {
+        int exitCode = -1;
+        QByteArray out, err;
+    };
+
+    static Run run(const QStringList &kv)
+    {
+        QStringList args { QStringLiteral("train"), QStringLiteral("--set"), QStringLiteral("model=transformer") };
+        for (const QString &s : kv) args << QStringLiteral("--set") << s;
+        QProcess p;
+        p.setProgram(qEnvironmentVariable("FULLBAND_BIN"));
+        p.setArguments(args);
+        p.start();
+        Run r;
+        if (!p.waitForFinished(120000)) return r;
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+
+    static QJsonObject parse(const Run &r)
+    {
+        QJsonParseError perr;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &perr);
+        if (perr.error != QJsonParseError::NoError) qWarning("%s", qPrintable(perr.errorString()));
+        return doc.object();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("FULLBAND_BIN").isEmpty(), "FULLBAND_BIN is not set (run through ctest)");
+    }
+
+    // A small induction run: every key of the JSON, the curve's length, the scores' shape.
+    void smallInductionRun()
+    {
+        const Run r = run({ "task=induction", "seq_len=8", "batch=4", "layers=1", "heads=2", "d_model=16",
+                            "steps=20", "eval_every=10" });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QCOMPARE(r.out.count('\n'), 1);
+        const QJsonObject o = parse(r);
+        for (const char *key : { "params", "curve", "heldout_loss", "second_half_loss", "induction_score",
+                                 "length_generalisation", "ms_per_step", "seconds", "status", "config" })
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+        QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        const QJsonArray curve = o.value(QStringLiteral("curve")).toArray();
+        QCOMPARE(curve.size(), 20);
+        QVERIFY(std::abs(curve.first().toDouble() - std::log(16.0)) < 0.5);  // starts near ln V
+        QVERIFY(o.value(QStringLiteral("heldout_loss")).toDouble() > 0.0);
+        QVERIFY(o.value(QStringLiteral("second_half_loss")).isDouble());
+        const QJsonArray scores = o.value(QStringLiteral("induction_score")).toArray();
+        QCOMPARE(scores.size(), 1);                  // layers
+        QCOMPARE(scores.at(0).toArray().size(), 2);  // heads
+        const QJsonArray lengths = o.value(QStringLiteral("length_generalisation")).toArray();
+        QVERIFY(lengths.size() >= 4);  // rope and its three rescalings
+        QCOMPARE(lengths.at(0).toObject().value(QStringLiteral("label")).toString(), QStringLiteral("rope"));
+        QCOMPARE(lengths.at(0).toObject().value(QStringLiteral("lengths")).toArray().size(), 3);  // T, 2T, 4T
+        QCOMPARE(o.value(QStringLiteral("heldout_curve")).toArray().size(), 3);  // steps 0, 10, 20
+        QVERIFY(o.value(QStringLiteral("ms_per_step")).toDouble() > 0.0);
+    }
+
+    // The reference's parameter counts at its sizes: 101,632, and 118,144 with feedback.
+    void parameterCounts_data()
+    {
+        QTest::addColumn<QString>("feedback");
+        QTest::addColumn<int>("params");
+        QTest::newRow("off") << "off" << 101632;
+        QTest::newRow("kpass") << "kpass" << 118144;
+    }
+    void parameterCounts()
+    {
+        QFETCH(QString, feedback);
+        QFETCH(int, params);
+        const Run r = run({ "steps=1", "batch=2", "eval_every=0", "feedback=" + feedback });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parse(r);
+        QCOMPARE(o.value(QStringLiteral("params")).toInt(), params);
+        if (feedback != QLatin1String("off")) QVERIFY(o.value(QStringLiteral("gate_mean")).isDouble());
+    }
+
+    // Outside the induction tasks there is no second half: null, not a number.
+    void accumulatorHasNoSecondHalf()
+    {
+        const Run r = run({ "task=accumulator", "seq_len=8", "batch=4", "layers=1", "heads=2", "d_model=16",
+                            "steps=5", "feedback=exact" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parse(r);
+        QVERIFY(o.value(QStringLiteral("second_half_loss")).isNull());
+        QVERIFY(o.value(QStringLiteral("heldout_loss")).toDouble() > 0.0);
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("kv");
+        QTest::addColumn<QString>("key");  // the stderr line names it
+        QTest::newRow("model") << QStringList { "model=gpt" } << "model";
+        QTest::newRow("task") << QStringList { "task=copy" } << "task";
+        QTest::newRow("pos") << QStringList { "pos=alibi" } << "pos";
+        QTest::newRow("feedback") << QStringList { "feedback=some" } << "feedback";
+        QTest::newRow("heads not dividing") << QStringList { "heads=5" } << "heads";
+        QTest::newRow("odd seq_len") << QStringList { "seq_len=7" } << "seq_len";
+        QTest::newRow("passes above T") << QStringList { "feedback=kpass", "passes=40" } << "passes";
+        QTest::newRow("scaling without rope") << QStringList { "pos=sinusoidal", "scaling=pi" } << "scaling";
+        QTest::newRow("text without file") << QStringList { "task=text" } << "text";
+        QTest::newRow("text file missing") << QStringList { "task=text", "text=/nonexistent/file.txt" } << "text";
+        QTest::newRow("lr zero") << QStringList { "lr=0" } << "lr";
+        QTest::newRow("steps zero") << QStringList { "steps=0" } << "steps";
+        QTest::newRow("d_model huge") << QStringList { "d_model=1024" } << "d_model";
+        QTest::newRow("unknown key") << QStringList { "arm=both" } << "arm";
+    }
+    void badInput()
+    {
+        QFETCH(QStringList, kv);
+        QFETCH(QString, key);
+        const Run r = run(kv);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        const QString err = QString::fromUtf8(r.err);
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(err.startsWith(QStringLiteral("fullband: ")), qPrintable(err));
+        QVERIFY2(err.contains(key), qPrintable(err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransformerCli)
+#include "tst_transformer_cli.moc"

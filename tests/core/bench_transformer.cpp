@@ -1,0 +1,207 @@
+// Benchmark of the transformer trainer (core/transformer/transformer_trainer.h) at the PyTorch
+// reference's defaults, and the runs behind the lab's table.
+//
+//   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all]
+//
+// --speed (the default): ms per step with one thread and with two (TBB over column blocks and
+//   (sequence, head) pairs), the GFLOP/s achieved against the matrix-product FLOPs of a step, and the
+//   resident memory's high-water mark (VmHWM) after the one-thread run. Compare with the reference
+//   in the same command, under the shared lock:
+//     OMP_NUM_THREADS=1 /usr/bin/python3 baselines/torch_tiny_transformer.py steps=300 eval_every=0 &&
+//       build-core/tests/bench_transformer --steps 300
+// --kpass: the step cost of the k-pass objective (k = 1..4) and of the exact recurrence against
+//   feedback off, beside the chapter's (k + 2) / 3.
+// --trajectory: held-out second-half loss at steps 0, 100, 200, 300, 600 of the defaults for seeds
+//   0..3 (the reference's seed 3: 0.71 at step 100, 0.042 at 200, 0.005 at 600).
+// --table: what the trainings learn: pos x task x feedback, held-out loss, repeat loss, best
+//   induction score and the length generalisation at 2T / 4T (1500 steps each; minutes).
+#include "core/transformer/transformer_trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace fb;
+
+namespace {
+
+double vmHwmMegabytes()
+{
+    std::FILE *f = std::fopen("/proc/self/status", "r");
+    if (!f) return NAN;
+    char line[256];
+    double kb = NAN;
+    while (std::fgets(line, sizeof line, f))
+        if (!std::strncmp(line, "VmHWM:", 6)) kb = std::atof(line + 6);
+    std::fclose(f);
+    return kb / 1024.0;
+}
+
+void loadAverage()
+{
+    if (std::FILE *f = std::fopen("/proc/loadavg", "r")) {
+        char buf[128] = {};
+        if (std::fgets(buf, sizeof buf, f)) std::printf("load average: %s", buf);
+        std::fclose(f);
+    }
+}
+
+TransformerConfig defaults(int steps)
+{
+    TransformerConfig c;
+    c.steps = steps;
+    c.evalEvery = 0;  // as the reference's eval_every=0 run: the training steps alone
+    return c;
+}
+
+double bestScore(const TransformerResult &r)
+{
+    double best = NAN;
+    for (const auto &layer : r.inductionScore)
+        for (double s : layer) best = std::isnan(best) ? s : std::max(best, s);
+    return best;
+}
+
+void speed(int steps)
+{
+    loadAverage();
+    std::printf("== speed at the reference's defaults (induction-fixed, V 16, T 32, batch 32, L 2, H 4, d 64, rope; "
+                "%d steps) ==\n", steps);
+    const TransformerResult one = trainTransformer(defaults(steps));
+    const double rss = vmHwmMegabytes();
+    TransformerConfig c = defaults(steps);
+    c.threads = 2;
+    const TransformerResult two = trainTransformer(c);
+    const double gflops1 = one.flopsPerStep / (one.msPerStep * 1e-3) / 1e9;
+    const double gflops2 = two.flopsPerStep / (two.msPerStep * 1e-3) / 1e9;
+    std::printf("params %lld, matrix-product FLOPs per step %.1fM\n", one.params, one.flopsPerStep / 1e6);
+    std::printf("1 thread:  %.3f ms/step, %.1f GFLOP/s, repeat loss %.4f\n", one.msPerStep, gflops1, one.secondHalfLoss);
+    std::printf("2 threads: %.3f ms/step, %.1f GFLOP/s (x%.2f), repeat loss %.4f\n", two.msPerStep, gflops2,
+                one.msPerStep / two.msPerStep, two.secondHalfLoss);
+    std::printf("resident memory high-water mark after the 1-thread run (VmHWM): %.1f MB\n", rss);
+    std::printf("{\"ms_per_step\": %.3f, \"ms_per_step_2_threads\": %.3f, \"gflops\": %.2f, \"vmhwm_mb\": %.1f}\n",
+                one.msPerStep, two.msPerStep, gflops1, rss);
+}
+
+void kpass(int steps)
+{
+    std::printf("\n== cost of latent feedback (defaults, %d steps, 1 thread) ==\n", steps);
+    TransformerConfig off = defaults(steps);
+    const double base = trainTransformer(off).msPerStep;
+    std::printf("%-10s %10s %10s %12s\n", "feedback", "ms/step", "x off", "(k + 2) / 3");
+    std::printf("%-10s %10.3f %10.3f %12s\n", "off", base, 1.0, "-");
+    for (int k : { 1, 2, 3, 4 }) {
+        TransformerConfig c = defaults(steps);
+        c.feedback = FeedbackMode::KPass;
+        c.passes = k;
+        const double ms = trainTransformer(c).msPerStep;
+        std::printf("kpass k=%-2d %10.3f %10.3f %12.3f\n", k, ms, ms / base, (k + 2) / 3.0);
+    }
+    TransformerConfig e = defaults(steps);
+    e.feedback = FeedbackMode::Exact;
+    const double ms = trainTransformer(e).msPerStep;
+    std::printf("%-10s %10.3f %10.3f %12s\n", "exact", ms, ms / base, "(T+1)/3 = 11");
+}
+
+void trajectory()
+{
+    std::printf("\n== held-out second-half loss against step (defaults; reference seed 3: 0.71 @100, 0.042 @200, "
+                "0.005 @600) ==\n");
+    std::printf("%-6s %8s %8s %8s %8s %8s %8s\n", "seed", "0", "100", "200", "300", "600", "1500");
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+        TransformerConfig c = defaults(1500);
+        c.seed = seed;
+        c.evalEvery = 100;
+        const TransformerResult r = trainTransformer(c);
+        std::printf("%-6llu", static_cast<unsigned long long>(seed));
+        for (int step : { 0, 100, 200, 300, 600, 1500 })
+            for (const auto &p : r.heldoutCurve)
+                if (p.step == step) std::printf(" %8.4f", p.secondHalfLoss);
+        std::printf("   (%.2f ms/step, best induction score %.3f)\n", r.msPerStep, bestScore(r));
+    }
+}
+
+void table(int steps)
+{
+    std::printf("\n== what the trainings learn (%d steps, seed 0; repeat = second-half loss, ln 16 = 2.773) ==\n", steps);
+    std::printf("%-16s %-11s %-8s %8s %8s %8s %7s %9s %9s %9s %9s\n", "task", "pos", "feedback", "held-out", "repeat",
+                "first", "score", "rep@2T", "rep@4T", "best@2T", "best@4T");
+    struct Row {
+        TransformerTask task;
+        PositionalScheme pos;
+        FeedbackMode feedback;
+        bool embedScale;
+    };
+    std::vector<Row> rows;
+    for (TransformerTask task : { TransformerTask::InductionFixed, TransformerTask::Induction })
+        for (PositionalScheme pos : { PositionalScheme::None, PositionalScheme::Sinusoidal, PositionalScheme::Rope })
+            for (FeedbackMode f : { FeedbackMode::Off, FeedbackMode::KPass })
+                rows.push_back({ task, pos, f, false });
+    rows.push_back({ TransformerTask::InductionFixed, PositionalScheme::Sinusoidal, FeedbackMode::Off, true });
+    rows.push_back({ TransformerTask::InductionFixed, PositionalScheme::Rope, FeedbackMode::Exact, false });
+    for (const Row &row : rows) {
+        TransformerConfig c = defaults(steps);
+        c.task = row.task;
+        c.pos = row.pos;
+        c.feedback = row.feedback;
+        c.embedScale = row.embedScale;
+        const TransformerResult r = trainTransformer(c);
+        // the best rescaling at 2T and 4T (RoPE), by repeat loss
+        double best2 = NAN, best4 = NAN;
+        std::string label2, label4;
+        for (const LengthRow &l : r.lengths) {
+            if (std::isnan(best2) || l.repeatLoss[1] < best2) best2 = l.repeatLoss[1], label2 = l.label;
+            if (std::isnan(best4) || l.repeatLoss[2] < best4) best4 = l.repeatLoss[2], label4 = l.label;
+        }
+        std::printf("%-16s %-11s %-8s %8.4f %8.4f %8.4f %7.3f %9.4f %9.4f %9.4f %9.4f  %s%s\n",
+                    transformerTaskName(c.task).c_str(),
+                    (positionalSchemeName(c.pos) + (c.embedScale ? "*" : "")).c_str(), feedbackModeName(c.feedback).c_str(),
+                    r.heldoutLoss, r.secondHalfLoss, r.firstHalfLoss, bestScore(r), r.lengths[0].repeatLoss[1],
+                    r.lengths[0].repeatLoss[2], best2, best4, r.lengths.size() > 1 ? (label2 + " / " + label4).c_str() : "",
+                    r.status == TrainStatus::Finished ? "" : (" " + r.message).c_str());
+    }
+    std::printf("(* = embed_scale: sqrt(d) E[tok]; rep@nT: repeat loss at n T tokens with the trained scheme; best@nT: "
+                "the best RoPE rescaling, named at the end)\n");
+    // the accumulator: does a transformer get under the token-only toy's 0.5-nat floor?
+    std::printf("\n== accumulator (218.6.5), V_b 4, T 32, %d steps: held-out loss (Bayes floor of the token-only toy: "
+                "0.5 nats) ==\n", steps);
+    for (FeedbackMode f : { FeedbackMode::Off, FeedbackMode::KPass, FeedbackMode::Exact }) {
+        TransformerConfig c = defaults(steps);
+        c.task = TransformerTask::Accumulator;
+        c.feedback = f;
+        const TransformerResult r = trainTransformer(c);
+        std::printf("%-8s held-out %.4f  (exact decoding %.4f)  at 2T %.4f  4T %.4f  %.2f ms/step\n",
+                    feedbackModeName(f).c_str(), r.heldoutLoss, r.exactHeldoutLoss, r.lengths[0].loss[1],
+                    r.lengths[0].loss[2], r.msPerStep);
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    int steps = 300;
+    bool doSpeed = false, doKpass = false, doTrajectory = false, doTable = false;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) steps = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--speed")) doSpeed = true;
+        else if (!std::strcmp(argv[i], "--kpass")) doKpass = true;
+        else if (!std::strcmp(argv[i], "--trajectory")) doTrajectory = true;
+        else if (!std::strcmp(argv[i], "--table")) doTable = true;
+        else if (!std::strcmp(argv[i], "--all")) doSpeed = doKpass = doTrajectory = doTable = true;
+        else {
+            std::fprintf(stderr, "usage: bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all]\n");
+            return 2;
+        }
+    }
+    if (!doKpass && !doTrajectory && !doTable) doSpeed = true;
+    if (doSpeed) speed(steps);
+    if (doKpass) kpass(steps);
+    if (doTrajectory) trajectory();
+    if (doTable) table(std::max(steps, 1500));
+    return 0;
+}

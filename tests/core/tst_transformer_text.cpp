@@ -1,0 +1,117 @@
+// The text task's pieces: UTF-8 decoding and encoding (core/transformer/text_corpus.h), the
+// vocabulary with its <unk>, the held-out split, the windows of core/transformer/transformer_tasks.h
+// and sampling with the KV cache (core/transformer/text_sampler.h).
+#include "core/transformer/text_corpus.h"
+#include "core/transformer/text_sampler.h"
+#include "core/transformer/transformer_tasks.h"
+
+#include <QTest>
+
+using namespace fb;
+
+class TestTransformerText : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void utf8()
+    {
+        // a, é (2 bytes), € (3 bytes), 😀 (4 bytes)
+        const std::string text = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80";
+        const std::vector<char32_t> cps = TextCorpus::decodeUtf8(text);
+        QVERIFY(cps == std::vector<char32_t>({ U'a', U'\u00E9', U'\u20AC', U'\U0001F600' }));
+        std::string back;
+        for (char32_t c : cps) TextCorpus::appendUtf8(c, back);
+        QCOMPARE(back, text);
+        // invalid input: a lone continuation byte, an overlong '/', a surrogate, a cut sequence
+        const std::vector<char32_t> bad = TextCorpus::decodeUtf8("\x80" "x" "\xC0\xAF" "\xED\xA0\x80" "\xE2\x82");
+        QCOMPARE(bad.front(), TextCorpus::kReplacement);
+        QCOMPARE(bad[1], U'x');
+        for (std::size_t i = 2; i < bad.size(); ++i) QCOMPARE(bad[i], TextCorpus::kReplacement);
+        QCOMPARE(TextCorpus::countCharacters(text), std::size_t(4));
+    }
+
+    void vocabularyAndSplit()
+    {
+        std::string text;
+        for (int i = 0; i < 100; ++i) text += "aaab\n";  // a 300, b 100, newline 100
+        text += "xyz";
+        const TextCorpus all(text, 8);
+        QCOMPARE(all.vocabSize(), 6);
+        QVERIFY(!all.hasUnknown());
+        QCOMPARE(all.symbols()[0], U'a');  // most frequent first, ties by code point
+        QCOMPARE(all.symbols()[1], U'\n');
+        QCOMPARE(all.symbols()[2], U'b');
+        QCOMPARE(all.size(), std::size_t(503));
+        QCOMPARE(all.trainEnd(), std::size_t(503 - 50));  // the last 10% is held out
+        QCOMPARE(all.decode(all.ids()), text);
+        // at most 4: three characters and <unk>
+        const TextCorpus capped(text, 8, 4);
+        QCOMPARE(capped.vocabSize(), 4);
+        QVERIFY(capped.hasUnknown());
+        QCOMPARE(capped.idOf(U'z'), capped.unknownId());
+        QCOMPARE(capped.counts()[std::size_t(capped.unknownId())], std::size_t(3));
+        QCOMPARE(capped.decode(capped.encode("abz")), std::string("ab\xEF\xBF\xBD"));
+        // refused texts, with the reason
+        QVERIFY(TextCorpus::check("", 8).rfind("text is empty", 0) == 0);
+        QVERIFY(TextCorpus::check(std::string(89, 'a'), 8).find("at least 90 characters") != std::string::npos);
+        QVERIFY(TextCorpus::check(std::string(90, 'a'), 8).empty());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TextCorpus("tiny", 8));
+    }
+
+    void windows()
+    {
+        std::string text;
+        for (int i = 0; i < 200; ++i) text += char('a' + i % 26);
+        const TextCorpus corpus(text, 8);
+        TransformerConfig c;
+        c.task = TransformerTask::Text;
+        c.seqLen = 8;
+        TransformerTasks tasks(c, &corpus, 64);
+        TransformerBatch b;
+        tasks.resize(b, 3, 8, true);
+        QCOMPARE(b.positions, 8);  // T + 1 characters: T inputs, T targets
+        Rng rng(1);
+        tasks.drawTraining(rng, b);
+        for (int s = 0; s < 3; ++s)
+            for (int t = 0; t < 8; ++t) {
+                const int in = b.tokens[std::size_t(t * 3 + s)], out = b.targets[std::size_t(t * 3 + s)];
+                // consecutive letters of the alphabet: the target is the next character
+                QCOMPARE(corpus.symbols()[std::size_t(out)], char32_t(U'a' + (corpus.symbols()[std::size_t(in)] - U'a' + 1) % 26));
+            }
+        // held-out windows lie in the last 10% (characters 180 ..)
+        QVERIFY(tasks.drawHeldout(rng, b, 0, 3));
+        tasks.resize(b, 1, 30, true);  // 31 characters do not fit in the held-out 20
+        QVERIFY(!tasks.drawHeldout(rng, b, 0, 1));
+    }
+
+    void samplerContinuesThePattern()
+    {
+        // an untrained model still samples valid characters of the vocabulary, of the asked number,
+        // past the context (which is refilled), deterministically for a seed
+        std::string text;
+        for (int i = 0; i < 50; ++i) text += "abc\xC3\xA9";
+        const TextCorpus corpus(text, 8);
+        TransformerShape s;
+        s.vocab = corpus.vocabSize();
+        s.dModel = 16;
+        s.heads = 2;
+        s.feedback = true;
+        TransformerNet<float> net(s);
+        Rng init(2);
+        net.init(init);
+        PositionTables<float> pos;
+        pos.build(PositionalScheme::Rope, 16, 2, 10000.0, 8);
+        TextSampler sampler(s, 8);
+        const std::vector<int> prompt = corpus.encode("ab");
+        std::string a, b;
+        a.reserve(400);
+        Rng r1(5), r2(5);
+        sampler.sample(net, pos, corpus, prompt.data(), prompt.size(), 40, 1.0, r1, a);
+        sampler.sample(net, pos, corpus, prompt.data(), prompt.size(), 40, 1.0, r2, b);
+        QCOMPARE(a, b);
+        QCOMPARE(TextCorpus::countCharacters(a), std::size_t(40));
+        for (char32_t c : TextCorpus::decodeUtf8(a)) QVERIFY(c == U'a' || c == U'b' || c == U'c' || c == U'\u00E9');
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTransformerText)
+#include "tst_transformer_text.moc"

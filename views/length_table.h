@@ -1,0 +1,22 @@
+#pragma once
+// The transformer lab's length-generalisation table, filled after a training: one row per
+// positional scheme and RoPE rescaling, the held-out loss at T, 2T and 4T tokens (for the
+// induction tasks the loss on the repeat, which is what an induction head should keep low).
+#include <QTableWidget>
+
+#include <vector>
+
+namespace fb {
+
+struct LengthRow;
+
+class LengthTable : public QTableWidget {
+    Q_OBJECT
+public:
+    explicit LengthTable(QWidget *parent = nullptr);
+    // rows of TransformerResult::lengths; repeat: show the repeat's loss (induction tasks)
+    void setRows(const std::vector<LengthRow> &rows, bool repeat);
+    void clearRows();
+};
+
+} // namespace fb
