@@ -387,7 +387,7 @@ void MainWindow::exportAnimationDialog()
     // a worker (AnimationRun).
     AnimationDialog dialog(l, this);
     connect(&dialog, &AnimationDialog::exportFinished, this, [this](const QString &err) {
-        if (err.isEmpty()) statusBar()->showMessage(tr("Animation written"), 5000);
+        if (err.isEmpty()) toast_->showText(tr("Animation written"), 5000);
     });
     dialog.exec();
 }
