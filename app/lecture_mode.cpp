@@ -11,6 +11,10 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
+#include <QScreen>
+
+#include <algorithm>
+#include <cmath>
 
 namespace fb {
 
@@ -20,8 +24,13 @@ LectureMode::LectureMode(MainWindow *window)
 {
     header_ = new QLabel;
     header_->setObjectName(QStringLiteral("lectureHeader"));
-    header_->setStyleSheet(QStringLiteral("QLabel { background:#1f2a44; color:white; padding:6px 14px; font-weight:bold; }"));
     header_->hide();
+    sizeHeader();
+    black_ = new QWidget(window_);
+    black_->setObjectName(QStringLiteral("lectureBlack"));
+    black_->setStyleSheet(QStringLiteral("background:black;"));
+    black_->setAttribute(Qt::WA_StyledBackground);
+    black_->hide();
     qApp->installEventFilter(this);
 }
 
@@ -49,6 +58,7 @@ void LectureMode::enter()
     }
     window_->setSidebarVisible(false);
     window_->menuBar()->hide();
+    sizeHeader();
     header_->show();
     updateHeader();
     window_->showFullScreen();
@@ -66,6 +76,7 @@ void LectureMode::leave()
     window_->setSidebarVisible(true);
     window_->menuBar()->show();
     header_->hide();
+    setBlack(false);
     if (!wasFullScreen_) window_->showNormal();
 }
 
@@ -85,10 +96,35 @@ QString LectureMode::show(int position)
     return err;
 }
 
+bool LectureMode::isBlack() const
+{
+    return !black_->isHidden();
+}
+
+void LectureMode::setBlack(bool on)
+{
+    if (on) {
+        black_->setGeometry(window_->rect());
+        black_->raise();
+    }
+    black_->setVisible(on);
+}
+
+void LectureMode::sizeHeader()
+{
+    // The slide title is read from the back of the room: letters 4% of the screen's height.
+    const QScreen *screen = window_->screen() ? window_->screen() : QGuiApplication::primaryScreen();
+    const int screenHeight = screen ? screen->geometry().height() : 768;
+    const int px = std::max(16, int(std::ceil(screenHeight * kTitleFraction)));
+    const int pad = std::max(4, int(std::lround(screenHeight * 0.008)));
+    header_->setStyleSheet(QStringLiteral("QLabel { background:#1f2a44; color:white; padding:%1px 18px; "
+                                          "font-weight:bold; font-size:%2px; }").arg(pad).arg(px));
+}
+
 void LectureMode::updateHeader()
 {
     if (deck_.scenes.isEmpty() || position_ < 0) {
-        header_->setText(tr("FullBand lecture mode — Esc leaves, F6 shows the parameters"));
+        header_->setText(tr("FullBand lecture mode — Esc leaves, F6 shows the parameters, B blacks out"));
         return;
     }
     const Scene &s = deck_.scenes[position_];
@@ -101,11 +137,18 @@ void LectureMode::updateHeader()
 
 bool LectureMode::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == window_ && event->type() == QEvent::Resize && isBlack()) black_->setGeometry(window_->rect());
     if (!active_ || event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
     // Only keys aimed at this window (not at an open dialog).
     auto *w = qobject_cast<QWidget *>(watched);
     if (!w || w->window() != window_) return QObject::eventFilter(watched, event);
     const int key = static_cast<QKeyEvent *>(event)->key();
+    // A black screen: B or . again (or Esc) brings the slide back; any other key brings it back
+    // and does what it does.
+    if (isBlack()) {
+        setBlack(false);
+        if (key == Qt::Key_B || key == Qt::Key_Period || key == Qt::Key_Escape) return true;
+    }
     // Arrows and space still move a focused slider or edit a field; Page Up / Down always step.
     const bool editing = qobject_cast<QAbstractSlider *>(w) || qobject_cast<QAbstractSpinBox *>(w)
         || qobject_cast<QLineEdit *>(w) || qobject_cast<QComboBox *>(w);
@@ -126,6 +169,10 @@ bool LectureMode::eventFilter(QObject *watched, QEvent *event)
         return true;
     case Qt::Key_Escape:
         leave();
+        return true;
+    case Qt::Key_B:
+    case Qt::Key_Period:
+        setBlack(true);
         return true;
     default:
         return QObject::eventFilter(watched, event);

@@ -1,7 +1,9 @@
 #pragma once
 // Lecture mode: full screen with a projector theme (large fonts, thick lines), the deck's scene
-// title in a small header, and presenter-clicker keys (Page Down / Page Up / arrows / space) that
-// step through the deck. Esc leaves.
+// title and slide counter in a header at least 4% of the screen high, and presenter-clicker keys:
+// Page Down / Page Up / arrows / space step through the deck, B or . blacks the screen out (again,
+// or any other key, brings it back), Esc leaves. The window's own shortcuts (F5, F6, Ctrl+1 ...)
+// work here too: they are the window's actions, not only the hidden menu bar's.
 #include "app/scene.h"
 
 #include <QFont>
@@ -36,11 +38,19 @@ public:
     // The header strip (scene title, position); the window places it above the labs.
     QLabel *header() const { return header_; }
 
+    // The black screen (B or . on a clicker).
+    bool isBlack() const;
+    void setBlack(bool on);
+
+    // The slide title's letter height (font pixel size) as a fraction of the screen height.
+    static constexpr double kTitleFraction = 0.04;
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void updateHeader();
+    void sizeHeader();
 
     MainWindow *window_;
     Deck deck_;
@@ -49,6 +59,7 @@ private:
     bool wasFullScreen_ = false;
     QFont normalFont_;
     QLabel *header_ = nullptr;
+    QWidget *black_ = nullptr;
 };
 
 } // namespace fb

@@ -6,6 +6,7 @@
 #include "app/lab_image.h"
 #include "app/lab_registry.h"
 #include "app/lecture_mode.h"
+#include "app/toast.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
 
@@ -13,6 +14,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -31,13 +34,18 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
-#include <QStatusBar>
 #include <QVBoxLayout>
+
+#include <optional>
 
 namespace fb {
 
 namespace {
 constexpr int kMaxRecent = 8;
+constexpr int kSidebarWidth = 200;        // icons and titles
+constexpr int kCompactSidebarWidth = 58;  // icons only, titles in tooltips
+// Below this window width the lab list shows icons only: at 1024 px the charts keep two thirds.
+constexpr int kCompactBelow = 1200;
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -49,13 +57,15 @@ MainWindow::MainWindow(QWidget *parent)
     sidebar_->setObjectName(QStringLiteral("labList"));
     sidebar_->setIconSize(QSize(28, 28));
     sidebar_->setSpacing(2);
-    sidebar_->setFixedWidth(230);
+    sidebar_->setFixedWidth(kSidebarWidth);
     QFont f = sidebar_->font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
     sidebar_->setFont(f);
     stack_ = new QStackedWidget;
     for (const LabEntry &entry : labRegistry()) {
-        sidebar_->addItem(new QListWidgetItem(QIcon(entry.icon), entry.title));
+        auto *item = new QListWidgetItem(QIcon(entry.icon), entry.title);
+        item->setToolTip(entry.title);
+        sidebar_->addItem(item);
         stack_->addWidget(entry.create());
     }
     auto *split = new QSplitter;
@@ -65,6 +75,7 @@ MainWindow::MainWindow(QWidget *parent)
     split->setChildrenCollapsible(false);
 
     lecture_ = new LectureMode(this);
+    toast_ = new Toast(this);
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -74,6 +85,8 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(central);
     connect(sidebar_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
     buildMenus();
+    // On a small screen the lab list starts narrow, so that the window fits the screen at all.
+    if (const QScreen *s = screen(); s && s->availableGeometry().width() < kCompactBelow) updateSidebarWidth(true);
     restoreSettings();
 }
 
@@ -91,6 +104,28 @@ void MainWindow::showLab(int index)
 void MainWindow::setSidebarVisible(bool visible)
 {
     sidebar_->setVisible(visible);
+}
+
+bool MainWindow::isSidebarVisible() const
+{
+    return !sidebar_->isHidden();
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    updateSidebarWidth();
+}
+
+void MainWindow::updateSidebarWidth(std::optional<bool> force)
+{
+    const bool compact = force.value_or(width() < kCompactBelow);
+    if (compact == compactSidebar_) return;
+    compactSidebar_ = compact;
+    sidebar_->setFixedWidth(compact ? kCompactSidebarWidth : kSidebarWidth);
+    const auto &labs = labRegistry();
+    for (int i = 0; i < sidebar_->count() && i < labs.size(); ++i)
+        sidebar_->item(i)->setText(compact ? QString() : labs[i].title);
 }
 
 void MainWindow::buildMenus()
@@ -132,6 +167,8 @@ void MainWindow::buildMenus()
         }
     });
     side->setShortcut(QKeySequence(Qt::Key_F6));
+    QAction *list = view->addAction(tr("Lab &list"), this, [this] { setSidebarVisible(!isSidebarVisible()); });
+    list->setShortcut(QKeySequence(Qt::Key_F9));
     view->addSeparator();
     const auto &labs = labRegistry();
     for (int i = 0; i < labs.size(); ++i) {
@@ -142,6 +179,12 @@ void MainWindow::buildMenus()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About FullBand"), this, &MainWindow::about);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    // Lecture mode hides the menu bar, and the shortcuts of a hidden menu do nothing: the window
+    // holds every action with a shortcut too, so F5, F6, Ctrl+1 ... work in every mode.
+    for (QMenu *menu : menuBar()->findChildren<QMenu *>())
+        for (QAction *a : menu->actions())
+            if (!a->shortcut().isEmpty()) addAction(a);
 }
 
 void MainWindow::about()
@@ -162,7 +205,7 @@ void MainWindow::report(const QString &title, const QString &error)
 {
     if (error.isEmpty()) return;
     if (QApplication::platformName() == QLatin1String("offscreen")) {
-        statusBar()->showMessage(error);  // no modal dialogs where nobody can click them
+        toast_->showText(error, 10000);  // no modal dialogs where nobody can click them
         return;
     }
     QMessageBox::warning(this, title, error);
@@ -213,7 +256,7 @@ QString MainWindow::openPath(const QString &path)
         return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), err);
     }
     rememberRecent(path);
-    if (!parsed.warnings.isEmpty()) statusBar()->showMessage(parsed.warnings.join(QStringLiteral("; ")), 10000);
+    if (!parsed.warnings.isEmpty()) toast_->showText(parsed.warnings.join(QStringLiteral("; ")), 10000);
     return {};
 }
 
@@ -249,7 +292,7 @@ void MainWindow::saveDialog()
     if (!path.endsWith(QLatin1String(".fullband"))) path += QStringLiteral(".fullband");
     settings.setValue(QStringLiteral("scenes/folder"), QFileInfo(path).absolutePath());
     const QString err = saveScene(path);
-    if (err.isEmpty()) statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    if (err.isEmpty()) toast_->showText(tr("Saved %1").arg(path), 5000);
     report(tr("Save scene"), err.isEmpty() ? QString() : err + tr("\nThe previous file, if any, is unchanged."));
 }
 
@@ -321,7 +364,7 @@ QString MainWindow::exportAllCharts(const QString &folder, QSize size, qreal sca
             .arg(l->name()).arg(i + 1).arg(fileSlug(charts[i]->exportTitle())));
         if (QString err = writePng(chartImage(i, size, scale), path); !err.isEmpty()) return err;
     }
-    statusBar()->showMessage(tr("Wrote %1 charts to %2").arg(charts.size()).arg(folder), 5000);
+    toast_->showText(tr("Wrote %1 charts to %2").arg(charts.size()).arg(folder), 5000);
     return {};
 }
 
@@ -332,7 +375,7 @@ void MainWindow::exportChartDialog()
     ExportDialog dialog(l, this);
     if (dialog.exec() != QDialog::Accepted) return;
     const QString err = exportChart(dialog.chartIndex(), dialog.path(), dialog.size(), dialog.scale());
-    if (err.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(dialog.path()), 5000);
+    if (err.isEmpty()) toast_->showText(tr("Wrote %1").arg(dialog.path()), 5000);
     report(tr("Export chart"), err);
 }
 
@@ -344,7 +387,7 @@ void MainWindow::exportAnimationDialog()
     // a worker (AnimationRun).
     AnimationDialog dialog(l, this);
     connect(&dialog, &AnimationDialog::exportFinished, this, [this](const QString &err) {
-        if (err.isEmpty()) statusBar()->showMessage(tr("Animation written"), 5000);
+        if (err.isEmpty()) toast_->showText(tr("Animation written"), 5000);
     });
     dialog.exec();
 }
@@ -370,7 +413,7 @@ void MainWindow::copyChart()
     for (int i = 0; i < charts.size(); ++i)
         if (auto *w = dynamic_cast<QWidget *>(charts[i]); w && w->underMouse()) index = i;
     QApplication::clipboard()->setImage(chartImage(index, QSize(1600, 1000), 1.0));
-    statusBar()->showMessage(tr("Copied “%1” to the clipboard").arg(charts[index]->exportTitle()), 4000);
+    toast_->showText(tr("Copied “%1” to the clipboard").arg(charts[index]->exportTitle()), 4000);
 }
 
 // --- settings -------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QListWidget;
 class QMenu;
 class QStackedWidget;
@@ -11,6 +13,7 @@ namespace fb {
 
 class LabView;
 class LectureMode;
+class Toast;
 
 // FullBand's main window: the labs in a sidebar, one lab visible at a time, the File / Edit / View /
 // Help menus, scenes and decks, lecture mode, chart export, and the window's state restored on the
@@ -25,8 +28,12 @@ public:
     LabView *lab(int index) const;
     int labCount() const;
     void showLab(int index);
+    // The lab list (F9). Below 1200 px of width it shows the labs' icons only.
     void setSidebarVisible(bool visible);
+    bool isSidebarVisible() const;
     LectureMode *lecture() const { return lecture_; }
+    // Short messages ("Wrote …") float over the window for a few seconds; no status bar.
+    Toast *toast() const { return toast_; }
 
     // Scenes: the current lab's whole state, and switching to a saved one. A refused scene keeps
     // the current state and returns the message.
@@ -45,11 +52,14 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     void buildMenus();
+    // Icons only below 1200 px of window width (or as forced).
+    void updateSidebarWidth(std::optional<bool> force = std::nullopt);
     void exportChartDialog();
     void exportAllDialog();
     void exportAnimationDialog();
@@ -67,7 +77,9 @@ private:
     QStackedWidget *stack_ = nullptr;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
+    Toast *toast_ = nullptr;
     bool captionStrip_ = false;
+    bool compactSidebar_ = false;
 };
 
 } // namespace fb

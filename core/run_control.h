@@ -3,7 +3,7 @@
 // runner, a test) and the thread that works (an analytic computation, the depth study, a trainer).
 // The asking side calls cancel(), abandon(), pause() and resume(); the working side checks
 // stopRequested() between steps (a step is at most a few milliseconds of work) and calls
-// waitWhilePaused() where it can pause. Every call is thread-safe; pause, resume and cancel wake a
+// waitWhilePaused() where it can pause, waitUntil() where it waits on purpose (a paced training). Every call is thread-safe; pause, resume and cancel wake a
 // paused worker at once through the condition variable.
 #include <atomic>
 #include <chrono>
@@ -59,6 +59,32 @@ public:
         wake_.wait(lock, [this] { return !paused_.load() || cancelled_.load(); });
         --parked_;
         return !cancelled_.load();
+    }
+
+    // Blocks until deadline, cancel, or changed() (checked under the lock whenever wake() is called:
+    // the asking side changed what the worker waits for, e.g. a training's pace), without
+    // spinning. Returns !stopRequested(). For paced work: a wait between two steps that a cancel or
+    // a new pace ends at once.
+    template <class Changed>
+    bool waitUntil(std::chrono::steady_clock::time_point deadline, Changed changed) const
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait_until(lock, deadline, [&] { return cancelled_.load() || changed(); });
+        lock.unlock();
+        return !stopRequested();
+    }
+    bool waitUntil(std::chrono::steady_clock::time_point deadline) const
+    {
+        return waitUntil(deadline, [] { return false; });
+    }
+
+    // Asking side: make the change a waitUntil waits for (store the new value), then call wake().
+    void wake()
+    {
+        // Taking the lock orders the change before a waiter's check, or the waiter is asleep and
+        // this notify reaches it: no wake-up is lost.
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        wake_.notify_all();
     }
 
     // Workers blocked in waitWhilePaused right now. A paused worker that is parked runs no step

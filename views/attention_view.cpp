@@ -123,8 +123,9 @@ AttentionView::AttentionView(QWidget *parent)
     hoverLine_->setObjectName(QStringLiteral("hoverLine"));
     hoverLine_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     hoverLine_->setStyleSheet(QStringLiteral("color:#333; padding:2px 6px;"));
+    hoverPointSize_ = hoverLine_->font().pointSizeF() * 1.1;
     QFont f = hoverLine_->font();
-    f.setPointSizeF(f.pointSizeF() * 1.1);
+    f.setPointSizeF(hoverPointSize_);
     hoverLine_->setFont(f);
     table_ = new PositionalTable;
     table_->setToolTip(tr("218.4.3: PE(pos, 2i) = sin(pos · b^(−2i/d)), PE(pos, 2i+1) = cos(pos · b^(−2i/d)); "
@@ -162,6 +163,10 @@ void AttentionView::setPresentationScale(double scale)
     LabView::setPresentationScale(scale);
     grid_->setFontScale(scale);
     table_->setFontScale(scale);
+    // Readable from the back of a room in lecture mode, like the charts.
+    QFont f = hoverLine_->font();
+    f.setPointSizeF(hoverPointSize_ * scale);
+    hoverLine_->setFont(f);
 }
 
 QJsonObject AttentionView::extraState() const

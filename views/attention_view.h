@@ -50,6 +50,7 @@ private:
 
     HeatmapGrid *grid_ = nullptr;
     QLabel *hoverLine_ = nullptr;
+    double hoverPointSize_ = 10.0;  // at presentation scale 1
     QCheckBox *logScale_ = nullptr;
     QCheckBox *cellHeads_ = nullptr;
     PositionalTable *table_ = nullptr;

@@ -123,7 +123,7 @@ CapacityView::CapacityView(QWidget *parent)
     tables_->setTextFormat(Qt::RichText);
     tables_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    mono.setPointSizeF(11.0);
+    mono.setPointSizeF(10.0);  // the widest table fits beside the parameters at 1024 px
     tables_->setFont(mono);
     tables_->setMargin(8);
     tables_->setAutoFillBackground(true);

@@ -3,15 +3,19 @@
 #include "views/chart_panel.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
+#include "views/wheel_guard.h"
 
 #include <QCoreApplication>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QMetaObject>
 #include <QPointer>
+#include <QResizeEvent>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <exception>
 
 namespace fb {
@@ -42,12 +46,23 @@ LabView::LabView(const LabSpec &spec, QWidget *parent)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setFixedWidth(360);
-    outer->addWidget(scroll);
+    scroll->setMinimumWidth(kSideMinWidth);
     side_ = scroll;
 
-    chartArea_ = new QVBoxLayout;
-    outer->addLayout(chartArea_, 1);
+    auto *charts = new QWidget;
+    chartArea_ = new QVBoxLayout(charts);
+    chartArea_->setContentsMargins(0, 0, 0, 0);
+
+    // The parameter column and the charts share the width through a splitter: drag it, or F6
+    // hides the column and the charts take everything.
+    split_ = new QSplitter(Qt::Horizontal);
+    split_->setObjectName(QStringLiteral("labSplit"));
+    split_->addWidget(scroll);
+    split_->addWidget(charts);
+    split_->setChildrenCollapsible(false);
+    split_->setStretchFactor(1, 1);
+    outer->addWidget(split_);
+    connect(split_, &QSplitter::splitterMoved, this, [this] { sideDragged_ = true; });
 
     connect(panel_, &ParamPanel::valuesChanged, this, [this] { recompute(); });
 }
@@ -90,9 +105,25 @@ void LabView::setPresentationScale(double scale)
     for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->setFontScale(scale);
 }
 
+void LabView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Until the splitter is dragged, the parameter column takes 28% of the lab, between a readable
+    // minimum and its full width: at 1024 px the charts keep two thirds of the screen.
+    if (sideDragged_ || side_->isHidden()) return;
+    const int total = split_->width() - split_->handleWidth();
+    const int side = std::clamp(int(width() * 0.28), kSideMinWidth, kSideMaxWidth);
+    if (total > side) split_->setSizes({ side, total - side });
+}
+
 void LabView::setSideVisible(bool visible)
 {
     side_->setVisible(visible);
+    if (visible) {
+        // Back at its share of the width.
+        QResizeEvent again(size(), size());
+        resizeEvent(&again);
+    }
 }
 
 bool LabView::isSideVisible() const
@@ -114,6 +145,9 @@ void LabView::addChart(QWidget *chart, Exportable *exportable, int stretch)
 void LabView::setJob(Job job)
 {
     job_ = std::move(job);
+    // The panel is complete now (subclasses call this last): the wheel scrolls it, and changes only
+    // the control the user clicked into.
+    WheelGuard::install(side_);
     recompute();
 }
 

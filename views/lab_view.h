@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 
+class QSplitter;
 class QVBoxLayout;
 
 namespace fb {
@@ -59,6 +60,10 @@ public:
     void setSideVisible(bool visible);
     bool isSideVisible() const;
 
+    // The parameter column's width range (it takes 28% of the lab in between).
+    static constexpr int kSideMinWidth = 280;
+    static constexpr int kSideMaxWidth = 360;
+
 Q_SIGNALS:
     // A result was drawn (after the charts were updated).
     void resultShown();
@@ -83,6 +88,8 @@ protected:
     // Starts a computation with the current values.
     void recompute();
 
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error);
     void finishDelivery();
@@ -94,6 +101,8 @@ private:
     QVBoxLayout *chartArea_ = nullptr;
     QVBoxLayout *sideArea_ = nullptr;
     QWidget *side_ = nullptr;
+    QSplitter *split_ = nullptr;
+    bool sideDragged_ = false;  // the user moved the splitter: keep their widths
     QList<Exportable *> exportables_;
     Job job_;
     QElapsedTimer sinceChange_;

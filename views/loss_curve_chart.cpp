@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QFont>
+#include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QJsonArray>
 #include <QLegend>
@@ -76,7 +77,18 @@ LossCurveChart::LossCurveChart(QWidget *parent)
     for (int arm = 0; arm < 2; ++arm) live_[std::size_t(arm)].smooth = addLine(names[arm], seriesColor(arm), 2.6);
     for (int arm = 0; arm < 2; ++arm) hideFromLegend(chart(), live_[std::size_t(arm)].raw);
     hideFromLegend(chart(), floor_);  // labelled in the plot, as in the chapter's figure
-    chart()->legend()->setAlignment(Qt::AlignBottom);
+    for (int arm = 0; arm < 2; ++arm) {
+        QColor red(200, 30, 30);
+        divergence_[std::size_t(arm)] = addLine(tr("diverged"), red, 1.8, Qt::DashLine);
+        hideFromLegend(chart(), divergence_[std::size_t(arm)]);
+        divergenceText_[std::size_t(arm)] = new QGraphicsSimpleTextItem(chart());
+        divergenceText_[std::size_t(arm)]->setBrush(red);
+        divergenceText_[std::size_t(arm)]->setZValue(10);
+        divergenceText_[std::size_t(arm)]->hide();
+    }
+    // The legend stays above the plot, ghosts or not: it never moves to the side and takes the
+    // plot's width.
+    chart()->legend()->setAlignment(Qt::AlignTop);
 
     floorText_ = new QGraphicsSimpleTextItem(floorLabel(), chart());
     QFont f;
@@ -84,7 +96,10 @@ LossCurveChart::LossCurveChart(QWidget *parent)
     floorText_->setFont(f);
     floorText_->setBrush(QColor(90, 90, 90));
     floorText_->setZValue(10);
-    connect(chart(), &QChart::plotAreaChanged, this, [this] { placeFloorLabel(); });
+    connect(chart(), &QChart::plotAreaChanged, this, [this] {
+        placeFloorLabel();
+        placeLegend();
+    });
 
     startRun(220, 16, 4);
 }
@@ -108,7 +123,52 @@ void LossCurveChart::clearLive()
         c.losses.clear();
         redraw(c);
     }
+    for (int arm = 0; arm < 2; ++arm) {
+        divergedAt_[std::size_t(arm)] = 0;
+        replacePoints(divergence_[std::size_t(arm)], {});
+        divergenceText_[std::size_t(arm)]->hide();
+    }
     updateRanges();
+}
+
+void LossCurveChart::markDivergence(int arm, int step, const QString &reason)
+{
+    if (arm < 0 || arm > 1 || step < 1) return;
+    divergedAt_[std::size_t(arm)] = step;
+    divergenceText_[std::size_t(arm)]->setText(reason.isEmpty() ? tr("diverged at step %1").arg(step) : reason);
+    divergenceText_[std::size_t(arm)]->show();
+    updateRanges();
+    placeDivergence();
+}
+
+int LossCurveChart::divergedAt(int arm) const
+{
+    return arm < 0 || arm > 1 ? 0 : divergedAt_[std::size_t(arm)];
+}
+
+void LossCurveChart::placeDivergence()
+{
+    const QRectF plot = chart()->plotArea();
+    double y = plot.top() + 6.0;
+    for (int arm = 0; arm < 2; ++arm) {
+        const int step = divergedAt_[std::size_t(arm)];
+        if (step == 0) continue;
+        const double top = static_cast<QValueAxis *>(axisY())->max();
+        replacePoints(divergence_[std::size_t(arm)], { QPointF(step, 0.0), QPointF(step, top) });
+        QGraphicsSimpleTextItem *text = divergenceText_[std::size_t(arm)];
+        const QPointF at = chart()->mapToPosition(QPointF(step, top), divergence_[std::size_t(arm)]);
+        const QRectF box = text->boundingRect();
+        // Beside its line, inside the plot: to the right of it, or to the left near the right edge.
+        double x = at.x() + 6.0;
+        if (x + box.width() > plot.right() - 4.0) x = std::max(plot.left() + 4.0, at.x() - 6.0 - box.width());
+        text->setPos(x, y);
+        y += box.height() + 2.0;
+    }
+}
+
+void LossCurveChart::placeLegend()
+{
+    // Attached above the plot: Qt lays it out.
 }
 
 void LossCurveChart::setArm(int arm, bool shown, const QString &name)
@@ -121,6 +181,7 @@ void LossCurveChart::setArm(int arm, bool shown, const QString &name)
     c.raw->setVisible(shown);
     for (QLegendMarker *m : chart()->legend()->markers(c.smooth)) m->setVisible(shown);
     hideFromLegend(chart(), c.raw);
+    placeLegend();
 }
 
 void LossCurveChart::appendLosses(int arm, const std::vector<double> &losses)
@@ -151,9 +212,8 @@ void LossCurveChart::addGhost(const QString &label, const std::vector<double> &l
     ghosts_.push_back(std::move(ghost));
     redraw(ghosts_.back());
     raiseLiveCurves();
-    // Ghost labels need a line each: the legend moves to the right while there are ghosts.
-    chart()->legend()->setAlignment(Qt::AlignRight);
     updateRanges();
+    placeLegend();
 }
 
 void LossCurveChart::raiseLiveCurves()
@@ -180,8 +240,8 @@ void LossCurveChart::clearGhosts()
 {
     for (Curve &g : ghosts_) removeSeries(g.smooth);
     ghosts_.clear();
-    chart()->legend()->setAlignment(Qt::AlignBottom);
     updateRanges();
+    placeLegend();
 }
 
 QList<QPointF> LossCurveChart::rawPoints(const std::vector<double> &losses)
@@ -236,15 +296,16 @@ void LossCurveChart::redraw(Curve &curve)
 
 void LossCurveChart::updateRanges()
 {
-    int xMax = steps_;
+    int dataMax = 0;
     double yMax = yTop_;
     for (const Curve *set : { live_.data(), ghosts_.data() }) {
         const std::size_t n = set == live_.data() ? live_.size() : ghosts_.size();
         for (std::size_t i = 0; i < n; ++i) {
-            xMax = std::max(xMax, int(set[i].losses.size()));
+            dataMax = std::max(dataMax, int(set[i].losses.size()));
             yMax = std::max(yMax, set[i].smoothMax * 1.05);
         }
     }
+    const int xMax = xAxisEnd(steps_, dataMax);
     // The axis only ever grows within a run, so the picture does not jump while it trains.
     yTop_ = yMax;
 
@@ -262,7 +323,21 @@ void LossCurveChart::updateRanges()
         y->setRange(0.0, yMax);
         moved = true;
     }
-    if (moved) placeFloorLabel();
+    if (moved) {
+        placeFloorLabel();
+        placeDivergence();
+    }
+}
+
+int LossCurveChart::xAxisEnd(int planned, int longest)
+{
+    // Nothing drawn yet: the run to come. Then the axis follows the longest curve, a round step
+    // number ahead of it, and never beyond the longer of the run and the curves.
+    if (longest <= 0) return std::max(1, planned);
+    const int cap = std::max(planned, longest);
+    const double interval = niceInterval(std::max(longest, 10), 8);
+    const int end = int(std::ceil(std::max(longest, 10) * 1.05 / interval) * interval);
+    return std::min(cap, std::max(end, 1));
 }
 
 void LossCurveChart::placeFloorLabel()
@@ -333,7 +408,10 @@ void LossCurveChart::setLabelScale(double scale)
     QFont f = floorText_->font();
     f.setPointSizeF(10.5 * scale);
     floorText_->setFont(f);
+    for (QGraphicsSimpleTextItem *t : divergenceText_) t->setFont(f);
     placeFloorLabel();
+    placeDivergence();
+    placeLegend();
 }
 
 } // namespace fb

@@ -55,6 +55,15 @@ public:
     QJsonObject state() const;
     QString setState(const QJsonObject &state);
 
+    // Marks where an arm diverged: a red dashed line at that step, with the reason beside it.
+    // Cleared by the next run (clearLive).
+    void markDivergence(int arm, int step, const QString &reason);
+    int divergedAt(int arm) const;  // 0: not diverged
+
+    // Where the x axis ends: the planned steps before anything is drawn, then a round number just
+    // past the longest curve (the axis follows the run), at most the longer of the two.
+    static int xAxisEnd(int planned, int longest);
+
     // Scales the in-plot label with the chart's fonts (presentation mode).
     void setLabelScale(double scale);
 
@@ -76,6 +85,8 @@ private:
     void redraw(Curve &curve);
     void updateRanges();
     void placeFloorLabel();
+    void placeLegend();
+    void placeDivergence();
     void raiseLiveCurves();
     // The moving average as points; *maxValue receives its largest finite value (0 if none).
     QList<QPointF> smoothedPoints(const std::vector<double> &losses, double *maxValue) const;
@@ -85,6 +96,9 @@ private:
     std::vector<Curve> ghosts_;
     QLineSeries *floor_ = nullptr;
     QGraphicsSimpleTextItem *floorText_ = nullptr;
+    std::array<QLineSeries *, 2> divergence_ {};
+    std::array<QGraphicsSimpleTextItem *, 2> divergenceText_ {};
+    std::array<int, 2> divergedAt_ {};
     int window_ = 15;
     int steps_ = 220;
     double yTop_ = 1.5;

@@ -1,5 +1,6 @@
 #include "views/number_spin_box.h"
 
+#include "core/log_ladder.h"
 #include "core/param_spec.h"
 
 #include <algorithm>
@@ -46,9 +47,11 @@ QValidator::State NumberSpinBox::validate(QString &text, int &) const
 void NumberSpinBox::stepBy(int steps)
 {
     double v = value();
-    if (logarithmic_ && v > 0) {
-        v *= std::pow(2.0, steps);
-    } else if (integerMultiple_ > 0) {
+    if (!ladder_.empty()) {
+        setValue(stepAlongLadder(ladder_, v, steps));
+        return;
+    }
+    if (integerMultiple_ > 0) {
         v += double(steps * integerMultiple_);
     } else {
         const double mag = v == 0 ? 1.0 : std::pow(10.0, std::floor(std::log10(std::fabs(v))) - 1);

@@ -1,15 +1,20 @@
 #pragma once
 #include <QDoubleSpinBox>
 
+#include <utility>
+#include <vector>
+
 namespace fb {
 
 // A spin box that shows numbers the way people write them (10000, 0.008, 1e+06) instead of a
-// fixed number of decimals, and steps multiplicatively when logarithmic.
+// fixed number of decimals, and steps along a ladder of round values when logarithmic
+// (core/log_ladder.h: 4096 -> 8192, 0.002 -> 0.005).
 class NumberSpinBox : public QDoubleSpinBox {
     Q_OBJECT
 public:
     explicit NumberSpinBox(QWidget *parent = nullptr);
-    void setLogarithmic(bool on) { logarithmic_ = on; }
+    // The values the arrows step through (ascending); empty: linear steps.
+    void setLadder(std::vector<double> ladder) { ladder_ = std::move(ladder); }
     void setIntegerMultiple(long long m) { integerMultiple_ = m; }  // 0: real numbers
 
     QString textFromValue(double value) const override;
@@ -18,7 +23,7 @@ public:
     void stepBy(int steps) override;
 
 private:
-    bool logarithmic_ = false;
+    std::vector<double> ladder_;
     long long integerMultiple_ = 0;
 };
 

@@ -2,6 +2,8 @@
 
 #include "views/number_spin_box.h"
 
+#include "core/log_ladder.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
@@ -21,12 +23,6 @@ namespace {
 bool isBoolean(const ParamSpec &s)
 {
     return s.kind == ParamKind::Integer && s.min == 0.0 && s.max == 1.0;
-}
-
-// Lower end of a logarithmic slider: the spec's minimum, or a small positive stand-in for 0.
-double logLow(const ParamSpec &s)
-{
-    return s.min > 0.0 ? s.min : std::max(s.max * 1e-6, 1e-3);
 }
 
 // 0.0001, 64, 65536, 1e9: short enough for a label.
@@ -50,42 +46,44 @@ QString compactRange(const ParamSpec &s)
 
 } // namespace
 
+// A logarithmic slider has one position per rung of its ladder (core/log_ladder.h): arrow keys
+// and drags go 2048, 4096, 8192 or 0.01, 0.02, 0.05, never to 4270.
 int ParamPanel::sliderPosition(const ParamSpec &s, double v)
 {
-    if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps && !s.logScale)
-        return int(std::lround((v - s.min) / double(s.multipleOf)));
-    double t;
     if (s.logScale) {
-        const double lo = logLow(s);
-        t = v <= lo ? 0.0 : std::log(v / lo) / std::log(s.max / lo);
-    } else {
-        t = (v - s.min) / (s.max - s.min);
+        const std::vector<double> ladder = logLadder(s);
+        return ladder.empty() ? 0 : int(nearestRung(ladder, v));
     }
+    if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps)
+        return int(std::lround((v - s.min) / double(s.multipleOf)));
+    const double t = (v - s.min) / (s.max - s.min);
     return int(std::lround(std::clamp(t, 0.0, 1.0) * kSliderSteps));
 }
 
 double ParamPanel::sliderValue(const ParamSpec &s, int position)
 {
-    if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps && !s.logScale)
+    if (s.logScale) {
+        const std::vector<double> ladder = logLadder(s);
+        if (ladder.empty()) return s.def;
+        return ladder[std::size_t(std::clamp(position, 0, int(ladder.size()) - 1))];
+    }
+    if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps)
         return std::clamp(s.min + double(position) * double(s.multipleOf), s.min, s.max);
     const double t = double(position) / kSliderSteps;
-    double v;
-    if (s.logScale) {
-        const double lo = logLow(s);
-        v = position == 0 ? s.min : lo * std::pow(s.max / lo, t);
-        // Three significant digits: the values a person would pick by hand.
-        if (v > 0) {
-            const double mag = std::pow(10.0, std::floor(std::log10(v)) - 2);
-            v = std::round(v / mag) * mag;
-        }
-    } else {
-        v = s.min + t * (s.max - s.min);
-    }
+    double v = s.min + t * (s.max - s.min);
     if (s.kind == ParamKind::Integer) {
         const double m = double(s.multipleOf);
         v = std::round(v / m) * m;
     }
     return std::clamp(v, s.min, s.max);
+}
+
+int ParamPanel::sliderSteps(const ParamSpec &s)
+{
+    if (s.logScale) return std::max(int(logLadder(s).size()) - 1, 1);
+    if (s.kind == ParamKind::Integer && (s.max - s.min) / double(s.multipleOf) <= kSliderSteps)
+        return int((s.max - s.min) / double(s.multipleOf));
+    return kSliderSteps;
 }
 
 ParamPanel::ParamPanel(const LabSpec &spec, QWidget *parent)
@@ -165,14 +163,13 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
     } else {
         r.spin = new NumberSpinBox;
         r.spin->setRange(p.min, p.max);
-        r.spin->setLogarithmic(p.logScale);
+        r.spin->setLadder(logLadder(p));
         r.spin->setIntegerMultiple(p.kind == ParamKind::Integer ? p.multipleOf : 0);
         r.spin->setToolTip(tip);
         r.spin->setMinimumWidth(96);
         r.slider = new QSlider(Qt::Horizontal);
-        const bool exact = p.kind == ParamKind::Integer && !p.logScale
-            && (p.max - p.min) / double(p.multipleOf) <= kSliderSteps;
-        r.slider->setRange(0, exact ? int((p.max - p.min) / double(p.multipleOf)) : kSliderSteps);
+        r.slider->setRange(0, sliderSteps(p));
+        r.slider->setPageStep(p.logScale ? 3 : std::max(sliderSteps(p) / 10, 1));
         r.slider->setToolTip(tip + (p.logScale ? tr("\nlogarithmic slider") : QString()));
         grid->addWidget(label, row, 0);
         grid->addWidget(r.spin, row++, 1);

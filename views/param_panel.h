@@ -50,6 +50,8 @@ public:
     // Slider position <-> value, exposed for tests.
     static int sliderPosition(const ParamSpec &spec, double value);
     static double sliderValue(const ParamSpec &spec, int position);
+    // The slider's last position (its range is 0 to this).
+    static int sliderSteps(const ParamSpec &spec);
     static constexpr int kSliderSteps = 1000;
 
 Q_SIGNALS:

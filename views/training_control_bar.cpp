@@ -1,11 +1,16 @@
 #include "views/training_control_bar.h"
 
+#include "views/flow_layout.h"
+
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
 #include <QVBoxLayout>
+
+#include <initializer_list>
 
 namespace fb {
 
@@ -31,7 +36,6 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
     progress_->setFormat(tr("%v / %m steps"));
     progress_->setRange(0, 1);
     progress_->setValue(0);
-    progress_->setMinimumWidth(120);
     progress_->setToolTip(tr("Training steps done, over all arms of the run"));
 
     window_ = new QSlider(Qt::Horizontal, this);
@@ -46,26 +50,40 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
         Q_EMIT windowChanged(w);
     });
 
-    // Three narrow rows rather than two wide ones: beside the sidebar and the parameters, a
-    // 1024-pixel projector leaves the chart column about 400 pixels.
-    auto *runRow = new QHBoxLayout;
-    for (QPushButton *b : { start_, pause_, resume_, stop_, reset_ }) runRow->addWidget(b);
-    runRow->addStretch(1);
+    pace_ = new QComboBox(this);
+    pace_->setObjectName(QStringLiteral("pace"));
+    pace_->addItem(tr("full speed"), 0.0);
+    for (int n : { 100, 30, 10, 3 }) pace_->addItem(tr("%1 steps/s").arg(n), double(n));
+    pace_->addItem(tr("1 step/s"), 1.0);
+    pace_->setToolTip(tr("How fast the run goes: full speed, or at most this many training steps a second "
+                         "per arm, to narrate it. Works while it trains."));
+    connect(pace_, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT paceChanged(pace()); });
 
-    auto *viewRow = new QHBoxLayout;
-    window_->setMinimumWidth(60);
-    viewRow->addWidget(window_, 1);
-    viewRow->addWidget(windowLabel_);
-    viewRow->addSpacing(8);
-    viewRow->addWidget(ghost_);
-    viewRow->addWidget(clear_);
+    // Groups that belong together stay on one line; the groups wrap when the width runs out
+    // (1024 px, lecture mode's large fonts) instead of being squeezed.
+    const auto group = [this](std::initializer_list<QWidget *> widgets) {
+        auto *g = new QWidget(this);
+        auto *row = new QHBoxLayout(g);
+        row->setContentsMargins(0, 0, 0, 0);
+        for (QWidget *w : widgets) row->addWidget(w);
+        return g;
+    };
+    window_->setFixedWidth(110);
+    auto *flow = new FlowLayout(nullptr, 18, 4);
+    flow->addWidget(group({ start_, pause_, resume_, stop_, reset_ }));
+    flow->addWidget(group({ new QLabel(tr("Pace"), this), pace_ }));
+    flow->addWidget(group({ new QLabel(tr("Moving average"), this), window_, windowLabel_ }));
+    flow->addWidget(group({ ghost_, clear_ }));
 
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    outer->setSpacing(4);
-    outer->addLayout(runRow);
     outer->addWidget(progress_);
-    outer->addLayout(viewRow);
+    outer->addLayout(flow);
+}
+
+double TrainingControlBar::pace() const
+{
+    return pace_->currentData().toDouble();
 }
 
 void TrainingControlBar::setWindowText(int window)

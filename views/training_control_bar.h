@@ -1,9 +1,11 @@
 #pragma once
 // The run controls of the latent-feedback lab, above its chart: Start / Pause / Resume / Stop /
-// Reset, the progress bar (steps done over all arms), the smoothing window, and the ghost buttons.
+// Reset, the progress bar (steps done over all arms), the pace (as fast as possible or N steps a
+// second, to narrate a run), the smoothing window, and the ghost buttons.
 // It only holds the widgets; TrainingView connects them and sets their enabled states.
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -25,12 +27,17 @@ public:
     QPushButton *clearGhostsButton() const { return clear_; }
     QProgressBar *progressBar() const { return progress_; }
     QSlider *windowSlider() const { return window_; }
+    QComboBox *paceBox() const { return pace_; }
+    // Training steps a second per arm the pace box asks for (0: as fast as possible).
+    double pace() const;
     // "smoothing: 15 steps" ("off" for 1).
     void setWindowText(int window);
 
 Q_SIGNALS:
     // The moving-average window changed (steps, 1 = raw).
     void windowChanged(int window);
+    // The pace changed (steps a second, 0 = as fast as possible).
+    void paceChanged(double stepsPerSecond);
 
 private:
     QPushButton *start_ = nullptr;
@@ -43,6 +50,7 @@ private:
     QProgressBar *progress_ = nullptr;
     QSlider *window_ = nullptr;
     QLabel *windowLabel_ = nullptr;
+    QComboBox *pace_ = nullptr;
 };
 
 } // namespace fb

@@ -54,6 +54,9 @@ TrainingView::TrainingView(QWidget *parent)
         if (!configs_.empty()) updateProgress();
     });
     chart_->setWindow(controls_->windowSlider()->value());
+    connect(controls_, &TrainingControlBar::paceChanged, this, [this](double pace) {
+        if (run_) run_->setPace(pace);  // live: also in the middle of a paced wait
+    });
 
     frameTimer_ = new QTimer(this);
     frameTimer_->setInterval(kFrameMs);
@@ -130,7 +133,7 @@ void TrainingView::start()
     table_->beginRun(labels);
     readouts()->setNote(QString());
     clearFinalReadouts();
-    run_ = std::make_unique<TrainingRun>(configs_);
+    run_ = std::make_unique<TrainingRun>(configs_, controls_->pace());
     runClock_.start();
     pausedMs_ = 0;
     state_ = State::Running;
@@ -214,6 +217,10 @@ void TrainingView::pull()
             results_[i] = std::move(*u.result);
             ended_[i] = true;
             table_->setResult(int(i), results_[i], configs_[i].steps);
+            // A diverged arm is marked on the chart at its last good step, with the full reason.
+            if (results_[i].status == TrainStatus::Diverged)
+                chart_->markDivergence(chartArm(configs_[i]), std::max(1, int(chart_->losses(chartArm(configs_[i])).size())),
+                                       TrainingResultsTable::statusText(results_[i], configs_[i].steps));
             results_[i].curve.clear();  // the chart holds the curve
         } else if (!u.error.empty()) {
             ended_[i] = true;
@@ -252,6 +259,8 @@ QString TrainingView::setExtraState(const QJsonObject &state)
 {
     const QString err = chart_->setState(state);
     if (err.isEmpty()) {
+        // A scene shows its own ghosts and nothing of runs trained before it was opened.
+        reset();
         QSignalBlocker block(controls_->windowSlider());
         controls_->windowSlider()->setValue(chart_->window());
         controls_->setWindowText(chart_->window());

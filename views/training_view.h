@@ -35,7 +35,8 @@ public:
     // training is waited for to its end; a paused one is drawn as it stands. Then draws everything.
     void waitForResult() override;
 
-    // Scenes keep the ghost curves and the smoothing window (see LossCurveChart::state).
+    // Scenes keep the ghost curves and the smoothing window (see LossCurveChart::state). Restoring
+    // one also clears the current run (curves, table, figures): only the scene's ghosts stay.
     QJsonObject extraState() const override;
     QString setExtraState(const QJsonObject &state) override;
     void setPresentationScale(double scale) override;

@@ -1,5 +1,6 @@
 #include "core/training/training_run.h"
 
+#include <chrono>
 #include <exception>
 #include <utility>
 
@@ -10,8 +11,9 @@
 
 namespace fb {
 
-TrainingRun::TrainingRun(std::vector<TrainConfig> configs)
+TrainingRun::TrainingRun(std::vector<TrainConfig> configs, double stepsPerSecond)
     : configs_(std::move(configs))
+    , pace_(stepsPerSecond > 0.0 ? stepsPerSecond : 0.0)
 {
     arms_.reserve(configs_.size());
     for (std::size_t i = 0; i < configs_.size(); ++i) arms_.push_back(std::make_unique<Arm>());
@@ -36,9 +38,22 @@ void TrainingRun::runArm(std::size_t index)
 #endif
     Arm &arm = *arms_[index];
     const TrainConfig &config = configs_[index];
-    auto onStep = [this, &arm](const TrainProgress &p) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        arm.pending.push_back(p.loss);
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point lastStep = Clock::now();
+    auto onStep = [this, &arm, &lastStep](const TrainProgress &p) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            arm.pending.push_back(p.loss);
+        }
+        // Paced: wait out the rest of this step's 1/pace seconds. A new pace (setPace wakes the
+        // wait) is taken at once; a cancel ends the wait and the trainer stops at its next check.
+        for (;;) {
+            const double pace = pace_.load();
+            if (pace <= 0.0) break;
+            const auto due = lastStep + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / pace));
+            if (Clock::now() >= due || !arm.control.waitUntil(due, [&] { return pace_.load() != pace; })) break;
+        }
+        lastStep = Clock::now();
     };
     std::optional<TrainResult> result;
     std::string error;
@@ -73,6 +88,12 @@ std::vector<TrainingRun::ArmUpdate> TrainingRun::take()
         }
     }
     return updates;
+}
+
+void TrainingRun::setPace(double stepsPerSecond)
+{
+    pace_.store(stepsPerSecond > 0.0 ? stepsPerSecond : 0.0);
+    for (auto &arm : arms_) arm->control.wake();
 }
 
 void TrainingRun::setPaused(bool paused)

@@ -26,7 +26,7 @@ public:
     };
 
     // Starts one thread per config at once.
-    explicit TrainingRun(std::vector<TrainConfig> configs);
+    explicit TrainingRun(std::vector<TrainConfig> configs, double stepsPerSecond = 0.0);
     ~TrainingRun();  // cancels every arm and joins its thread
     TrainingRun(const TrainingRun &) = delete;
     TrainingRun &operator=(const TrainingRun &) = delete;
@@ -35,6 +35,12 @@ public:
 
     // Moves out everything new, one entry per config (GUI thread; never blocks on a training step).
     std::vector<ArmUpdate> take();
+
+    // Pace: at most stepsPerSecond training steps a second per arm (0: as fast as possible), so
+    // that a lecturer can narrate a run that would be over in a second. Takes effect at once, also
+    // in the middle of a wait between two steps; a cancel ends such a wait at once too.
+    void setPace(double stepsPerSecond);
+    double pace() const { return pace_.load(); }
 
     void setPaused(bool paused);
     bool isPaused() const { return paused_; }
@@ -65,6 +71,7 @@ private:
     std::vector<std::unique_ptr<Arm>> arms_;
     std::mutex mutex_;
     bool paused_ = false;
+    std::atomic<double> pace_ { 0.0 };
 };
 
 } // namespace fb

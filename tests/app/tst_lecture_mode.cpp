@@ -6,7 +6,9 @@
 #include "views/lab_view.h"
 #include "views/param_panel.h"
 
+#include <QAction>
 #include <QImageReader>
+#include <QScreen>
 #include <QLabel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -125,6 +127,80 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(!lecture->isActive());
         QVERIFY(!lecture->header()->isVisible());
+    }
+
+    // A clicker and the keyboard drive lecture mode: the window's shortcuts work with the menu bar
+    // hidden, B and . black the screen out, the header counts the slides in letters 4% of the
+    // screen high.
+    void keyboardAndClickerDriveLectureMode()
+    {
+        MainWindow w;
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QCOMPARE(w.openPath(kDeck), QString());
+        LectureMode *lecture = w.lecture();
+        const int slides = int(lecture->deck().scenes.size());
+
+        QTest::keyClick(&w, Qt::Key_F5);
+        QVERIFY(lecture->isActive());
+        QTRY_VERIFY_WITH_TIMEOUT(w.isActiveWindow(), 120000);
+        lecture->header()->ensurePolished();
+        const int screenHeight = w.screen()->geometry().height();
+        QVERIFY2(lecture->header()->fontInfo().pixelSize() >= LectureMode::kTitleFraction * screenHeight - 1,
+                 qPrintable(QStringLiteral("title %1 px on a %2 px screen")
+                                .arg(lecture->header()->fontInfo().pixelSize()).arg(screenHeight)));
+        QVERIFY(lecture->header()->text().contains(QStringLiteral("1 / %1").arg(slides)));
+
+        // F6 shows and hides the parameters.
+        QVERIFY(!w.currentLab()->isSideVisible());
+        QTest::keyClick(&w, Qt::Key_F6);
+        QVERIFY(w.currentLab()->isSideVisible());
+        QTest::keyClick(&w, Qt::Key_F6);
+        QVERIFY(!w.currentLab()->isSideVisible());
+
+        // Ctrl+2 opens the second lab; every shortcut of the menus is the window's too.
+        QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(w.currentLab(), w.lab(1));
+        for (const QKeySequence &key : { QKeySequence(Qt::Key_F5), QKeySequence(Qt::Key_F6),
+                                         QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::CTRL | Qt::Key_1) }) {
+            bool found = false;
+            for (QAction *a : w.actions()) found = found || a->shortcut() == key;
+            QVERIFY2(found, qPrintable(key.toString()));
+        }
+
+        // The clicker: Page Down / Page Up step and the counter follows.
+        QTest::keyClick(&w, Qt::Key_PageDown);
+        QCOMPARE(lecture->position(), 1);
+        QVERIFY(lecture->header()->text().contains(QStringLiteral("2 / %1").arg(slides)));
+        QCOMPARE(w.currentLab()->name(), lecture->deck().scenes[1].lab);
+
+        // B blacks out, B again comes back on the same slide.
+        QTest::keyClick(&w, Qt::Key_B);
+        QVERIFY(lecture->isBlack());
+        QTest::keyClick(&w, Qt::Key_B);
+        QVERIFY(!lecture->isBlack());
+        QCOMPARE(lecture->position(), 1);
+        // . blacks out; Page Down comes back and steps.
+        QTest::keyClick(&w, Qt::Key_Period);
+        QVERIFY(lecture->isBlack());
+        QTest::keyClick(&w, Qt::Key_PageDown);
+        QVERIFY(!lecture->isBlack());
+        QCOMPARE(lecture->position(), 2);
+        QTest::keyClick(&w, Qt::Key_Up);
+        QCOMPARE(lecture->position(), 1);
+        // Esc on a black screen only brings the slide back; Esc again leaves.
+        QTest::keyClick(&w, Qt::Key_Period);
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QVERIFY(lecture->isActive());
+        QVERIFY(!lecture->isBlack());
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QVERIFY(!lecture->isActive());
+        // F5 enters and leaves.
+        QTest::keyClick(&w, Qt::Key_F5);
+        QVERIFY(lecture->isActive());
+        QTest::keyClick(&w, Qt::Key_F5);
+        QVERIFY(!lecture->isActive());
     }
 };
 

@@ -111,6 +111,42 @@ private Q_SLOTS:
         run.reset();
     }
 
+    // A paced run waits between steps (here 1,000 s a step); a new pace or a cancel ends the wait at
+    // once. If they did not, the run would sit out the wait and the test would time out.
+    void paceChangesTakeEffectInTheMiddleOfAWait()
+    {
+        TrainingRun run({ small(Arm::TokenOnly, 20) }, 0.001);
+        QCOMPARE(run.pace(), 0.001);
+        std::vector<TrainingRun::ArmUpdate> all(1);
+        QVERIFY(collectUntil(run, all, [&] { return !all[0].losses.empty(); }));
+        run.setPace(0.0);  // as fast as possible: the rest of the run goes through
+        QVERIFY(collectUntil(run, all, [&] { return bool(all[0].result); }));
+        QCOMPARE(all[0].result->status, TrainStatus::Finished);
+        QCOMPARE(all[0].losses.size(), std::size_t(20));
+    }
+
+    void cancelEndsAPacedWait()
+    {
+        TrainingRun run({ small(Arm::LatentFeedback, 20) }, 0.001);
+        std::vector<TrainingRun::ArmUpdate> all(1);
+        QVERIFY(collectUntil(run, all, [&] { return !all[0].losses.empty(); }));
+        run.cancel();
+        QVERIFY(collectUntil(run, all, [&] { return bool(all[0].result); }));
+        QCOMPARE(all[0].result->status, TrainStatus::Cancelled);
+        QVERIFY(all[0].losses.size() < 20);
+    }
+
+    void runControlWaitUntil()
+    {
+        RunControl control;
+        // A deadline in the past returns at once, still running.
+        QVERIFY(control.waitUntil(std::chrono::steady_clock::now() - std::chrono::seconds(1)));
+        // A cancel from another thread ends a long wait.
+        std::thread canceller([&] { control.cancel(); });
+        QVERIFY(!control.waitUntil(std::chrono::steady_clock::now() + std::chrono::hours(1)));
+        canceller.join();
+    }
+
     void badConfigComesBackAsError()
     {
         TrainConfig bad = small(Arm::TokenOnly, 10);

@@ -22,7 +22,9 @@ LabSpec demoSpec()
     ParamSpec method { "method", "scaling", "", ParamKind::Choice };
     method.choices = { "none", "pi", "ntk", "yarn" };
     method.defText = "none";
-    spec.params = { d, base, snr, causal, method };
+    ParamSpec width { "width", "model width", "", ParamKind::Integer, 1, 1048576, 4096 };
+    width.logScale = true;
+    spec.params = { d, base, snr, causal, method, width };
     return spec;
 }
 } // namespace
@@ -113,6 +115,33 @@ private Q_SLOTS:
         first->setValue(first->value() + 5);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(panel.values().integer("d"), 74);
+    }
+
+    void logSlidersStepAlongRoundValues()
+    {
+        ParamPanel panel(demoSpec());
+        const auto sliders = panel.findChildren<QSlider *>();
+        const auto spins = panel.findChildren<NumberSpinBox *>();
+        QCOMPARE(sliders.size(), 4);  // d, base, snr, width (in spec order)
+        QSlider *width = sliders[3];
+        width->setFocus();
+        QTest::keyClick(width, Qt::Key_Right);
+        QCOMPARE(panel.values().number("width"), 8192.0);  // not 4270
+        QTest::keyClick(width, Qt::Key_Left);
+        QTest::keyClick(width, Qt::Key_Left);
+        QCOMPARE(panel.values().number("width"), 2048.0);
+        QSlider *base = sliders[1];
+        QTest::keyClick(base, Qt::Key_Right);
+        QCOMPARE(panel.values().number("base"), 20000.0);
+        QTest::keyClick(base, Qt::Key_Right);
+        QCOMPARE(panel.values().number("base"), 50000.0);
+        // The spin box's arrows use the same ladder.
+        NumberSpinBox *widthSpin = spins[3];
+        widthSpin->stepBy(1);
+        QCOMPARE(panel.values().number("width"), 4096.0);
+        QVERIFY(panel.setValue("base", "30000").isEmpty());
+        spins[1]->stepBy(-1);
+        QCOMPARE(panel.values().number("base"), 20000.0);
     }
 
     void resetRestoresDefaults()

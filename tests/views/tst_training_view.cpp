@@ -261,6 +261,22 @@ private Q_SLOTS:
         QCOMPARE(other.chart()->ghostCount(), 2);  // refused: nothing changed
     }
 
+    // A scene (or a deck's slide) shows its own ghosts only: the run trained before it is gone.
+    void sceneClearsEarlierRuns()
+    {
+        auto view = makeView({ { "steps", 20 } });
+        view->waitForResult();
+        view->keepGhost();
+        QVERIFY(view->stepsDone() > 0);
+        QVERIFY(view->table()->runRows() > 0);
+        QVERIFY(view->setExtraState(QJsonObject()).isEmpty());
+        QCOMPARE(view->state(), TrainingView::State::Idle);
+        QCOMPARE(view->stepsDone(), 0);
+        QCOMPARE(view->table()->runRows(), 0);
+        QCOMPARE(view->chart()->ghostCount(), 0);
+        QVERIFY(view->chart()->losses(LossCurveChart::kLatent).empty());
+    }
+
     // Closing abandons the run (core test: abandonSkipsEvaluation); here the window must close
     // while training and while paused without waiting for the run. How long it takes is printed,
     // not asserted (a busy machine is slow); a close that waited for 100,000 steps would hit
@@ -368,6 +384,32 @@ private Q_SLOTS:
                                                    TrainingResultsTable::StatusColumn)->text();
         QVERIFY2(status.startsWith(QStringLiteral("diverged")) || status == QStringLiteral("finished"), qPrintable(status));
         qInfo("lr 1000: %s", qPrintable(status));
+        // A diverged run is marked on the chart, at the step it reached.
+        if (status.startsWith(QStringLiteral("diverged")))
+            QCOMPARE(view->chart()->divergedAt(LossCurveChart::kTokenOnly),
+                     int(view->chart()->losses(LossCurveChart::kTokenOnly).size()));
+    }
+
+    void markedDivergenceIsClearedByTheNextRun()
+    {
+        LossCurveChart chart;
+        chart.appendLosses(LossCurveChart::kLatent, { 1.0, 2.0, 40.0 });
+        chart.markDivergence(LossCurveChart::kLatent, 3, QStringLiteral("diverged at step 3: loss 40 > 20"));
+        QCOMPARE(chart.divergedAt(LossCurveChart::kLatent), 3);
+        chart.startRun(220, 16, 4);
+        QCOMPARE(chart.divergedAt(LossCurveChart::kLatent), 0);
+    }
+
+    // The x axis follows the run: the planned steps before it starts, then just past the longest curve.
+    void xAxisFollowsTheRun()
+    {
+        QCOMPARE(LossCurveChart::xAxisEnd(220, 0), 220);
+        QCOMPARE(LossCurveChart::xAxisEnd(20000, 3), 12);     // ten steps at least, to a round number
+        QCOMPARE(LossCurveChart::xAxisEnd(20000, 950), 1000);
+        QCOMPARE(LossCurveChart::xAxisEnd(220, 220), 220);     // never past the run's end
+        QCOMPARE(LossCurveChart::xAxisEnd(220, 400), 400);     // a longer ghost
+        QVERIFY(LossCurveChart::xAxisEnd(20000, 5000) >= 5000);
+        QVERIFY(LossCurveChart::xAxisEnd(20000, 5000) <= 6000);
     }
 };
 

@@ -1,0 +1,165 @@
+// Every lab at classroom resolutions: no text cut (a label, button or check box narrower or lower
+// than its text needs), no widget sticking out of its parent (a chart cut in half), no two visible
+// siblings on top of each other, and the side columns leave most of the width to the charts.
+// With FULLBAND_SHOTS=folder it also writes a screenshot of every lab at every size there.
+#include "app/lab_registry.h"
+#include "app/lecture_mode.h"
+#include "app/main_window.h"
+#include "views/lab_view.h"
+
+#include <QAbstractButton>
+#include <QAbstractScrollArea>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QListWidget>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace fb;
+
+namespace {
+
+QString describe(const QWidget *w)
+{
+    QString text;
+    if (auto *l = qobject_cast<const QLabel *>(w)) text = l->text();
+    else if (auto *b = qobject_cast<const QAbstractButton *>(w)) text = b->text();
+    return QStringLiteral("%1 '%2' \"%3\" %4x%5").arg(QString::fromLatin1(w->metaObject()->className()),
+        w->objectName(), text.left(40)).arg(w->width()).arg(w->height());
+}
+
+// Inside a scroll area's viewport the content may be larger than what is shown: that is scrolling,
+// not clipping.
+bool insideScrolledContent(const QWidget *w)
+{
+    for (const QWidget *p = w->parentWidget(); p; p = p->parentWidget())
+        if (qobject_cast<const QAbstractScrollArea *>(p)) return true;
+    return false;
+}
+
+// Widgets whose children are drawn by the widget itself (a combo box's line edit, a scroll area's
+// scroll bars): their insides are Qt's business.
+bool isCompound(const QWidget *w)
+{
+    return qobject_cast<const QComboBox *>(w) || qobject_cast<const QAbstractScrollArea *>(w)
+        || qobject_cast<const QAbstractSpinBox *>(w);
+}
+
+void checkText(const QWidget *w, QStringList &problems)
+{
+    if (auto *l = qobject_cast<const QLabel *>(w)) {
+        if (l->text().isEmpty() || !l->pixmap().isNull()) return;
+        if (l->wordWrap()) {
+            const int need = l->heightForWidth(l->width());
+            if (need > l->height() + 1) problems << QStringLiteral("text cut (needs %1 px high): %2").arg(need).arg(describe(w));
+        } else if (l->sizeHint().width() > l->width() + 1 || l->minimumSizeHint().height() > l->height() + 1) {
+            problems << QStringLiteral("text cut (needs %1 px wide): %2").arg(l->sizeHint().width()).arg(describe(w));
+        }
+    } else if (auto *b = qobject_cast<const QAbstractButton *>(w)) {
+        if (b->text().isEmpty()) return;
+        if (b->sizeHint().width() > b->width() + 1)
+            problems << QStringLiteral("button text cut (needs %1 px): %2").arg(b->sizeHint().width()).arg(describe(w));
+    }
+}
+
+void walk(const QWidget *parent, QStringList &problems)
+{
+    QList<const QWidget *> shown;
+    for (const QObject *o : parent->children()) {
+        auto *w = qobject_cast<const QWidget *>(o);
+        if (!w || w->isWindow() || !w->isVisible()) continue;
+        shown << w;
+    }
+    const bool scrolled = insideScrolledContent(parent) || qobject_cast<const QAbstractScrollArea *>(parent);
+    for (const QWidget *w : shown) {
+        if (!scrolled) {
+            checkText(w, problems);
+            if (!parent->rect().contains(w->geometry()))
+                problems << QStringLiteral("sticks out of %1: %2 at (%3, %4)").arg(describe(parent), describe(w))
+                                .arg(w->x()).arg(w->y());
+        }
+        if (!isCompound(w)) walk(w, problems);
+    }
+    if (scrolled) return;
+    for (int i = 0; i < shown.size(); ++i)
+        for (int j = i + 1; j < shown.size(); ++j)
+            if (shown[i]->geometry().intersects(shown[j]->geometry()))
+                problems << QStringLiteral("overlap: %1 and %2").arg(describe(shown[i]), describe(shown[j]));
+}
+
+// The scrolled parameter column is checked at its own width: nothing in it may be cut sideways.
+void walkPanel(const QWidget *content, QStringList &problems)
+{
+    for (const QWidget *w : content->findChildren<const QWidget *>()) {
+        if (!w->isVisible() || isCompound(w->parentWidget())) continue;
+        if (auto *b = qobject_cast<const QAbstractButton *>(w); b && !b->text().isEmpty()
+            && b->sizeHint().width() > b->width() + 1)
+            problems << QStringLiteral("button text cut (needs %1 px): %2").arg(b->sizeHint().width()).arg(describe(w));
+        if (auto *l = qobject_cast<const QLabel *>(w); l && !l->wordWrap() && !l->text().isEmpty()
+            && l->sizeHint().width() > l->width() + 1)
+            problems << QStringLiteral("text cut (needs %1 px wide): %2").arg(l->sizeHint().width()).arg(describe(w));
+    }
+}
+
+} // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("FullBandLayoutTest"));
+        QSettings().clear();
+    }
+
+    void everyLabFits_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x768") << QSize(1024, 768);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void everyLabFits()
+    {
+        QFETCH(QSize, size);
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList problems;
+        for (int i = 0; i < w.labCount(); ++i) {
+            w.showLab(i);
+            LabView *lab = w.currentLab();
+            lab->waitForResult();
+            QCoreApplication::processEvents();
+            QCOMPARE(w.size(), size);
+            QStringList found;
+            walk(&w, found);
+            if (auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide")))
+                walkPanel(side->widget(), found);
+            // The lab list and the parameter column together leave the charts most of the width.
+            const auto *list = w.findChild<QListWidget *>(QStringLiteral("labList"));
+            const auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide"));
+            const int columns = (list->isVisible() ? list->width() : 0) + (side && side->isVisible() ? side->width() : 0);
+            if (columns > 0.42 * size.width())
+                found << QStringLiteral("side columns take %1 of %2 px").arg(columns).arg(size.width());
+            for (const QString &p : found) problems << lab->name() + QStringLiteral(": ") + p;
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("%1-%2x%3.png").arg(lab->name())
+                                                       .arg(size.width()).arg(size.height())));
+        }
+        problems.removeDuplicates();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestLayout)
+#include "tst_layout.moc"
