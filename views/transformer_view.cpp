@@ -40,6 +40,10 @@ TransformerView::TransformerView(QWidget *parent)
     maps_->setExportTitle(tr("Transformer attention maps"));
     lengths_ = new LengthTable;
     lengths_->setMinimumHeight(90);
+    // The column of controls, maps, curves and table fits a 1280 x 720 screen: the charts may be
+    // shorter than a chart's usual minimum.
+    maps_->setMinimumHeight(190);
+    chart_->setMinimumHeight(170);
     lengths_->setMaximumHeight(150);
     sample_ = new QLabel;
     sample_->setWordWrap(true);
