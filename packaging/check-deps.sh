@@ -11,7 +11,8 @@
 #                  has to fail and name it
 #     --drop PKG   checks as if PKG were not in the lists (shows what needs it); repeatable
 # Steps:
-#  1. The allowed packages: `fullband.sh packages MODE` for every mode .ci/run runs, with the base
+#  1. The allowed packages: `fullband.sh packages MODE` for every mode .ci/run runs and every mode
+#     with a list of its own, with the base
 #     set, resolved as apt does on an empty machine (a simulated install with an empty dpkg status).
 #  2. The files each BUILD_DIR used: what CMake read (build.ninja's re-run inputs) and found
 #     (CMakeCache.txt), headers (ninja -t deps), libraries and programs on the command lines (ninja -t
@@ -54,7 +55,10 @@ if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
   [ "$(id -u)" -eq 0 ] || { echo "check-deps: apt has no package lists; run apt-get update" >&2; exit 1; }
   apt-get update -qq
 fi
-ci_modes=$(bash --pretty-print "$here/.ci/run" | grep -oE 'fullband\.sh +[a-z][a-z-]*' | awk '{print $2}' | sort -u)
+# Every mode .ci/run runs, and every mode with a list of its own in fullband.sh (step 3 checks the
+# programs all of fullband.sh calls, the baselines' and screenshots' modes too).
+ci_modes=$( { bash --pretty-print "$here/.ci/run" | grep -oE 'fullband\.sh +[a-z][a-z-]*' | awk '{print $2}'
+              grep -oE '^  [a-z]+\) packages\+=' "$here/packaging/fullband.sh" | tr -d ' )' | sed 's/packages+=//'; } | sort -u)
 for m in $ci_modes; do bash "$here/packaging/fullband.sh" packages "$m"; done | sort -u > "$tmp/listed"
 for p in "${drop[@]}"; do
   grep -qx -- "$p" "$tmp/listed" || echo "check-deps: --drop $p: not in packaging/fullband.sh's lists" >&2

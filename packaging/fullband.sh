@@ -31,15 +31,17 @@ list_only=0
 [ "$mode" = packages ] && { list_only=1; mode=${1:-run}; }
 
 # Build and test dependencies, all from Debian 12. fonts-dejavu-extra has the italic faces the views
-# use (without it fontconfig slants the regular face, and the views render differently). locales has
-# the sources of de_DE.UTF-8, which the locale test compiles with localedef into a folder of its own.
+# use (without it fontconfig slants the regular face, and the views render differently);
+# fonts-noto-mono has the glyphs Qt's fallback finds missing from DejaVu Sans Mono (subscripts).
+# locales has the sources of de_DE.UTF-8, which the locale test compiles with localedef into a folder of its own.
 # FFmpeg's libraries write animations (H.264 through libavcodec59's libx264, GIF with the
-# palettegen/paletteuse filters); ffmpeg/ffprobe to look at, play and probe what fullband animate wrote.
+# palettegen/paletteuse filters); no test needs the ffmpeg program (apt-get install ffmpeg to play
+# or probe what fullband animate wrote).
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
-          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev ffmpeg
-          xvfb xauth fonts-dejavu-core fonts-dejavu-extra locales)
+          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev
+          xvfb xauth fonts-dejavu-core fonts-dejavu-extra fonts-noto-mono locales)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
@@ -177,7 +179,7 @@ baselines() {
   torch_json=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$script" steps="$steps" eval_every=0 | tail -n1)
   echo "torch (1 thread): $torch_json"
   ours_json=$("$build_dir/tests/bench_transformer" --steps "$steps" --speed --kpass | tee /dev/stderr | grep '^{"ms_per_step"')
-  python3 - "$torch_json" "$ours_json" <<'PY'
+  /usr/bin/python3 - "$torch_json" "$ours_json" <<'PY'
 import json, sys
 torch, ours = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 print(f"torch {torch['ms_per_step']:.3f} ms/step, FullBand {ours['ms_per_step']:.3f} ms/step (1 thread each): "
