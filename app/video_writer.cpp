@@ -55,9 +55,14 @@ struct VideoWriter::Impl {
     std::int64_t nextPts = 0;
     int frames = 0;
     bool finished = false;
+    bool headerWritten = false;  // the muxer holds packets until its trailer is written
+    bool trailerTried = false;
 
     ~Impl()
     {
+        // A cancelled or failed animation: the trailer releases the packets the muxer still queues
+        // for interleaving (avformat_free_context leaves them), into the file about to be removed.
+        if (format && headerWritten && !trailerTried && format->pb) av_write_trailer(format);
         if (format && format->pb) avio_closep(&format->pb);
         avformat_free_context(format);
         avcodec_free_context(&codec);
@@ -210,6 +215,7 @@ struct VideoWriter::Impl {
         r = avformat_write_header(format, &muxOptions);
         av_dict_free(&muxOptions);
         if (r < 0) return fail(error, "writing '" + tmpPath + "' failed", r);
+        headerWritten = true;
         return true;
     }
 
@@ -306,6 +312,7 @@ bool VideoWriter::finish(std::string &error)
     if (d.graph && !d.filterAndEncode(nullptr, error)) return false;
     if (!d.encode(nullptr, error)) return false;
     if (d.settings.format == VideoFormat::Gif) d.writeGifComment();
+    d.trailerTried = true;
     int r = av_write_trailer(d.format);
     if (r < 0) return d.fail(error, "writing '" + d.tmpPath + "' failed", r);
     avio_flush(d.format->pb);
