@@ -314,7 +314,8 @@ private Q_SLOTS:
         QCOMPARE(r.status, TrainStatus::Finished);
         QCOMPARE(r.vocab, 29);  // the pangram's 26 letters, space, full stop and \u00e9
         QVERIFY(std::isfinite(r.heldoutLoss) && std::isnan(r.secondHalfLoss));
-        QCOMPARE(samples.size(), std::size_t(4));
+        // Every probeEvery steps and at the end (4 here), plus the ones the display's clock adds on a slow build.
+        QVERIFY2(samples.size() >= 4, qPrintable(QString::number(samples.size())));
         for (const std::string &s : samples) QCOMPARE(TextCorpus::countCharacters(s), std::size_t(16 + 20));
         const std::string more = sampleTransformerText(*r.model, "the ", 50, 0.0, 1);
         QCOMPARE(TextCorpus::countCharacters(more), std::size_t(50));
