@@ -128,7 +128,12 @@ DepthGradientsView::DepthGradientsView(QWidget *parent)
     beginComputing();
 }
 
-DepthGradientsView::~DepthGradientsView() = default;
+DepthGradientsView::~DepthGradientsView()
+{
+    // A chart the focus layout holds is deleted with its parent; one out of every layout has none.
+    for (ChartPanel *c : { depthChart_, timeChart_, classifierChart_, blockChart_ })
+        if (c && !c->parent()) delete c;
+}
 
 void DepthGradientsView::buildCharts()
 {
