@@ -6,6 +6,7 @@
 #include "app/lecture_mode.h"
 #include "app/main_window.h"
 #include "views/lab_view.h"
+#include "support/sanitized.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
@@ -124,6 +125,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QSize>("size");
         QTest::newRow("1024x768") << QSize(1024, 768);
+        // Under the sanitizers one size walks every widget of every lab: the geometry is the
+        // Release build's to check, the memory this build's.
+        if (sanitizedBuild()) return;
         QTest::newRow("1280x720") << QSize(1280, 720);
         QTest::newRow("1920x1080") << QSize(1920, 1080);
     }

@@ -3,6 +3,7 @@
 // the other tasks, and the configuration's messages. Tiny sizes: every training here takes well under
 // a second in Release.
 #include "core/transformer/transformer_trainer.h"
+#include "support/sanitized.h"
 
 #include <QTest>
 
@@ -78,14 +79,18 @@ private Q_SLOTS:
     // The reference's task at tiny sizes: the induction head forms and the repeat becomes predictable.
     void learnsInductionFixed()
     {
-        TransformerConfig c = tiny(300);
+        // Under the sanitizers a short run checks the result's shape; learning is the Release build's.
+        const int steps = sanitizedBuild() ? 60 : 300;
+        TransformerConfig c = tiny(steps);
         const TransformerResult r = trainTransformer(c);
-        qInfo("induction-fixed, tiny, 300 steps: repeat %.3f, first copy %.3f (ln 8 = %.3f), held-out %.3f, %.2f ms/step",
-              r.secondHalfLoss, r.firstHalfLoss, std::log(8.0), r.heldoutLoss, r.msPerStep);
+        qInfo("induction-fixed, tiny, %d steps: repeat %.3f, first copy %.3f (ln 8 = %.3f), held-out %.3f, %.2f ms/step",
+              steps, r.secondHalfLoss, r.firstHalfLoss, std::log(8.0), r.heldoutLoss, r.msPerStep);
         QCOMPARE(r.status, TrainStatus::Finished);
         QVERIFY(r.curve.front() > 0.9 * std::log(8.0));
-        QVERIFY2(r.secondHalfLoss < 0.25 * std::log(8.0), qPrintable(QString::number(r.secondHalfLoss)));
-        QVERIFY(std::abs(r.firstHalfLoss - std::log(8.0)) < 0.25);  // the first copy stays unpredictable
+        if (!sanitizedBuild()) {
+            QVERIFY2(r.secondHalfLoss < 0.25 * std::log(8.0), qPrintable(QString::number(r.secondHalfLoss)));
+            QVERIFY(std::abs(r.firstHalfLoss - std::log(8.0)) < 0.25);  // the first copy stays unpredictable
+        }
         // induction scores, [layer][head] in [0, 1] (at these sizes the repeat is often found by
         // another circuit, attending to i - s + 2 and reading its previous-token head; the reference's
         // sizes form the classic head, see bench_transformer --trajectory)
@@ -105,7 +110,7 @@ private Q_SLOTS:
         }
         QCOMPARE(r.extendedLength, 16);
         QVERIFY(r.model && r.model->params.size() == r.params);
-        QCOMPARE(r.heldoutCurve.size(), std::size_t(16));  // steps 0, 20, ..., 300
+        QCOMPARE(r.heldoutCurve.size(), std::size_t(steps / 20 + 1));  // steps 0, 20, ..., 300
         QCOMPARE(r.heldoutCurve[1].step, 20);
         QVERIFY(r.seconds > 0.0 && r.msPerStep > 0.0 && r.wallSeconds >= r.seconds);
     }
