@@ -104,7 +104,7 @@ QImage animationFrame(LabView &lab, const AnimationJob &job, int i)
     const double v = job.sweep.valueAt(spec, i);
     ParamValues values = lab.values();
     values.numbers[job.sweep.key] = v;
-    if (QString err = lab.setValues(values); !err.isEmpty()) throw std::invalid_argument(err.toStdString());
+    if (QString err = lab.setValues(values, false); !err.isEmpty()) throw std::invalid_argument(err.toStdString());
     if (!job.caption) return chartImage(lab, job.chart, job.size, 1.0, false).convertToFormat(QImage::Format_RGB32);
     // The chart above, the swept value (bold) and the lab's key figures below.
     const int strip = std::max(28, job.size.height() / 20);
@@ -213,7 +213,7 @@ QString exportAnimation(LabView &lab, const AnimationJob &job, const std::functi
         }
         if (err.isEmpty() && !writer->finish(error)) err = QString::fromStdString(error);
     }
-    lab.setValues(before);
+    lab.setValues(before, false);
     return err;
 }
 

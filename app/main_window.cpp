@@ -11,6 +11,8 @@
 #include "views/lab_view.h"
 
 #include <QAction>
+#include <QUndoGroup>
+#include <QUndoStack>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -84,6 +86,14 @@ MainWindow::MainWindow(QWidget *parent)
     layout->addWidget(split, 1);
     setCentralWidget(central);
     connect(sidebar_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
+    undo_ = new QUndoGroup(this);
+    for (int i = 0; i < labCount(); ++i)
+        if (LabView *l = lab(i)) undo_->addStack(l->undoStack());
+    connect(stack_, &QStackedWidget::currentChanged, this, [this] {
+        LabView *l = currentLab();
+        undo_->setActiveStack(l ? l->undoStack() : nullptr);
+    });
+    if (LabView *l = currentLab()) undo_->setActiveStack(l->undoStack());
     buildMenus();
     // On a small screen the lab list starts narrow, so that the window fits the screen at all.
     if (const QScreen *s = screen(); s && s->availableGeometry().width() < kCompactBelow) updateSidebarWidth(true);
@@ -149,6 +159,14 @@ void MainWindow::buildMenus()
     rebuildRecentMenu();
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    // "Undo base 10000 → 500000": the current lab's last parameter change.
+    QAction *undo = undo_->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = undo_->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({ QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y) });
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
     QAction *copy = edit->addAction(tr("&Copy chart"), this, &MainWindow::copyChart);
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WindowShortcut);
@@ -225,11 +243,12 @@ QString MainWindow::applyScene(const Scene &scene)
     if (index < 0) return tr("lab '%1' is not a FullBand lab").arg(scene.lab);
     LabView *target = lab(index);
     const ParamValues before = target->values();
-    if (QString err = target->setValues(scene.values); !err.isEmpty()) return err;
+    if (QString err = target->setValues(scene.values, false); !err.isEmpty()) return err;
     if (QString err = target->setExtraState(scene.extra); !err.isEmpty()) {
-        target->setValues(before);
+        target->setValues(before, false);
         return err;
     }
+    target->recordChange(before);  // one undo step for the whole scene
     showLab(index);
     return {};
 }
@@ -427,7 +446,7 @@ void MainWindow::restoreSettings()
         if (stored.isEmpty()) continue;
         const SceneParse parsed = parseSceneOrDeck(stored, labSpec);
         if (parsed.error.isEmpty() && !parsed.isDeck && parsed.scene.lab == lab(i)->name()) {
-            lab(i)->setValues(parsed.scene.values);
+            lab(i)->setValues(parsed.scene.values, false);  // where the last session ended: not a step
             lab(i)->setExtraState(parsed.scene.extra);
         }
     }

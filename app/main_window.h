@@ -8,6 +8,7 @@
 class QListWidget;
 class QMenu;
 class QStackedWidget;
+class QUndoGroup;
 
 namespace fb {
 
@@ -34,6 +35,8 @@ public:
     LectureMode *lecture() const { return lecture_; }
     // Short messages ("Wrote …") float over the window for a few seconds; no status bar.
     Toast *toast() const { return toast_; }
+    // Undo and redo (Edit menu, Ctrl+Z / Ctrl+Shift+Z) act on the current lab's parameter changes.
+    QUndoGroup *undoGroup() const { return undo_; }
 
     // Scenes: the current lab's whole state, and switching to a saved one. A refused scene keeps
     // the current state and returns the message.
@@ -78,6 +81,7 @@ private:
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
     Toast *toast_ = nullptr;
+    QUndoGroup *undo_ = nullptr;
     bool captionStrip_ = false;
     bool compactSidebar_ = false;
 };

@@ -85,7 +85,7 @@ AccountingView::AccountingView(QWidget *parent)
 
     chart_ = new ChartPanel(tr("Pretraining compute saved"));
     chart_->setLogAxis(Qt::Horizontal, tr("layers L (log₂ scale)"), 2.0);  // the default sweep
-    chart_->setValueAxis(Qt::Vertical, tr("compute saved vs the baseline (%)"))->setLabelFormat(QStringLiteral("%g"));
+    chart_->setValueAxis(Qt::Vertical, tr("saved (%)"))->setLabelFormat(QStringLiteral("%g"));
     saving_ = chart_->addLine(tr("compute saved"), seriesColor(0), 3.0);
     nominal_ = chart_->addLine(QString(), seriesColor(2), 2.0, Qt::DashLine);
     zero_ = chart_->addLine(tr("break-even"), QColor(60, 60, 60), 1.5, Qt::DotLine);

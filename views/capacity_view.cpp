@@ -89,7 +89,7 @@ CapacityView::CapacityView(QWidget *parent)
 {
     chart_ = new ChartPanel(tr("Inter-step channel capacity"));
     chart_->setLogAxis(Qt::Horizontal, tr("model width d (log scale)"), 2.0)->setLabelFormat(QStringLiteral("%.0f"));
-    chart_->setLogAxis(Qt::Vertical, tr("bits crossing one step boundary (log scale)"), 10.0);
+    chart_->setLogAxis(Qt::Vertical, tr("bits per step boundary"), 10.0);
     QChart *c = chart_->chart();
 
     // Drawn back to front: band, curves, the chapter's widths, the chosen point.

@@ -5,7 +5,12 @@
 #include <QChart>
 #include <QCoreApplication>
 #include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QResizeEvent>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
@@ -56,6 +61,7 @@ ChartPanel::ChartPanel(const QString &title, QWidget *parent)
     c->setTheme(QChart::ChartThemeLight);
     c->setAnimationOptions(QChart::NoAnimation);  // live data: no animations
     c->setTitle(title);
+    fullTitle_ = title;
     c->setBackgroundBrush(Qt::white);
     c->setBackgroundRoundness(0);
     c->setMargins(QMargins(6, 6, 6, 6));
@@ -75,7 +81,54 @@ ChartPanel::ChartPanel(const QString &title, QWidget *parent)
 
 QString ChartPanel::exportTitle() const
 {
-    return chart()->title();
+    return fullTitle_;
+}
+
+void ChartPanel::setTitle(const QString &title)
+{
+    if (title == fullTitle_) return;
+    fullTitle_ = title;
+    fitTexts(width());
+}
+
+void ChartPanel::resizeEvent(QResizeEvent *event)
+{
+    fitTexts(event->size().width());
+    QChartView::resizeEvent(event);
+}
+
+void ChartPanel::fitTexts(qreal width)
+{
+    QChart *c = chart();
+    const qreal room = width - c->margins().left() - c->margins().right() - 16;
+    QString shown = fullTitle_;
+    if (QFontMetricsF(c->titleFont()).horizontalAdvance(shown) > room && shown.contains(QLatin1String(": ")))
+        shown = shown.section(QStringLiteral(": "), 0, 0);
+    if (c->title() != shown) c->setTitle(shown);
+
+    // Qt Charts lays a bottom legend out in one row and cuts every entry when they do not all fit.
+    QLegend *legend = c->legend();
+    if (!legend->isVisible() && !legendHiddenToFit_) return;  // the view hid it
+    const QFontMetricsF fm(legend->font());
+    qreal need = 16;
+    QStringList names;
+    for (QLegendMarker *m : legend->markers()) {
+        if (!m->isVisible()) continue;
+        need += fm.height() + fm.horizontalAdvance(m->label()) + 16;
+        names << m->label();
+    }
+    const bool fits = need <= room;
+    if (fits == legend->isVisible()) return;
+    if (fits) {
+        legend->setVisible(true);
+        legendHiddenToFit_ = false;
+        setToolTip(toolTipBeforeFit_);
+    } else {
+        toolTipBeforeFit_ = toolTip();
+        legend->setVisible(false);
+        legendHiddenToFit_ = true;
+        setToolTip(names.join(QLatin1Char('\n')));
+    }
 }
 
 void ChartPanel::applyFonts()
@@ -93,6 +146,7 @@ void ChartPanel::setFontScale(double scale)
 {
     fontScale_ = scale;
     applyFonts();
+    fitTexts(width());
     // Lines thicken with the fonts so a projector shows them from the back row.
     for (QAbstractSeries *series : chart()->series()) {
         auto *xy = qobject_cast<QXYSeries *>(series);
@@ -237,6 +291,7 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
 
 void ChartPanel::settleLayout()
 {
+    fitTexts(width());  // a result may have renamed series or retitled the chart
     // The legend's layout request comes first: laying the legend out asks the chart for a layout.
     QChart *c = chart();
     for (QObject *item : { static_cast<QObject *>(c->legend()), static_cast<QObject *>(c) })
@@ -249,6 +304,8 @@ void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)
     // with no event processing in between, so the chart on screen never shows the export size.
     QChart *c = chart();
     const QRectF oldGeometry = c->geometry();
+    fitTexts(logicalSize.width());
+    QCoreApplication::sendPostedEvents(c->legend(), QEvent::LayoutRequest);
     c->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     if (c->layout()) c->layout()->activate();
     painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);
@@ -256,6 +313,8 @@ void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)
     painter.setRenderHint(QPainter::TextAntialiasing);
     c->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(logicalSize)), QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     c->setGeometry(oldGeometry);
+    fitTexts(width());
+    QCoreApplication::sendPostedEvents(c->legend(), QEvent::LayoutRequest);
     if (c->layout()) c->layout()->activate();
 }
 
@@ -286,6 +345,25 @@ QString ChartPanel::csv() const
         out += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;
+}
+
+QStringList ChartPanel::layoutProblems() const
+{
+    QStringList problems;
+    if (!isVisible() || !scene()) return problems;
+    for (const QGraphicsItem *item : scene()->items()) {
+        if (!item->isVisible()) continue;
+        QString text;
+        if (const auto *rich = dynamic_cast<const QGraphicsTextItem *>(item)) text = rich->toPlainText();
+        else if (const auto *plain = dynamic_cast<const QGraphicsSimpleTextItem *>(item)) text = plain->text();
+        if (text.endsWith(QLatin1String("...")))
+            problems << QStringLiteral("chart '%1': text cut to '%2'").arg(exportTitle(), text);
+    }
+    const QRectF plot = chart()->plotArea();
+    if (!chart()->series().isEmpty() && plot.height() < kMinPlotHeight * fontScale_)
+        problems << QStringLiteral("chart '%1': plot area %2 px high (at least %3)")
+                        .arg(exportTitle()).arg(int(plot.height())).arg(int(kMinPlotHeight * fontScale_));
+    return problems;
 }
 
 } // namespace fb

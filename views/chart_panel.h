@@ -5,6 +5,7 @@
 
 #include <QChartView>
 #include <QList>
+#include <QStringList>
 #include <QPointF>
 
 class QAbstractAxis;
@@ -21,6 +22,10 @@ public:
     explicit ChartPanel(const QString &title, QWidget *parent = nullptr);
 
     QString exportTitle() const override;
+    // The chart's title. Where the whole title does not fit the chart's width, the part before
+    // its first ": " is shown (the export, at its own size, shows what fits there).
+    void setTitle(const QString &title);
+    QString title() const { return fullTitle_; }
     void paintExport(QPainter &painter, QSize logicalSize) override;
     // One x and one y column per series, in legend order.
     QString csv() const override;
@@ -59,7 +64,18 @@ public:
     // change costs two frames. LabView calls it after every result.
     void settleLayout();
 
+    // What does not fit (for the layout test): every text Qt Charts had to cut short (a title, an
+    // axis title, tick labels, legend entries end in "..."), and a plot area too small to read.
+    QStringList layoutProblems() const;
+    static constexpr int kMinPlotHeight = 60;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    // Title and legend for a chart width: the short title where the whole one does not fit, the
+    // legend hidden (its names in the tooltip) where its entries would be cut.
+    void fitTexts(qreal width);
     void attachSeries(QAbstractSeries *series);
     void styleAxis(QAbstractAxis *axis, const QString &title);
     void applyFonts();
@@ -67,6 +83,9 @@ private:
     QAbstractAxis *axisX_ = nullptr;
     QAbstractAxis *axisY_ = nullptr;
     double fontScale_ = 1.0;
+    QString fullTitle_;
+    bool legendHiddenToFit_ = false;
+    QString toolTipBeforeFit_;
 };
 
 } // namespace fb

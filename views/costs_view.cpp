@@ -157,23 +157,28 @@ CostsView::CostsView(QWidget *parent)
     barChart_->setValueAxis(Qt::Vertical, tr("KV cache (GB)"))->setLabelFormat(QStringLiteral("%g"));
 
     // KV cache against context length.
-    kvChart_ = new ChartPanel(tr("KV cache against context length"));
-    kvChart_->setLogAxis(Qt::Horizontal, tr("context n (tokens, log scale)"), 10.0)->setLabelFormat(QStringLiteral("%.0f"));
-    kvChart_->setLogAxis(Qt::Vertical, tr("KV cache (GB, log scale)"), 10.0);
+    kvChart_ = new ChartPanel(tr("KV cache vs context"));
+    kvChart_->setLogAxis(Qt::Horizontal, tr("context n (tokens)"), 10.0)->setLabelFormat(QStringLiteral("%.0f"));
+    kvChart_->setLogAxis(Qt::Vertical, tr("GB"), 10.0);
     for (int v = 0; v < 3; ++v) kvLines_[v] = kvChart_->addLine(names[v], variantColor(v), 2.5);
     kvContext_ = kvChart_->addLine(tr("context n"), QColor(60, 60, 60), 1.5, Qt::DotLine);
     kvNow_ = kvChart_->attach(markers(QColor(0, 0, 0), 11));
+    // The context line and the crossover carry their own labels on the chart: the legends name
+    // the curves only, so that they fit a 1024 x 768 projector whole.
     hideFromLegend(kvChart_->chart(), kvNow_);
+    hideFromLegend(kvChart_->chart(), kvContext_);
 
     // Attention against dense compute per token per layer.
     flopsChart_ = new ChartPanel(tr("Attention vs dense compute"));
-    flopsChart_->setLogAxis(Qt::Horizontal, tr("context n (tokens, log scale)"), 10.0)->setLabelFormat(QStringLiteral("%.0f"));
-    flopsChart_->setLogAxis(Qt::Vertical, tr("FLOPs per token per layer (log scale)"), 10.0);
+    flopsChart_->setLogAxis(Qt::Horizontal, tr("context n (tokens)"), 10.0)->setLabelFormat(QStringLiteral("%.0f"));
+    flopsChart_->setLogAxis(Qt::Vertical, tr("FLOPs per token per layer"), 10.0);
     attention_ = flopsChart_->addLine(tr("attention 4·n·d"), seriesColor(0), 2.5);
     dense_ = flopsChart_->addLine(tr("dense 24·d²"), seriesColor(4), 2.5, Qt::DashLine);
     flopsContext_ = flopsChart_->addLine(tr("context n"), QColor(60, 60, 60), 1.5, Qt::DotLine);
     crossover_ = flopsChart_->attach(markers(seriesColor(1), 14));
     crossover_->setName(tr("n = 6d"));
+    hideFromLegend(flopsChart_->chart(), flopsContext_);
+    hideFromLegend(flopsChart_->chart(), crossover_);
     crossoverLabel_ = new ChartLabel(flopsChart_->chart(), crossover_, QColor(20, 20, 20));
     kvContextLabel_ = new ChartLabel(kvChart_->chart(), kvContext_, QColor(20, 20, 20));
     flopsContextLabel_ = new ChartLabel(flopsChart_->chart(), flopsContext_, QColor(20, 20, 20));
@@ -236,12 +241,12 @@ void CostsView::draw(const CostsLabResult &r)
     if (barSeries_->labelsFormat() != labelFormat) barSeries_->setLabelsFormat(labelFormat);
     ChartPanel::setRange(barChart_->axisY(), 0.0, f.mha.bytes / barUnit_ * 1.12, 0.0);
     if (auto *y = qobject_cast<QValueAxis *>(barChart_->axisY())) y->applyNiceNumbers();
-    const QString yTitle = tr("KV cache at n = %1 tokens (%2)").arg(text::grouped(p.context), unitName);
+    const QString yTitle = unitName;
     if (barChart_->axisY()->titleText() != yTitle) barChart_->axisY()->setTitleText(yTitle);
     const QString variantNames[3] = {
-        tr("MHA (%1 KV)").arg(p.queryHeads),
-        tr("GQA (%1 KV)").arg(p.kvHeads),
-        tr("MQA (1 KV)"),
+        tr("MHA (%1)").arg(p.queryHeads),
+        tr("GQA (%1)").arg(p.kvHeads),
+        tr("MQA (1)"),
     };
     // Curves in GB against context, on whole decades.
     QList<QPointF> kv[3];

@@ -59,13 +59,13 @@ DecayBoundView::DecayBoundView(QWidget *parent)
 {
     decayChart_ = new ChartPanel(tr("Long-term decay of the RoPE bound"));
     decayChart_->setLogAxis(Qt::Horizontal, tr("relative distance |n − m| (tokens, log scale)"));
-    decayChart_->setValueAxis(Qt::Vertical, tr("mean |S_j| (relative upper bound)"));
+    decayChart_->setValueAxis(Qt::Vertical, tr("mean |S_j| (bound)"));
     plain_ = decayChart_->addLine(tr("plain RoPE"), seriesColor(0));
     scaled_ = decayChart_->addLine(tr("with context extension"), seriesColor(1), 2.5, Qt::DashLine);
 
     wavelengthChart_ = new ChartPanel(tr("Wavelength of each frequency pair"));
     wavelengthChart_->setValueAxis(Qt::Horizontal, tr("pair index i"));
-    wavelengthChart_->setLogAxis(Qt::Vertical, tr("wavelength λᵢ = 2π/θᵢ (tokens)"));
+    wavelengthChart_->setLogAxis(Qt::Vertical, tr("λᵢ (tokens)"));
     plainWavelength_ = wavelengthChart_->addLine(tr("plain RoPE"), seriesColor(0));
     scaledWavelength_ = wavelengthChart_->addLine(tr("with context extension"), seriesColor(1), 2.5, Qt::DashLine);
     trainedMark_ = wavelengthChart_->addLine(tr("trained length L"), QColor(90, 90, 90), 1.5, Qt::DotLine);

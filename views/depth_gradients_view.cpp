@@ -145,8 +145,8 @@ void DepthGradientsView::buildCharts()
     depthUnit_ = depthChart_->addLine(QString(), QColor(120, 120, 120), 1.5, Qt::DotLine);
 
     timeChart_ = new ChartPanel(QString());
-    timeChart_->setValueAxis(Qt::Horizontal, tr("time step k (loss at the last step T)"));
-    timeChart_->setLogAxis(Qt::Vertical, tr("norm ÷ norm at step T (log)"));
+    timeChart_->setValueAxis(Qt::Horizontal, tr("time step k (loss at T)"));
+    timeChart_->setLogAxis(Qt::Vertical, tr("÷ norm at T"));
     rnn_ = timeChart_->addLine(QString(), seriesColor(1));
     lstmCell_ = timeChart_->addLine(QString(), seriesColor(0));
     lstmHidden_ = timeChart_->addLine(QString(), seriesColor(5), 2.0, Qt::DashLine);
@@ -154,7 +154,7 @@ void DepthGradientsView::buildCharts()
 
     classifierChart_ = new ChartPanel(QString());
     classifierChart_->setValueAxis(Qt::Horizontal, tr("Adam step"));
-    classifierChart_->setValueAxis(Qt::Vertical, tr("accuracy, fraction correct"));
+    classifierChart_->setValueAxis(Qt::Vertical, tr("accuracy"));
     lstmHeldout_ = classifierChart_->addLine(QString(), seriesColor(0));
     lstmTrain_ = classifierChart_->addLine(QString(), seriesColor(0), 1.8, Qt::DashLine);
     meanHeldout_ = classifierChart_->addLine(QString(), seriesColor(1));
@@ -256,7 +256,7 @@ namespace {
 // repaint it).
 void setTitle(ChartPanel *chart, const QString &title)
 {
-    if (chart->chart()->title() != title) chart->chart()->setTitle(title);
+    chart->setTitle(title);
 }
 
 void setName(QAbstractSeries *series, const QString &name)

@@ -110,7 +110,7 @@ GluFusionView::GluFusionView(QWidget *parent)
     // The sensitivity to h_t over alpha, exactly 0 at alpha = 0, the current alpha marked.
     sensitivityChart_ = new ChartPanel(tr("Sensitivity of xₜ₊₁ to hₜ as the channel opens"));
     sensitivityChart_->setValueAxis(Qt::Horizontal, tr("α: the h columns of W_a and W_b scaled by α (0 = standard decoder)"));
-    sensitivityChart_->setValueAxis(Qt::Vertical, tr("max |x(h) − x(h′)|"));
+    sensitivityChart_->setValueAxis(Qt::Vertical, tr("max |Δx|"));
     sensitivity_ = sensitivityChart_->addLine(tr("max |x(h) − x(h′)| over the batch"), seriesColor(0));
     alphaLine_ = sensitivityChart_->addLine(QString(), QColor(90, 90, 90), 1.5, Qt::DotLine);
     standard_ = sensitivityChart_->attach(marker(tr("α = 0: the standard decoder"), seriesColor(2),
@@ -204,7 +204,7 @@ void GluFusionView::draw(const GluFusionLabResult &r)
     const QString histTitle = tr("Gate values σ(W_b u): %1 gates (batch %2 × d %3), α = %4, %5 open")
                                   .arg(text::grouped(r.gateCount)).arg(p.batch).arg(p.dModel)
                                   .arg(alphaText(p.alpha), text::grouped(f.gatesOpen));
-    if (histogramChart_->chart()->title() != histTitle) histogramChart_->chart()->setTitle(histTitle);
+    histogramChart_->setTitle(histTitle);
 
     // ---- sensitivity over alpha
     QList<QPointF> curve;

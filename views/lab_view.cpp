@@ -1,6 +1,7 @@
 #include "views/lab_view.h"
 
 #include "views/chart_panel.h"
+#include "views/param_change.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
 #include "views/wheel_guard.h"
@@ -13,6 +14,7 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -64,7 +66,25 @@ LabView::LabView(const LabSpec &spec, QWidget *parent)
     outer->addWidget(split_);
     connect(split_, &QSplitter::splitterMoved, this, [this] { sideDragged_ = true; });
 
-    connect(panel_, &ParamPanel::valuesChanged, this, [this] { recompute(); });
+    undo_ = new QUndoStack(this);
+    recorded_ = panel_->values();
+    connect(panel_, &ParamPanel::valuesChanged, this, [this](const ParamValues &now) {
+        if (recording_) recordChange(recorded_);
+        recorded_ = now;
+        recompute();
+    });
+}
+
+void LabView::recordChange(const ParamValues &before)
+{
+    const ParamValues now = panel_->values();
+    if (now == before) return;
+    undo_->push(new ParamChange(spec_, before, now, [this](const ParamValues &v) {
+        recording_ = false;
+        panel_->setValues(v);
+        recording_ = true;
+    }));
+    recorded_ = now;
 }
 
 LabView::~LabView()
@@ -82,9 +102,13 @@ const ParamValues &LabView::values() const
     return panel_->values();
 }
 
-QString LabView::setValues(const ParamValues &values)
+QString LabView::setValues(const ParamValues &values, bool undoable)
 {
-    return panel_->setValues(values);
+    const bool was = recording_;
+    recording_ = was && undoable;
+    const QString error = panel_->setValues(values);
+    recording_ = was;
+    return error;
 }
 
 QString LabView::caption() const

@@ -14,6 +14,7 @@
 #include <memory>
 
 class QSplitter;
+class QUndoStack;
 class QVBoxLayout;
 
 namespace fb {
@@ -36,9 +37,16 @@ public:
     QList<Exportable *> exportables() const { return exportables_; }
 
     // Sets parameters (as scenes and the command line do). Refused values keep the current state
-    // and return the message.
-    QString setValues(const ParamValues &values);
+    // and return the message. An undoable change is a step on the lab's undo stack; animations set
+    // their frames' values with undoable false.
+    QString setValues(const ParamValues &values, bool undoable = true);
     const ParamValues &values() const;
+
+    // Every parameter change, from the panel or setValues: Ctrl+Z / Ctrl+Shift+Z (the window's
+    // QUndoGroup holds one stack per lab).
+    QUndoStack *undoStack() const { return undo_; }
+    // One undo step from before to the current values (a scene applied in parts, as one step).
+    void recordChange(const ParamValues &before);
 
     // Blocks until the latest computation has been applied to the charts (tests, export).
     // Virtual for labs that draw from their own workers (the training lab trains to the end first).
@@ -108,6 +116,9 @@ private:
     QElapsedTimer sinceChange_;
     double lastLatencyMs_ = 0.0;
     std::unique_ptr<LatestWinsRunner> runner_;
+    QUndoStack *undo_ = nullptr;
+    ParamValues recorded_;   // the values the undo stack last saw
+    bool recording_ = true;  // false while undo, redo or a non-undoable setValues applies values
 };
 
 } // namespace fb

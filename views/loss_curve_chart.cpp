@@ -113,7 +113,7 @@ void LossCurveChart::startRun(int steps, int seqLen, int buckets)
 {
     steps_ = std::max(1, steps);
     yTop_ = std::max(1.0, 1.1 * std::log(double(std::max(2, buckets))));
-    chart()->setTitle(tr("Toy accumulator, %1 decoding steps").arg(seqLen));
+    setTitle(tr("Toy accumulator, %1 decoding steps").arg(seqLen));
     clearLive();
 }
 

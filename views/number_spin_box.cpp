@@ -3,6 +3,8 @@
 #include "core/log_ladder.h"
 #include "core/param_spec.h"
 
+#include <QKeyEvent>
+
 #include <algorithm>
 #include <cmath>
 
@@ -14,6 +16,19 @@ NumberSpinBox::NumberSpinBox(QWidget *parent)
     setDecimals(12);  // precision is in textFromValue; this only keeps QDoubleSpinBox from rounding
     setKeyboardTracking(false);
     setAccelerated(true);
+}
+
+bool NumberSpinBox::event(QEvent *event)
+{
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)
+            || key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z)) {
+            event->ignore();
+            return true;
+        }
+    }
+    return QDoubleSpinBox::event(event);
 }
 
 QString NumberSpinBox::textFromValue(double value) const

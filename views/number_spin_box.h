@@ -22,6 +22,11 @@ public:
     QValidator::State validate(QString &text, int &pos) const override;
     void stepBy(int steps) override;
 
+protected:
+    // Ctrl+Z and Ctrl+Shift+Z go to the window (the lab's undo of parameter changes), not to the
+    // text field's own undo: one undo for every control.
+    bool event(QEvent *event) override;
+
 private:
     std::vector<double> ladder_;
     long long integerMultiple_ = 0;

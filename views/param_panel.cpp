@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSlider>
@@ -186,6 +187,16 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
         });
     }
     rows_[key] = r;
+}
+
+void ParamPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    for (QLabel *label : findChildren<QLabel *>()) {
+        if (!label->wordWrap() || label == message_) continue;
+        const int need = label->heightForWidth(label->width());
+        if (need > 0 && label->minimumHeight() != need) label->setMinimumHeight(need);
+    }
 }
 
 void ParamPanel::setValidator(std::function<std::string(const ParamValues &)> validator)

@@ -57,6 +57,11 @@ public:
 Q_SIGNALS:
     void valuesChanged(const fb::ParamValues &values);
 
+protected:
+    // Wrapped labels (a parameter's name and range on two lines) get the height their text needs
+    // at their width: the grid would otherwise give them one line and cut the range.
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     struct Row {
         const ParamSpec *spec = nullptr;

@@ -8,6 +8,7 @@
 #include "views/transformer_loss_chart.h"
 #include "views/transformer_run.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
@@ -44,18 +45,21 @@ TransformerView::TransformerView(QWidget *parent)
     // shorter than a chart's usual minimum.
     maps_->setMinimumHeight(190);
     chart_->setMinimumHeight(170);
-    lengths_->setMaximumHeight(150);
     sample_ = new QLabel;
     sample_->setWordWrap(true);
     sample_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sample_->setVisible(false);
 
-    // One column, so that a 1024 x 768 projector shows it all: the maps, the curves, the table.
+    // The maps above, the curves and the length table side by side below, each half the height:
+    // on a 1024 x 768 projector the loss curves keep a readable plot.
     chartArea()->addWidget(controls_);
-    addChart(maps_, maps_, 3);
-    addChart(chart_, chart_, 2);
+    addChart(maps_, maps_, 1);
+    auto *below = new QHBoxLayout;
+    below->addWidget(chart_, 3);
+    below->addWidget(lengths_, 2);
+    registerExportable(chart_);
+    chartArea()->addLayout(below, 1);
     chartArea()->addWidget(sample_, 0);
-    chartArea()->addWidget(lengths_, 0);
 
     connect(controls_->startButton(), &QPushButton::clicked, this, &TransformerView::start);
     connect(controls_->pauseButton(), &QPushButton::clicked, this, &TransformerView::pause);

@@ -5,6 +5,7 @@
 #include "app/lab_registry.h"
 #include "app/lecture_mode.h"
 #include "app/main_window.h"
+#include "views/chart_panel.h"
 #include "views/lab_view.h"
 #include "support/sanitized.h"
 
@@ -105,6 +106,9 @@ void walkPanel(const QWidget *content, QStringList &problems)
         if (auto *l = qobject_cast<const QLabel *>(w); l && !l->wordWrap() && !l->text().isEmpty()
             && l->sizeHint().width() > l->width() + 1)
             problems << QStringLiteral("text cut (needs %1 px wide): %2").arg(l->sizeHint().width()).arg(describe(w));
+        if (auto *l = qobject_cast<const QLabel *>(w); l && l->wordWrap() && !l->text().isEmpty()
+            && l->heightForWidth(l->width()) > l->height() + 1)
+            problems << QStringLiteral("text cut (needs %1 px high): %2").arg(l->heightForWidth(l->width())).arg(describe(w));
     }
 }
 
@@ -160,6 +164,8 @@ private Q_SLOTS:
             walk(&w, found);
             if (auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide")))
                 walkPanel(side->widget(), found);
+            // Inside the charts: titles, axis titles, tick labels and legends whole, plots readable.
+            for (const ChartPanel *chart : lab->findChildren<ChartPanel *>()) found << chart->layoutProblems();
             // The lab list and the parameter column together leave the charts most of the width.
             const auto *list = w.findChild<QListWidget *>(QStringLiteral("labList"));
             const auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide"));
@@ -172,6 +178,7 @@ private Q_SLOTS:
                                                        .arg(size.width()).arg(size.height())));
         }
         problems.removeDuplicates();
+        for (const QString &p : problems) qWarning("%s", qPrintable(p));  // every one, not the first few
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 };

@@ -71,7 +71,7 @@ private Q_SLOTS:
         QCOMPARE(view.focusedChart(), 1);
         QApplication::processEvents();
         QVERIFY(view.timeChart()->width() > 1.5 * view.depthChart()->width());
-        QVERIFY(view.timeChart()->chart()->title().contains(QStringLiteral("T = 100")));
+        QVERIFY(view.timeChart()->title().contains(QStringLiteral("T = 100")));
         QVERIFY(view.setValues(with(view.values(), "study", "classifier")).isEmpty());
         QCOMPARE(view.focusedChart(), 2);
         QApplication::processEvents();
@@ -86,7 +86,7 @@ private Q_SLOTS:
         QVERIFY(view.classifierChart()->isHidden());
         QVERIFY(view.blockChart()->width() > 1.5 * view.depthChart()->width());
         QVERIFY(view.depthChart()->width() > 500);
-        QVERIFY(view.blockChart()->chart()->title().contains(QStringLiteral("seed 0, 1 block, γ = 1")));
+        QVERIFY(view.blockChart()->title().contains(QStringLiteral("seed 0, 1 block, γ = 1")));
     }
 
     void studiesAreCachedSeparately()

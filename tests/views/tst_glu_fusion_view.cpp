@@ -43,7 +43,7 @@ private Q_SLOTS:
                      && table.contains(QStringLiteral("12d²L")) && table.contains(QStringLiteral("24d²L")),
                  qPrintable(table));
         QVERIFY2(table.contains(QStringLiteral("1.04%")), qPrintable(table));
-        QVERIFY(view.histogramChart()->chart()->title().contains(QStringLiteral("1,009 open")));
+        QVERIFY(view.histogramChart()->title().contains(QStringLiteral("1,009 open")));
     }
 
     // Every series is core's: the histogram's steps are the counts, the curve is the sensitivity at each
@@ -147,7 +147,7 @@ private Q_SLOTS:
         const GluFusionOverhead o = gluFusionOverhead(GluFusionLab::params(v));
         QCOMPARE(o.fusionParams, 2.0 * 64 * (32 + 64));
         QVERIFY(view.readouts()->value(QStringLiteral("open")).contains(QStringLiteral(" of 512 ")));
-        QVERIFY(view.histogramChart()->chart()->title().contains(QStringLiteral("512 gates (batch 8 × d 64)")));
+        QVERIFY(view.histogramChart()->title().contains(QStringLiteral("512 gates (batch 8 × d 64)")));
         QVERIFY2(!view.overheadText().contains(QStringLiteral("= 4d²")), qPrintable(view.overheadText()));  // d_e != d
         QVERIFY(view.overheadText().contains(QStringLiteral("12,288")));  // 2 · 64 · 96
     }

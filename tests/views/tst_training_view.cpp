@@ -85,7 +85,7 @@ private Q_SLOTS:
         QVERIFY(enabled(view, "start"));
         QVERIFY(!enabled(view, "pause") && !enabled(view, "resume") && !enabled(view, "stop") && !enabled(view, "reset"));
         QCOMPARE(view.exportables().size(), 1);
-        QCOMPARE(view.chart()->chart()->title(), QStringLiteral("Toy accumulator, 16 decoding steps"));
+        QCOMPARE(view.chart()->title(), QStringLiteral("Toy accumulator, 16 decoding steps"));
         QCOMPARE(view.table()->runRows(), 0);
         QCOMPARE(view.table()->item(0, TrainingResultsTable::LossColumn)->text(), QStringLiteral("0.5160"));
         QCOMPARE(view.table()->item(1, TrainingResultsTable::AccuracyColumn)->text(), QStringLiteral("0.896"));
@@ -326,12 +326,12 @@ private Q_SLOTS:
         QCOMPARE(view->runConfigs().front().steps, 100000);
         QCOMPARE(view->runConfigs().front().seqLen, 16);
         QCOMPARE(view->stepsTotal(), 200000);
-        QCOMPARE(view->chart()->chart()->title(), QStringLiteral("Toy accumulator, 16 decoding steps"));
+        QCOMPARE(view->chart()->title(), QStringLiteral("Toy accumulator, 16 decoding steps"));
         view->stop();
         QTRY_COMPARE_WITH_TIMEOUT(view->state(), TrainingView::State::Done, kPatienceMs);
         view->start();
         QCOMPARE(view->runConfigs().front().steps, 50);
-        QCOMPARE(view->chart()->chart()->title(), QStringLiteral("Toy accumulator, 8 decoding steps"));
+        QCOMPARE(view->chart()->title(), QStringLiteral("Toy accumulator, 8 decoding steps"));
     }
 
     void longCurvesAreThinnedKeepingTheirBand()
