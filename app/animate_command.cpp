@@ -1,5 +1,7 @@
 // fullband animate LAB --sweep KEY=FROM:TO[:log] [--set KEY=VALUE]... --frames N --fps F
 //                      [--size WxH] [--chart N] [--no-caption] --out FILE.mp4|FILE.gif|DIR/
+// fullband animate training [--set KEY=VALUE]... --frames N ... : the training run recorded (a lab
+// that trains has no --sweep; it trains once to the end, frame i shows step round(i * S / (N - 1))).
 #include "app/animation.h"
 #include "app/cli.h"
 #include "app/commands.h"
@@ -8,6 +10,7 @@
 #include "app/video_writer.h"
 #include "views/lab_view.h"
 #include "views/param_panel.h"
+#include "views/replayable.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -44,10 +47,11 @@ int runAnimate(int argc, char **argv)
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Render a parameter sweep of one chart of a lab as MP4 (H.264), GIF or numbered PNG frames.\nLabs: %1")
+        "Render a parameter sweep of one chart of a lab as MP4 (H.264), GIF or numbered PNG frames;\n"
+        "for the training lab, its training run step by step (no --sweep).\nLabs: %1")
         .arg(labNames()));
     addCommonOptions(parser);
-    parser.addOption({ QStringLiteral("sweep"), QStringLiteral("The parameter to sweep, its ends, and :log for a log sweep (required)."), QStringLiteral("KEY=FROM:TO[:log]") });
+    parser.addOption({ QStringLiteral("sweep"), QStringLiteral("The parameter to sweep, its ends, and :log for a log sweep (required, except for training: it records its run)."), QStringLiteral("KEY=FROM:TO[:log]") });
     parser.addOption({ QStringLiteral("frames"), QStringLiteral("Number of frames, 2..3000 (default 150)."), QStringLiteral("N") });
     parser.addOption({ QStringLiteral("fps"), QStringLiteral("Frames per second, 1..60 (default 30)."), QStringLiteral("F") });
     parser.addOption({ QStringLiteral("size"), QStringLiteral("Pixel size, default 1600x1000."), QStringLiteral("WxH") });
@@ -67,17 +71,26 @@ int runAnimate(int argc, char **argv)
     const int index = labIndex(args[1]);
     if (index < 0) return failBadInput(QStringLiteral("unknown lab '%1'; labs: %2").arg(args[1], labNames()));
     const LabSpec &spec = *labSpec(args[1]);
+    std::unique_ptr<LabView> lab(labRegistry()[index].create());
+    const bool recording = dynamic_cast<Replayable *>(lab.get()) != nullptr;
 
     AnimationJob job;
     if (parser.isSet(QStringLiteral("frames")) && !parseInt(parser.value(QStringLiteral("frames")), 2, 3000, job.sweep.frames))
         return failBadInput(QStringLiteral("--frames must be an integer in [2, 3000], got '%1'").arg(parser.value(QStringLiteral("frames"))));
     if (parser.isSet(QStringLiteral("fps")) && !parseInt(parser.value(QStringLiteral("fps")), 1, 60, job.fps))
         return failBadInput(QStringLiteral("--fps must be an integer in [1, 60], got '%1'").arg(parser.value(QStringLiteral("fps"))));
-    if (!parser.isSet(QStringLiteral("sweep")))
+    if (recording) {
+        if (parser.isSet(QStringLiteral("sweep")))
+            return failBadInput(QStringLiteral("--sweep: lab %1 records its training run instead of a sweep; leave out --sweep "
+                                               "and set the run with --set (keys: %2)")
+                                    .arg(args[1], QString::fromStdString(spec.keyList())));
+        job.recording = true;
+    } else if (!parser.isSet(QStringLiteral("sweep"))) {
         return failBadInput(QStringLiteral("--sweep KEY=FROM:TO[:log] is required; keys for %1: %2")
                                 .arg(args[1], QString::fromStdString(spec.keyList())));
-    if (QString err = parseSweep(spec, parser.value(QStringLiteral("sweep")), job.sweep); !err.isEmpty())
+    } else if (QString err = parseSweep(spec, parser.value(QStringLiteral("sweep")), job.sweep); !err.isEmpty()) {
         return failBadInput(err);
+    }
     job.caption = !parser.isSet(QStringLiteral("no-caption"));
 
     job.out = parser.value(QStringLiteral("out"));
@@ -104,7 +117,6 @@ int runAnimate(int argc, char **argv)
             return failBadInput(QString::fromStdString(why));
     }
 
-    std::unique_ptr<LabView> lab(labRegistry()[index].create());
     ParamValues values = lab->values();
     if (QString err = applySets(lab->panel()->spec(), values, parser.values(kSetOption)); !err.isEmpty())
         return failBadInput(err);
@@ -117,6 +129,8 @@ int runAnimate(int argc, char **argv)
     }
     lab->resize(job.size);
     lab->show();
+    if (recording)
+        if (QString err = dynamic_cast<Replayable *>(lab.get())->startTraining(); !err.isEmpty()) return failBadInput(err);
     lab->waitForResult();
     QString err;
     try {

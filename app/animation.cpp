@@ -5,6 +5,7 @@
 #include "app/lab_registry.h"
 #include "app/video_writer.h"
 #include "views/lab_view.h"
+#include "views/replayable.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -18,58 +19,10 @@
 
 namespace fb {
 
-double Sweep::valueAt(const ParamSpec &spec, int i) const
+int recordingStep(int steps, int frames, int i)
 {
-    const double t = frames <= 1 ? 0.0 : double(i) / double(frames - 1);
-    double v = log ? std::exp(std::log(from) + t * (std::log(to) - std::log(from))) : from + t * (to - from);
-    // Inner frames at 4 significant digits (captions read "base = 1.031e+04", scenes round-trip);
-    // the ends exactly as given.
-    if (v != 0.0 && i > 0 && i < frames - 1) {
-        const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::abs(v))));
-        v = std::round(v * scale) / scale;
-    }
-    if (i == frames - 1) v = to;
-    if (i == 0) v = from;
-    if (spec.kind == ParamKind::Integer) {
-        const double m = double(std::max<long long>(1, spec.multipleOf));
-        v = std::round(v / m) * m;
-    }
-    return std::clamp(v, spec.min, spec.max);
-}
-
-QString parseSweep(const LabSpec &lab, const QString &text, Sweep &out)
-{
-    const QString keys = QString::fromStdString(lab.keyList());
-    const qsizetype eq = text.indexOf(QLatin1Char('='));
-    if (eq <= 0)
-        return QStringLiteral("--sweep expects KEY=FROM:TO[:log], got '%1'; keys for %2: %3")
-            .arg(text, QString::fromStdString(lab.name), keys);
-    const std::string key = text.left(eq).trimmed().toStdString();
-    const ParamSpec *spec = lab.find(key);
-    if (!spec || (spec->kind != ParamKind::Real && spec->kind != ParamKind::Integer))
-        return QStringLiteral("--sweep: '%1' is not a numeric parameter of %2; keys: %3")
-            .arg(QString::fromStdString(key), QString::fromStdString(lab.name), keys);
-    const QStringList parts = text.mid(eq + 1).split(QLatin1Char(':'));
-    const QString range = QString::fromStdString(rangeText(*spec));
-    if (parts.size() < 2 || parts.size() > 3 || (parts.size() == 3 && parts[2] != QLatin1String("log")
-                                                 && parts[2] != QLatin1String("lin")))
-        return QStringLiteral("--sweep %1 expects FROM:TO or FROM:TO:log with both in %2, got '%3'")
-            .arg(QString::fromStdString(key), range, text.mid(eq + 1));
-    Sweep s;
-    s.key = key;
-    s.frames = out.frames;
-    if (!parseNumber(parts[0].trimmed().toStdString(), s.from) || !parseNumber(parts[1].trimmed().toStdString(), s.to)
-        || !checkNumber(*spec, s.from).empty() || !checkNumber(*spec, s.to).empty())
-        return QStringLiteral("--sweep %1: FROM and TO must each be %2, got '%3'")
-            .arg(QString::fromStdString(key), range, text.mid(eq + 1));
-    if (s.from == s.to)
-        return QStringLiteral("--sweep %1: FROM and TO must differ (both %2)").arg(QString::fromStdString(key), parts[0]);
-    s.log = parts.size() == 3 ? parts[2] == QLatin1String("log") : false;
-    if (s.log && !(s.from > 0 && s.to > 0))
-        return QStringLiteral("--sweep %1: a log sweep needs FROM and TO above 0, got '%2'")
-            .arg(QString::fromStdString(key), text.mid(eq + 1));
-    out = s;
-    return {};
+    if (frames <= 1) return steps;
+    return int(std::llround(double(i) * double(steps) / double(frames - 1)));
 }
 
 AnimationOutput animationOutputOf(const QString &path)
@@ -98,13 +51,33 @@ QString valueText(const ParamSpec &spec, double v)
 }
 } // namespace
 
+namespace {
+Replayable &replayableOf(LabView &lab)
+{
+    auto *r = dynamic_cast<Replayable *>(&lab);
+    if (!r) throw std::invalid_argument(lab.name().toStdString() + " has no training run to record");
+    if (!r->isTrained()) throw std::invalid_argument("the training run has not ended");
+    return *r;
+}
+} // namespace
+
 QImage animationFrame(LabView &lab, const AnimationJob &job, int i)
 {
-    const ParamSpec &spec = sweptSpec(lab, job);
-    const double v = job.sweep.valueAt(spec, i);
-    ParamValues values = lab.values();
-    values.numbers[job.sweep.key] = v;
-    if (QString err = lab.setValues(values, false); !err.isEmpty()) throw std::invalid_argument(err.toStdString());
+    QString lead;
+    if (job.recording) {
+        Replayable &r = replayableOf(lab);
+        const int steps = r.replaySteps();
+        const int step = recordingStep(steps, job.sweep.frames, i);
+        r.showStep(step);
+        lead = QStringLiteral("step %1 of %2").arg(step).arg(steps);
+    } else {
+        const ParamSpec &spec = sweptSpec(lab, job);
+        const double v = job.sweep.valueAt(spec, i);
+        ParamValues values = lab.values();
+        values.numbers[job.sweep.key] = v;
+        if (QString err = lab.setValues(values, false); !err.isEmpty()) throw std::invalid_argument(err.toStdString());
+        lead = valueText(spec, v);
+    }
     if (!job.caption) return chartImage(lab, job.chart, job.size, 1.0, false).convertToFormat(QImage::Format_RGB32);
     // The chart above, the swept value (bold) and the lab's key figures below.
     const int strip = std::max(28, job.size.height() / 20);
@@ -119,7 +92,6 @@ QImage animationFrame(LabView &lab, const AnimationJob &job, int i)
         font.setBold(true);
         p.setFont(font);
         p.setPen(QColor(30, 30, 30));
-        const QString lead = valueText(spec, v);
         const QRect area(12, job.size.height() - strip, job.size.width() - 24, strip);
         p.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, lead);
         const int used = p.fontMetrics().horizontalAdvance(lead) + 24;
@@ -137,9 +109,18 @@ QImage animationFrame(LabView &lab, const AnimationJob &job, int i)
 QString animationComment(LabView &lab, const AnimationJob &job)
 {
     const LabSpec *spec = labSpec(lab.name());
+    Scene s = sceneOf(lab);
+    if (job.recording) {
+        auto *r = dynamic_cast<Replayable *>(&lab);
+        QJsonObject recording { { QStringLiteral("steps"), r ? r->replaySteps() : 0 },
+                                { QStringLiteral("frames"), job.sweep.frames },
+                                { QStringLiteral("fps"), job.fps } };
+        QJsonObject root { { QStringLiteral("fullband-animation"), 1 }, { QStringLiteral("recording"), recording } };
+        if (spec) root.insert(QStringLiteral("scene"), sceneToJson(s, *spec));
+        return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
+    }
     ParamValues first = lab.values();
     first.numbers[job.sweep.key] = job.sweep.valueAt(sweptSpec(lab, job), 0);
-    Scene s = sceneOf(lab);
     s.values = first;
     QJsonObject sweep { { QStringLiteral("key"), QString::fromStdString(job.sweep.key) },
                         { QStringLiteral("from"), job.sweep.from },
@@ -193,6 +174,10 @@ QString exportAnimation(LabView &lab, const AnimationJob &job, const std::functi
     if (kind == AnimationOutput::Unknown)
         return QStringLiteral("--out must name a .mp4 or .gif file or a folder ending in '/', got '%1'").arg(job.out);
     const ParamValues before = lab.values();
+    if (job.recording) {
+        lab.waitForResult();  // trains the run to its end (headless export)
+        replayableOf(lab);    // throws unless there is an ended run
+    }
     QString err;
     if (kind == AnimationOutput::Frames) {
         err = exportFrames(lab, job, progress);
@@ -213,7 +198,11 @@ QString exportAnimation(LabView &lab, const AnimationJob &job, const std::functi
         }
         if (err.isEmpty() && !writer->finish(error)) err = QString::fromStdString(error);
     }
-    lab.setValues(before, false);
+    if (job.recording) {
+        if (auto *r = dynamic_cast<Replayable *>(&lab)) r->showStep(r->replaySteps());
+    } else {
+        lab.setValues(before, false);
+    }
     return err;
 }
 

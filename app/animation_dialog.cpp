@@ -4,6 +4,7 @@
 #include "app/animation_run.h"
 #include "app/lab_registry.h"
 #include "views/lab_view.h"
+#include "views/replayable.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,6 +19,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 
 namespace fb {
@@ -39,6 +41,22 @@ AnimationDialog::AnimationDialog(LabView *lab, QWidget *parent)
 {
     setWindowTitle(tr("Export animation"));
     auto *form = new QFormLayout(this);
+    if (dynamic_cast<Replayable *>(lab)) {
+        mode_ = new QComboBox;
+        mode_->setObjectName(QStringLiteral("animationMode"));
+        mode_->addItem(tr("Record the training run"), true);
+        mode_->addItem(tr("Sweep a parameter"), false);
+        // A sweep would draw the same single run in every frame (the lab trains once, not once per
+        // value): as `fullband animate training` refuses --sweep, the item is there but greyed out.
+        if (auto *items = qobject_cast<QStandardItemModel *>(mode_->model())) {
+            items->item(1)->setEnabled(false);
+            items->item(1)->setToolTip(tr("A training lab trains once: sweeping one of its parameters would show "
+                                          "the same run in every frame."));
+        }
+        mode_->setToolTip(tr("Record: the current values are trained once to the end on a copy of the lab, "
+                             "then frame i shows the chart at step round(i × steps / (frames − 1))."));
+        form->addRow(tr("Animate"), mode_);
+    }
     param_ = new QComboBox;
     if (const LabSpec *spec = labSpec(lab->name()))
         for (const ParamSpec &p : spec->params)
@@ -102,6 +120,33 @@ AnimationDialog::AnimationDialog(LabView *lab, QWidget *parent)
 
     connect(param_, &QComboBox::currentIndexChanged, this, &AnimationDialog::parameterChanged);
     parameterChanged();
+    if (mode_) {
+        connect(mode_, &QComboBox::currentIndexChanged, this, &AnimationDialog::modeChanged);
+        modeChanged();
+    }
+}
+
+bool AnimationDialog::isRecording() const
+{
+    return mode_ && mode_->currentData().toBool();
+}
+
+void AnimationDialog::setRecording(bool on)
+{
+    // Only a lab that trains records; its sweep item is disabled (see the constructor).
+    if (mode_ && on) mode_->setCurrentIndex(0);
+}
+
+void AnimationDialog::modeChanged()
+{
+    const bool record = isRecording();
+    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_ }) w->setEnabled(!record);
+    caption_->setText(record ? tr("Caption strip with the step (\"step s of S\")") : tr("Caption strip with the swept value"));
+    // The file name follows the mode while it is still the suggested one.
+    const QFileInfo file(path_->text());
+    const QString sweepName = lab_->name() + QStringLiteral("-sweep.mp4"), runName = lab_->name() + QStringLiteral("-run.mp4");
+    if (file.fileName() == sweepName || file.fileName() == runName)
+        path_->setText(file.dir().filePath(record ? runName : sweepName));
 }
 
 AnimationDialog::~AnimationDialog() = default;
@@ -138,8 +183,11 @@ void AnimationDialog::browse()
 
 void AnimationDialog::setRunning(bool running)
 {
-    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_, frames_, fps_, width_, height_, caption_, path_, export_ })
+    for (QWidget *w : std::initializer_list<QWidget *> { frames_, fps_, width_, height_, caption_, path_, export_ })
         w->setEnabled(!running);
+    if (mode_) mode_->setEnabled(!running);
+    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_ })
+        w->setEnabled(!running && !isRecording());
 }
 
 void AnimationDialog::startExport()
@@ -148,7 +196,8 @@ void AnimationDialog::startExport()
     const LabSpec *spec = labSpec(lab_->name());
     AnimationJob job;
     job.sweep.frames = frames_->value();
-    QString err = spec ? parseSweep(*spec, sweepText(), job.sweep) : tr("unknown lab");
+    job.recording = isRecording();
+    QString err = !spec ? tr("unknown lab") : job.recording ? QString() : parseSweep(*spec, sweepText(), job.sweep);
     job.fps = fps_->value();
     job.size = QSize(width_->value(), height_->value());
     job.caption = caption_->isChecked();
@@ -172,12 +221,25 @@ void AnimationDialog::startExport()
     s.setValue(QStringLiteral("animation/width"), width_->value());
     s.setValue(QStringLiteral("animation/height"), height_->value());
 
-    run_ = new AnimationRun(lab_->name(), lab_->values(), job, this);
+    // A recording trains its own copy of the lab (with the same values and ghosts): the visible lab
+    // and its run stay as they are.
+    run_ = new AnimationRun(lab_->name(), lab_->values(), job, this, job.recording ? lab_->extraState() : QJsonObject());
     progress_->setRange(0, job.sweep.frames);
     progress_->setValue(0);
-    status_->setText(tr("Rendering and encoding…"));
+    progress_->setFormat(tr("%v / %m frames"));
+    status_->setText(job.recording ? tr("Training the run…") : tr("Rendering and encoding…"));
     setRunning(true);
-    connect(run_, &AnimationRun::progress, progress_, [this](int done, int) { progress_->setValue(done); });
+    connect(run_, &AnimationRun::training, progress_, [this](int done, int total) {
+        progress_->setFormat(tr("training: %v / %m steps"));
+        progress_->setRange(0, std::max(1, total));
+        progress_->setValue(std::min(done, total));
+    });
+    connect(run_, &AnimationRun::progress, progress_, [this](int done, int total) {
+        if (done == 1) status_->setText(tr("Rendering and encoding…"));
+        progress_->setFormat(tr("%v / %m frames"));
+        progress_->setRange(0, total);
+        progress_->setValue(done);
+    });
     connect(run_, &AnimationRun::finished, this, [this, out = job.out](const QString &error) {
         run_->deleteLater();
         run_ = nullptr;

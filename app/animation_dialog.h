@@ -2,7 +2,9 @@
 // File → Export animation…: a numeric parameter of the current lab swept over a range (linear or
 // logarithmic, the slider's own scale by default), frames, frames per second, size, caption strip and
 // the file (.mp4 or .gif). Export runs an AnimationRun with a progress bar; Cancel stops it and
-// leaves no file.
+// leaves no file. For a lab that trains (views/replayable.h) the dialog offers "Record the training
+// run" (the sweep is listed greyed out: it would show one run in every frame): the run is trained on
+// a hidden copy of the lab with the same values and ghosts, then rendered step by step.
 #include <QDialog>
 
 class QCheckBox;
@@ -26,6 +28,9 @@ public:
 
     // The sweep as the command line writes it ("base=100:1e6:log"), for tests and messages.
     QString sweepText() const;
+    // True when "Record the training run" is chosen (only offered for labs that train, and chosen).
+    bool isRecording() const;
+    void setRecording(bool on);
     // Starts the export (as the Export button does); the result arrives in finished().
     void startExport();
     QString lastError() const { return lastError_; }
@@ -38,10 +43,12 @@ protected:
 
 private:
     void parameterChanged();
+    void modeChanged();
     void browse();
     void setRunning(bool running);
 
     LabView *lab_;
+    QComboBox *mode_ = nullptr;  // null unless the lab trains
     QComboBox *param_ = nullptr;
     QLineEdit *from_ = nullptr;
     QLineEdit *to_ = nullptr;

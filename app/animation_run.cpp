@@ -3,6 +3,7 @@
 #include "app/lab_registry.h"
 #include "app/video_writer.h"
 #include "views/lab_view.h"
+#include "views/replayable.h"
 
 #include <QTimer>
 
@@ -12,7 +13,8 @@ namespace {
 constexpr std::size_t kQueueFrames = 4;  // 4 x 6.4 MB at 1600x1000
 }
 
-AnimationRun::AnimationRun(const QString &labName, const ParamValues &values, const AnimationJob &job, QObject *parent)
+AnimationRun::AnimationRun(const QString &labName, const ParamValues &values, const AnimationJob &job, QObject *parent,
+                           const QJsonObject &extra)
     : QObject(parent)
     , job_(job)
 {
@@ -21,6 +23,7 @@ AnimationRun::AnimationRun(const QString &labName, const ParamValues &values, co
     lab_.reset(labRegistry()[index].create());
     lab_->setAttribute(Qt::WA_DontShowOnScreen);
     lab_->setValues(values);
+    if (!extra.isEmpty()) lab_->setExtraState(extra);
     lab_->resize(job.size);
     comment_ = animationComment(*lab_, job).toStdString();
 }
@@ -41,6 +44,41 @@ void AnimationRun::start()
     }
     running_ = true;
     lab_->show();
+    if (!job_.recording) {
+        beginFrames();
+        return;
+    }
+    auto *r = dynamic_cast<Replayable *>(lab_.get());
+    const QString err = r ? r->startTraining() : tr("%1 has no training run to record").arg(lab_->name());
+    if (!err.isEmpty()) {
+        QTimer::singleShot(0, this, [this, err] { done(err); });
+        return;
+    }
+    QTimer::singleShot(0, this, &AnimationRun::pollTraining);
+}
+
+void AnimationRun::pollTraining()
+{
+    // The lab trains on its workers and pulls their steps on its own timer; look at it 10 times a
+    // second until the run has ended (or the export is cancelled, which stops the training too).
+    if (!running_) return;
+    auto *r = dynamic_cast<Replayable *>(lab_.get());
+    if (control_.stopRequested()) {
+        lab_.reset();  // abandons and joins the training (at most one step)
+        done(QStringLiteral("cancelled"));
+        return;
+    }
+    Q_EMIT training(r->trainingStepsDone(), r->trainingStepsTotal());
+    if (!r->isTrained()) {
+        QTimer::singleShot(100, this, &AnimationRun::pollTraining);
+        return;
+    }
+    comment_ = animationComment(*lab_, job_).toStdString();
+    beginFrames();
+}
+
+void AnimationRun::beginFrames()
+{
     worker_ = std::thread([this] { encodeLoop(); });
     QTimer::singleShot(0, this, &AnimationRun::renderNext);
 }

@@ -1,6 +1,8 @@
 #include "app/lecture_mode.h"
 
+#include "app/lab_registry.h"
 #include "app/main_window.h"
+#include "app/slide_player.h"
 #include "views/lab_view.h"
 
 #include <QAbstractSlider>
@@ -31,6 +33,7 @@ LectureMode::LectureMode(MainWindow *window)
     black_->setStyleSheet(QStringLiteral("background:black;"));
     black_->setAttribute(Qt::WA_StyledBackground);
     black_->hide();
+    player_ = new SlidePlayer(this);
     qApp->installEventFilter(this);
 }
 
@@ -62,12 +65,14 @@ void LectureMode::enter()
     header_->show();
     updateHeader();
     window_->showFullScreen();
+    playCurrent();
 }
 
 void LectureMode::leave()
 {
     if (!active_) return;
     active_ = false;
+    player_->stop();
     QApplication::setFont(normalFont_);
     for (int i = 0; i < window_->labCount(); ++i) {
         window_->lab(i)->setPresentationScale(1.0);
@@ -90,10 +95,21 @@ QString LectureMode::show(int position)
 {
     if (position < 0 || position >= deck_.scenes.size()) return tr("no scene %1 in this deck").arg(position + 1);
     if (position == position_) return {};
+    player_->stop();  // leaving an animation slide stops it
     const QString err = window_->applyScene(deck_.scenes[position]);
     if (err.isEmpty()) position_ = position;
     updateHeader();
+    if (err.isEmpty()) playCurrent();
     return err;
+}
+
+void LectureMode::playCurrent()
+{
+    if (!active_ || position_ < 0 || position_ >= deck_.scenes.size()) return;
+    const Scene &s = deck_.scenes[position_];
+    if (!s.animation.isSet()) return;
+    const int index = labIndex(s.lab);
+    if (index >= 0) player_->play(window_->lab(index), s.animation);
 }
 
 bool LectureMode::isBlack() const
@@ -155,10 +171,17 @@ bool LectureMode::eventFilter(QObject *watched, QEvent *event)
     if (editing && key != Qt::Key_PageDown && key != Qt::Key_PageUp && key != Qt::Key_Escape)
         return QObject::eventFilter(watched, event);
     switch (key) {
+    case Qt::Key_Space:
+        // On an animation slide space pauses and resumes it; the other keys still step the deck.
+        if (player_->isActive()) {
+            player_->togglePause();
+            return true;
+        }
+        step(+1);
+        return true;
     case Qt::Key_PageDown:
     case Qt::Key_Right:
     case Qt::Key_Down:
-    case Qt::Key_Space:
         step(+1);
         return true;
     case Qt::Key_PageUp:

@@ -3,7 +3,9 @@
 // title and slide counter in a header at least 4% of the screen high, and presenter-clicker keys:
 // Page Down / Page Up / arrows / space step through the deck, B or . blacks the screen out (again,
 // or any other key, brings it back), Esc leaves. The window's own shortcuts (F5, F6, Ctrl+1 ...)
-// work here too: they are the window's actions, not only the hidden menu bar's.
+// work here too: they are the window's actions, not only the hidden menu bar's. A slide with an
+// animation (app/scene_animation.h) plays it live in its lab while it is shown in lecture mode
+// (app/slide_player.h); there space pauses and resumes it instead of stepping the deck.
 #include "app/scene.h"
 
 #include <QFont>
@@ -14,6 +16,7 @@ class QLabel;
 namespace fb {
 
 class MainWindow;
+class SlidePlayer;
 
 class LectureMode : public QObject {
     Q_OBJECT
@@ -35,6 +38,9 @@ public:
     QString step(int delta);
     QString show(int position);
 
+    // Plays the current slide's animation (active only in lecture mode, on an animation slide).
+    SlidePlayer *player() const { return player_; }
+
     // The header strip (scene title, position); the window places it above the labs.
     QLabel *header() const { return header_; }
 
@@ -51,6 +57,7 @@ protected:
 private:
     void updateHeader();
     void sizeHeader();
+    void playCurrent();
 
     MainWindow *window_;
     Deck deck_;
@@ -60,6 +67,7 @@ private:
     QFont normalFont_;
     QLabel *header_ = nullptr;
     QWidget *black_ = nullptr;
+    SlidePlayer *player_ = nullptr;
 };
 
 } // namespace fb

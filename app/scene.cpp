@@ -77,8 +77,13 @@ QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup 
     if (!extra.isUndefined() && !extra.isObject())
         return QStringLiteral("%1extra must be an object, got %2").arg(where, describeJson(extra));
     scene.extra = extra.toObject();
+    if (o.contains(QStringLiteral("animation")))
+        if (QString err = parseSceneAnimation(o.value(QStringLiteral("animation")), where + QStringLiteral("animation"),
+                                              *spec, scene.animation);
+            !err.isEmpty())
+            return err;
     static const QStringList known { QStringLiteral("format"), QStringLiteral("lab"), QStringLiteral("title"),
-                                     QStringLiteral("params"), QStringLiteral("extra") };
+                                     QStringLiteral("params"), QStringLiteral("extra"), QStringLiteral("animation") };
     for (const QString &key : o.keys())
         if (!known.contains(key)) warnings << QStringLiteral("%1%2 is not a scene key and was ignored").arg(where, key);
     out = std::move(scene);
@@ -174,6 +179,7 @@ QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec)
     if (!scene.title.isEmpty()) o.insert(QStringLiteral("title"), scene.title);
     o.insert(QStringLiteral("params"), params);
     if (!scene.extra.isEmpty()) o.insert(QStringLiteral("extra"), scene.extra);
+    if (scene.animation.isSet()) o.insert(QStringLiteral("animation"), sceneAnimationToJson(scene.animation));
     return o;
 }
 

@@ -6,6 +6,7 @@
 //     "params": { "d": 64, "base": 10000, "scaling": "none", ... },
 //     "extra": { ... lab-specific, e.g. pinned curves ... } }
 //   { "format": 1, "deck": "The Road to Transformers", "scenes": [ {scene}, {scene}, ... ] }
+#include "app/scene_animation.h"
 #include "core/param_spec.h"
 
 #include <QByteArray>
@@ -26,6 +27,7 @@ struct Scene {
     QString title;        // shown in lecture mode's header; may be empty
     ParamValues values;   // every parameter of the lab
     QJsonObject extra;    // lab-specific state (pins, ghosts); may be empty
+    SceneAnimation animation;  // a live sweep instead of a still (app/scene_animation.h); may be unset
 };
 
 struct Deck {

@@ -121,6 +121,7 @@ void TrainingView::start()
         return;
     }
     run_.reset();
+    replay_.clear();
     configs_ = std::move(configs);
     runValues_ = values();
     ended_.assign(configs_.size(), false);
@@ -175,6 +176,7 @@ void TrainingView::reset()
 {
     frameTimer_->stop();
     run_.reset();  // abandons and joins: at most one training step (no held-out pass)
+    replay_.clear();
     configs_.clear();
     ended_.clear();
     results_.clear();
@@ -248,6 +250,42 @@ void TrainingView::waitForResult()
     if (state_ == State::Idle) start();
     if (run_ && (state_ == State::Running || state_ == State::Stopping)) run_->join();
     pull();
+}
+
+QString TrainingView::startTraining()
+{
+    try {
+        trainingConfigs(values());
+    } catch (const std::exception &e) {
+        return QString::fromUtf8(e.what());
+    }
+    start();
+    return state_ == State::Running ? QString() : tr("a training is already running");
+}
+
+int TrainingView::replaySteps() const
+{
+    if (!configs_.empty()) return configs_.front().steps;
+    return int(values().integer("steps"));
+}
+
+void TrainingView::showStep(int step)
+{
+    if (state_ != State::Done || configs_.empty()) return;
+    if (replay_.empty())
+        for (const TrainConfig &c : configs_) replay_.push_back(chart_->losses(chartArm(c)));
+    step = std::clamp(step, 0, replaySteps());
+    // As the live view drew it: a new run's axes, then the curves appended up to the step (the
+    // y axis only grows with them, the x axis follows the longest), a divergence once it happened.
+    chart_->startRun(configs_.front().steps, configs_.front().seqLen, configs_.front().buckets);
+    for (std::size_t i = 0; i < configs_.size(); ++i) {
+        const std::vector<double> &all = replay_[i];
+        const std::size_t n = std::min(all.size(), std::size_t(step));
+        chart_->appendLosses(chartArm(configs_[i]), std::vector<double>(all.begin(), all.begin() + std::ptrdiff_t(n)));
+        if (results_[i].status == TrainStatus::Diverged && n == all.size() && step >= int(all.size()))
+            chart_->markDivergence(chartArm(configs_[i]), std::max(1, int(n)),
+                                   TrainingResultsTable::statusText(results_[i], configs_[i].steps));
+    }
 }
 
 QJsonObject TrainingView::extraState() const

@@ -6,6 +6,7 @@
 #include "core/training/trainer.h"
 #include "core/labs/training_lab.h"
 #include "views/lab_view_for.h"
+#include "views/replayable.h"
 
 #include <QElapsedTimer>
 
@@ -23,7 +24,7 @@ class TrainingControlBar;
 class TrainingResultsTable;
 class TrainingRun;
 
-class TrainingView : public LabViewFor<TrainingLab> {
+class TrainingView : public LabViewFor<TrainingLab>, public Replayable {
     Q_OBJECT
 public:
     enum class State { Idle, Running, Paused, Stopping, Done };
@@ -65,6 +66,15 @@ public:
     QPushButton *button(const QString &name) const;  // "start", "pause", "resume", "stop", "reset", "ghost", "clear"
     const std::vector<TrainConfig> &runConfigs() const { return configs_; }
 
+    // Replayable: recording the run as an animation (views/replayable.h). showStep redraws the
+    // chart only (the table and figures keep the run's end); a new start or reset ends the replay.
+    QString startTraining() override;
+    int trainingStepsDone() const override { return stepsDone(); }
+    int trainingStepsTotal() const override { return stepsTotal(); }
+    bool isTrained() const override { return state_ == State::Done; }
+    int replaySteps() const override;
+    void showStep(int step) override;
+
 protected:
     void draw(const TrainingLabResult &p) override;
 
@@ -89,6 +99,7 @@ private:
     ParamValues runValues_;             // the panel's values at its start
     std::vector<bool> ended_;           // per arm of the current run
     std::vector<TrainResult> results_;  // per arm, valid once ended_ (curve left empty)
+    std::vector<std::vector<double>> replay_;  // per arm, the ended run's whole curve while replaying
     bool ghostKept_ = false;
     // The run's clock without its pauses, for the time-left estimate on the progress bar.
     QElapsedTimer runClock_, pausedClock_;
