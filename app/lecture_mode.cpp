@@ -1,6 +1,7 @@
 #include "app/lecture_mode.h"
 
 #include "app/main_window.h"
+#include "app/presenter_view.h"
 #include "views/lab_view.h"
 
 #include <QAbstractSlider>
@@ -31,6 +32,11 @@ LectureMode::LectureMode(MainWindow *window)
     black_->setStyleSheet(QStringLiteral("background:black;"));
     black_->setAttribute(Qt::WA_StyledBackground);
     black_->hide();
+    presenter_ = new PresenterView(window_);
+    // A screen plugged in or out during the lecture: the presenter view moves or hides.
+    auto replace = [this] { if (active_) presenter_->start(window_->screen()); };
+    connect(qApp, &QGuiApplication::screenAdded, this, replace);
+    connect(qApp, &QGuiApplication::screenRemoved, this, replace);
     qApp->installEventFilter(this);
 }
 
@@ -62,6 +68,9 @@ void LectureMode::enter()
     header_->show();
     updateHeader();
     window_->showFullScreen();
+    presenter_->start(window_->screen());
+    if (presenter_->isVisible()) window_->activateWindow();  // the clicker's keys stay here
+    Q_EMIT activeChanged(true);
 }
 
 void LectureMode::leave()
@@ -78,6 +87,8 @@ void LectureMode::leave()
     header_->hide();
     setBlack(false);
     if (!wasFullScreen_) window_->showNormal();
+    presenter_->stop();
+    Q_EMIT activeChanged(false);
 }
 
 QString LectureMode::step(int delta)
@@ -93,6 +104,7 @@ QString LectureMode::show(int position)
     const QString err = window_->applyScene(deck_.scenes[position]);
     if (err.isEmpty()) position_ = position;
     updateHeader();
+    if (err.isEmpty()) Q_EMIT positionChanged(position_);
     return err;
 }
 
@@ -108,6 +120,7 @@ void LectureMode::setBlack(bool on)
         black_->raise();
     }
     black_->setVisible(on);
+    presenter_->setBlack(on);
 }
 
 void LectureMode::sizeHeader()
@@ -123,6 +136,7 @@ void LectureMode::sizeHeader()
 
 void LectureMode::updateHeader()
 {
+    presenter_->follow(deck_, position_);
     if (deck_.scenes.isEmpty() || position_ < 0) {
         header_->setText(tr("FullBand lecture mode — Esc leaves, F6 shows the parameters, B blacks out"));
         return;
@@ -139,9 +153,9 @@ bool LectureMode::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == window_ && event->type() == QEvent::Resize && isBlack()) black_->setGeometry(window_->rect());
     if (!active_ || event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
-    // Only keys aimed at this window (not at an open dialog).
     auto *w = qobject_cast<QWidget *>(watched);
-    if (!w || w->window() != window_) return QObject::eventFilter(watched, event);
+    // Only keys aimed at this window or the presenter view (not at an open dialog).
+    if (!w || (w->window() != window_ && w->window() != presenter_)) return QObject::eventFilter(watched, event);
     const int key = static_cast<QKeyEvent *>(event)->key();
     // A black screen: B or . again (or Esc) brings the slide back; any other key brings it back
     // and does what it does.

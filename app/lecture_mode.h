@@ -3,7 +3,8 @@
 // title and slide counter in a header at least 4% of the screen high, and presenter-clicker keys:
 // Page Down / Page Up / arrows / space step through the deck, B or . blacks the screen out (again,
 // or any other key, brings it back), Esc leaves. The window's own shortcuts (F5, F6, Ctrl+1 ...)
-// work here too: they are the window's actions, not only the hidden menu bar's.
+// work here too: they are the window's actions, not only the hidden menu bar's. With a second
+// screen the presenter view shows the notes there (app/presenter_view.h).
 #include "app/scene.h"
 
 #include <QFont>
@@ -14,6 +15,7 @@ class QLabel;
 namespace fb {
 
 class MainWindow;
+class PresenterView;
 
 class LectureMode : public QObject {
     Q_OBJECT
@@ -45,6 +47,13 @@ public:
     // The slide title's letter height (font pixel size) as a fraction of the screen height.
     static constexpr double kTitleFraction = 0.04;
 
+    // The notes window on a second screen (shown only while active, and only with two screens).
+    PresenterView *presenter() const { return presenter_; }
+
+Q_SIGNALS:
+    void positionChanged(int position);
+    void activeChanged(bool active);
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
@@ -60,6 +69,7 @@ private:
     QFont normalFont_;
     QLabel *header_ = nullptr;
     QWidget *black_ = nullptr;
+    PresenterView *presenter_ = nullptr;
 };
 
 } // namespace fb
