@@ -263,7 +263,9 @@ void DeckEditor::addCurrentLab()
     deck_.scenes.insert(at, s);
     markModified();
     rebuildList(at);
-    // The lab's title is only a start: type the slide's own.
+    // The lab's title is only a start: type the slide's own (in the editor's window, which is
+    // a window of its own when the editor floats).
+    if (isVisible()) window()->activateWindow();
     slideTitle_->setFocus();
     slideTitle_->selectAll();
 }

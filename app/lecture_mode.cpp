@@ -142,11 +142,10 @@ void LectureMode::updateHeader()
         return;
     }
     const Scene &s = deck_.scenes[position_];
-    header_->setText(QStringLiteral("%1   ·   %2 / %3   ·   %4")
-                         .arg(s.title.isEmpty() ? s.lab : s.title)
-                         .arg(position_ + 1)
-                         .arg(deck_.scenes.size())
-                         .arg(deck_.title));
+    QString text = QStringLiteral("%1   ·   %2 / %3").arg(s.title.isEmpty() ? s.lab : s.title)
+                       .arg(position_ + 1).arg(deck_.scenes.size());
+    if (!deck_.title.isEmpty()) text += QStringLiteral("   ·   ") + deck_.title;
+    header_->setText(text);
 }
 
 bool LectureMode::eventFilter(QObject *watched, QEvent *event)

@@ -242,10 +242,6 @@ void MainWindow::buildDeckMenu()
 
 void MainWindow::showDeckEditor()
 {
-    if (deckDock_->isVisible()) {
-        deckDock_->raise();
-        return;
-    }
     // Docked, the editor takes its width from the lab; a lab at its narrowest and the editor must
     // both fit the window as it is.
     const int editorWidth = deckDock_->minimumSizeHint().width();
@@ -254,11 +250,13 @@ void MainWindow::showDeckEditor()
         deckDock_->setFloating(true);
         const QRect r = geometry();
         const int w = std::max(editorWidth, 320);
-        const int h = std::max(deckDock_->minimumSizeHint().height(), r.height() - 60);
-        deckDock_->setGeometry(QRect(r.right() - w - 12, r.top() + 40, w, std::min(h, r.height() - 48)));
+        const int h = std::max(deckDock_->minimumSizeHint().height(), r.height() - 72);
+        deckDock_->setGeometry(QRect(r.right() - w - 12, r.top() + 40, w, h));
     }
     deckDock_->show();
     deckDock_->raise();
+    // Floating, the editor is a window of its own: the keyboard goes there, to its list.
+    if (deckDock_->isFloating()) deckDock_->activateWindow();
 }
 
 void MainWindow::toggleLecture()
