@@ -75,7 +75,8 @@ QScreen *PresenterView::otherScreen(const QScreen *projector)
 
 void PresenterView::start(const QScreen *projector)
 {
-    elapsed_.start();
+    // The clock runs from the start of the lecture (a screen plugged in later only moves the view).
+    if (!timer_->isActive()) elapsed_.start();
     tick();
     timer_->start();
     QScreen *screen = otherScreen(projector);

@@ -20,8 +20,9 @@ class PresenterView : public QWidget {
 public:
     explicit PresenterView(QWidget *parent = nullptr);
 
-    // Lecture mode began with the projector on `projector`: shows the view on another screen if
-    // there is one (or anywhere if forced) and starts the clock.
+    // Lecture mode began (or the screens changed) with the projector on `projector`: shows the view
+    // on another screen if there is one (or anywhere if forced), hides it otherwise; starts the
+    // clock unless it runs.
     void start(const QScreen *projector);
     void stop();
     // The deck and the slide shown; position -1: no slide.
