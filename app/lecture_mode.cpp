@@ -3,6 +3,7 @@
 #include "app/lab_registry.h"
 #include "app/main_window.h"
 #include "app/slide_player.h"
+#include "app/presenter_view.h"
 #include "views/lab_view.h"
 
 #include <QAbstractSlider>
@@ -34,6 +35,11 @@ LectureMode::LectureMode(MainWindow *window)
     black_->setAttribute(Qt::WA_StyledBackground);
     black_->hide();
     player_ = new SlidePlayer(this);
+    presenter_ = new PresenterView(window_);
+    // A screen plugged in or out during the lecture: the presenter view moves or hides.
+    auto replace = [this] { if (active_) presenter_->start(window_->screen()); };
+    connect(qApp, &QGuiApplication::screenAdded, this, replace);
+    connect(qApp, &QGuiApplication::screenRemoved, this, replace);
     qApp->installEventFilter(this);
 }
 
@@ -66,6 +72,9 @@ void LectureMode::enter()
     updateHeader();
     window_->showFullScreen();
     playCurrent();
+    presenter_->start(window_->screen());
+    if (presenter_->isVisible()) window_->activateWindow();  // the clicker's keys stay here
+    Q_EMIT activeChanged(true);
 }
 
 void LectureMode::leave()
@@ -83,6 +92,8 @@ void LectureMode::leave()
     header_->hide();
     setBlack(false);
     if (!wasFullScreen_) window_->showNormal();
+    presenter_->stop();
+    Q_EMIT activeChanged(false);
 }
 
 QString LectureMode::step(int delta)
@@ -99,7 +110,10 @@ QString LectureMode::show(int position)
     const QString err = window_->applyScene(deck_.scenes[position]);
     if (err.isEmpty()) position_ = position;
     updateHeader();
-    if (err.isEmpty()) playCurrent();
+    if (err.isEmpty()) {
+        playCurrent();
+        Q_EMIT positionChanged(position_);
+    }
     return err;
 }
 
@@ -124,6 +138,7 @@ void LectureMode::setBlack(bool on)
         black_->raise();
     }
     black_->setVisible(on);
+    presenter_->setBlack(on);
 }
 
 void LectureMode::sizeHeader()
@@ -139,25 +154,25 @@ void LectureMode::sizeHeader()
 
 void LectureMode::updateHeader()
 {
+    presenter_->follow(deck_, position_);
     if (deck_.scenes.isEmpty() || position_ < 0) {
         header_->setText(tr("FullBand lecture mode — Esc leaves, F6 shows the parameters, B blacks out"));
         return;
     }
     const Scene &s = deck_.scenes[position_];
-    header_->setText(QStringLiteral("%1   ·   %2 / %3   ·   %4")
-                         .arg(s.title.isEmpty() ? s.lab : s.title)
-                         .arg(position_ + 1)
-                         .arg(deck_.scenes.size())
-                         .arg(deck_.title));
+    QString text = QStringLiteral("%1   ·   %2 / %3").arg(s.title.isEmpty() ? s.lab : s.title)
+                       .arg(position_ + 1).arg(deck_.scenes.size());
+    if (!deck_.title.isEmpty()) text += QStringLiteral("   ·   ") + deck_.title;
+    header_->setText(text);
 }
 
 bool LectureMode::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == window_ && event->type() == QEvent::Resize && isBlack()) black_->setGeometry(window_->rect());
     if (!active_ || event->type() != QEvent::KeyPress) return QObject::eventFilter(watched, event);
-    // Only keys aimed at this window (not at an open dialog).
     auto *w = qobject_cast<QWidget *>(watched);
-    if (!w || w->window() != window_) return QObject::eventFilter(watched, event);
+    // Only keys aimed at this window or the presenter view (not at an open dialog).
+    if (!w || (w->window() != window_ && w->window() != presenter_)) return QObject::eventFilter(watched, event);
     const int key = static_cast<QKeyEvent *>(event)->key();
     // A black screen: B or . again (or Esc) brings the slide back; any other key brings it back
     // and does what it does.

@@ -6,6 +6,7 @@
 // work here too: they are the window's actions, not only the hidden menu bar's. A slide with an
 // animation (app/scene_animation.h) plays it live in its lab while it is shown in lecture mode
 // (app/slide_player.h); there space pauses and resumes it instead of stepping the deck.
+// With a second screen the presenter view shows the notes there (app/presenter_view.h).
 #include "app/scene.h"
 
 #include <QFont>
@@ -17,6 +18,7 @@ namespace fb {
 
 class MainWindow;
 class SlidePlayer;
+class PresenterView;
 
 class LectureMode : public QObject {
     Q_OBJECT
@@ -51,6 +53,13 @@ public:
     // The slide title's letter height (font pixel size) as a fraction of the screen height.
     static constexpr double kTitleFraction = 0.04;
 
+    // The notes window on a second screen (shown only while active, and only with two screens).
+    PresenterView *presenter() const { return presenter_; }
+
+Q_SIGNALS:
+    void positionChanged(int position);
+    void activeChanged(bool active);
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
@@ -68,6 +77,7 @@ private:
     QLabel *header_ = nullptr;
     QWidget *black_ = nullptr;
     SlidePlayer *player_ = nullptr;
+    PresenterView *presenter_ = nullptr;
 };
 
 } // namespace fb

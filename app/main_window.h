@@ -5,6 +5,7 @@
 
 #include <optional>
 
+class QDockWidget;
 class QListWidget;
 class QMenu;
 class QStackedWidget;
@@ -12,13 +13,14 @@ class QUndoGroup;
 
 namespace fb {
 
+class DeckEditor;
 class LabView;
 class LectureMode;
 class Toast;
 
 // FullBand's main window: the labs in a sidebar, one lab visible at a time, the File / Edit / View /
-// Help menus, scenes and decks, lecture mode, chart export, and the window's state restored on the
-// next start.
+// Deck / Help menus, scenes and decks, the deck editor, lecture mode, chart export, and the window's
+// state restored on the next start.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -33,6 +35,15 @@ public:
     void setSidebarVisible(bool visible);
     bool isSidebarVisible() const;
     LectureMode *lecture() const { return lecture_; }
+    // The deck editor (Ctrl+D) in its dock; lecture mode presents the deck edited there.
+    DeckEditor *deckEditor() const { return deckEditor_; }
+    QDockWidget *deckDock() const { return deckDock_; }
+    // Lecture mode on the editor's deck from slide position (F5 continues where it was, unless the
+    // deck was edited since).
+    void presentDeck(int position);
+    // Shows the deck editor: docked beside the lab where the window has room for both, otherwise
+    // (1024 x 768) floating over the right of the window, so that the window does not grow.
+    void showDeckEditor();
     // Short messages ("Wrote …") float over the window for a few seconds; no status bar.
     Toast *toast() const { return toast_; }
     // Undo and redo (Edit menu, Ctrl+Z / Ctrl+Shift+Z) act on the current lab's parameter changes.
@@ -53,6 +64,10 @@ public:
     QImage chartImage(int chartIndex, QSize size, qreal scale);
     void setCaptionStrip(bool on) { captionStrip_ = on; }
 
+    // An error in a message box (a toast on the offscreen platform); nothing for an empty error.
+    void report(const QString &title, const QString &error);
+    void rememberRecent(const QString &path);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
@@ -69,17 +84,21 @@ private:
     void openDialog();
     void saveDialog();
     void copyChart();
-    void rememberRecent(const QString &path);
     void rebuildRecentMenu();
+    void buildDeckMenu();
+    void toggleLecture();
     void about();
     void restoreSettings();
     void saveSettings();
-    void report(const QString &title, const QString &error);
 
     QListWidget *sidebar_ = nullptr;
     QStackedWidget *stack_ = nullptr;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
+    DeckEditor *deckEditor_ = nullptr;
+    QDockWidget *deckDock_ = nullptr;
+    bool deckEdited_ = false;          // the editor's deck changed since lecture mode got it
+    bool deckDockWasVisible_ = false;  // before lecture mode hid it
     Toast *toast_ = nullptr;
     QUndoGroup *undo_ = nullptr;
     bool captionStrip_ = false;

@@ -29,6 +29,19 @@ QString describeJson(const QJsonValue &v)
     }
 }
 
+// The optional "notes": text of at most kMaxNotesChars characters.
+QString parseNotes(const QJsonObject &o, const QString &where, Scene &scene)
+{
+    const QJsonValue notes = o.value(QStringLiteral("notes"));
+    if (notes.isUndefined()) return {};
+    if (!notes.isString()) return QStringLiteral("%1notes must be text, got %2").arg(where, describeJson(notes));
+    if (notes.toString().size() > kMaxNotesChars)
+        return QStringLiteral("%1notes are %2 characters long; notes are at most %3 characters")
+            .arg(where).arg(notes.toString().size()).arg(kMaxNotesChars);
+    scene.notes = notes.toString();
+    return {};
+}
+
 // Parses one scene object found at `where` ("" for a lone scene, "scenes[2]." in a deck).
 QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup &specFor, Scene &out,
                    QStringList &warnings)
@@ -46,6 +59,7 @@ QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup 
             return QStringLiteral("%1title must be text, got %2").arg(where, describeJson(o.value(QStringLiteral("title"))));
         scene.title = o.value(QStringLiteral("title")).toString().left(200);
     }
+    if (QString err = parseNotes(o, where, scene); !err.isEmpty()) return err;
     const QJsonValue paramsValue = o.value(QStringLiteral("params"));
     if (!paramsValue.isUndefined() && !paramsValue.isObject())
         return QStringLiteral("%1params must be an object, got %2").arg(where, describeJson(paramsValue));
@@ -85,7 +99,8 @@ QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup 
     static const QStringList known { QStringLiteral("format"), QStringLiteral("lab"), QStringLiteral("title"),
                                      QStringLiteral("params"), QStringLiteral("extra"), QStringLiteral("animation") };
     for (const QString &key : o.keys())
-        if (!known.contains(key)) warnings << QStringLiteral("%1%2 is not a scene key and was ignored").arg(where, key);
+        if (!known.contains(key) && key != QLatin1String("notes"))  // notes: parseNotes
+            warnings << QStringLiteral("%1%2 is not a scene key and was ignored").arg(where, key);
     out = std::move(scene);
     return {};
 }
@@ -177,6 +192,7 @@ QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec)
     o.insert(QStringLiteral("format"), kSceneFormat);
     o.insert(QStringLiteral("lab"), scene.lab);
     if (!scene.title.isEmpty()) o.insert(QStringLiteral("title"), scene.title);
+    if (!scene.notes.isEmpty()) o.insert(QStringLiteral("notes"), scene.notes);
     o.insert(QStringLiteral("params"), params);
     if (!scene.extra.isEmpty()) o.insert(QStringLiteral("extra"), scene.extra);
     if (scene.animation.isSet()) o.insert(QStringLiteral("animation"), sceneAnimationToJson(scene.animation));

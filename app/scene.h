@@ -4,7 +4,7 @@
 //
 //   { "format": 1, "lab": "decay-bound", "title": "Figure 218.1, right",
 //     "params": { "d": 64, "base": 10000, "scaling": "none", ... },
-//     "extra": { ... lab-specific, e.g. pinned curves ... } }
+//     "extra": { ... lab-specific, e.g. pinned curves ... }, "notes": "the lecturer's notes" }
 //   { "format": 1, "deck": "The Road to Transformers", "scenes": [ {scene}, {scene}, ... ] }
 #include "app/scene_animation.h"
 #include "core/param_spec.h"
@@ -21,6 +21,7 @@ namespace fb {
 
 constexpr int kSceneFormat = 1;
 constexpr qint64 kMaxSceneBytes = 1 << 20;  // 1 MiB: larger files are refused unread
+constexpr int kMaxNotesChars = 20000;        // a slide's notes; longer notes are refused
 
 struct Scene {
     QString lab;          // lab name, e.g. "decay-bound"
@@ -28,6 +29,7 @@ struct Scene {
     ParamValues values;   // every parameter of the lab
     QJsonObject extra;    // lab-specific state (pins, ghosts); may be empty
     SceneAnimation animation;  // a live sweep instead of a still (app/scene_animation.h); may be unset
+    QString notes;        // the lecturer's notes (presenter view); may be empty
 };
 
 struct Deck {

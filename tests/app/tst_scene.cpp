@@ -59,6 +59,12 @@ private Q_SLOTS:
         QTest::newRow("empty deck") << QByteArray("{\"format\": 1, \"deck\": \"x\", \"scenes\": []}") << "non-empty array";
         QTest::newRow("bad scene in deck") << QByteArray("{\"format\": 1, \"deck\": \"x\", \"scenes\": [{\"lab\": \"decay-bound\"}, {\"lab\": \"decay-bound\", \"params\": {\"max_distance\": 0}}]}")
                                            << "scenes[1].params.max_distance";
+        QTest::newRow("notes not text") << QByteArray("{\"format\": 1, \"deck\": \"x\", \"scenes\": [{\"lab\": \"decay-bound\"}, {\"lab\": \"decay-bound\", \"notes\": 3}]}")
+                                        << "scenes[1].notes must be text, got 3";
+        QTest::newRow("notes too long") << QByteArray("{\"format\": 1, \"deck\": \"x\", \"scenes\": [{\"lab\": \"decay-bound\", \"notes\": \""
+                                                      + QByteArray(kMaxNotesChars + 1, 'n') + "\"}]}")
+                                        << "scenes[0].notes are 20001 characters long; notes are at most 20000";
+        QTest::newRow("scene notes array") << decayScene("\"d\": 64", ", \"notes\": [\"a\"]") << "notes must be text, got an array";
         QTest::newRow("oversized") << QByteArray(kMaxSceneBytes + 10, ' ') << "at most 1048576 bytes";
     }
     void refusesBadFiles()
@@ -80,6 +86,31 @@ private Q_SLOTS:
         QCOMPARE(r.deck.title, QStringLiteral("Lecture"));
         QCOMPARE(r.deck.scenes.size(), 2);
         QCOMPARE(r.deck.scenes[1].values.integer("d"), 128);
+    }
+
+    // Notes (the presenter view's) go into the deck file and come back character for character;
+    // a slide without notes writes no "notes" key.
+    void notesRoundTripThroughADeck()
+    {
+        const LabSpec *spec = labSpec(QStringLiteral("decay-bound"));
+        Deck deck;
+        deck.title = QStringLiteral("Notes");
+        deck.scenes << Scene { QStringLiteral("decay-bound"), QStringLiteral("one"), spec->defaults(), {},
+                               QStringLiteral("Say: the bound decays.\nThen: \"why?\" — äöü ✓") };
+        deck.scenes << Scene { QStringLiteral("decay-bound"), QStringLiteral("two"), spec->defaults(), {}, {} };
+        deck.scenes << Scene { QStringLiteral("decay-bound"), QStringLiteral("three"), spec->defaults(), {},
+                               QString(kMaxNotesChars, QLatin1Char('x')) };
+        const QByteArray bytes = serializeDeck(deck, labSpec);
+        const SceneParse r = parseSceneOrDeck(bytes, labSpec);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY(r.warnings.isEmpty());
+        QCOMPARE(r.deck.scenes.size(), 3);
+        for (int i = 0; i < 3; ++i) QCOMPARE(r.deck.scenes[i].notes, deck.scenes[i].notes);
+        QCOMPARE(serializeDeck(r.deck, labSpec), bytes);
+        QCOMPARE(bytes.count("\"notes\""), 2);
+        // A lone scene keeps its notes too.
+        const SceneParse lone = parseSceneOrDeck(serializeScene(deck.scenes[0], *spec), labSpec);
+        QCOMPARE(lone.scene.notes, deck.scenes[0].notes);
     }
 
     void roundTripsEveryLab()

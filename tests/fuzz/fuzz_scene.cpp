@@ -1,7 +1,7 @@
 // libFuzzer target: random bytes into the scene and deck loader (parseSceneOrDeck), with the labs'
 // real parameter specs. Besides the sanitizers' own checks (ASan, UBSan) it checks one property:
 // whatever the loader accepts is valid for its lab and survives a save and reload unchanged (lab,
-// title, every parameter, the lab's extra state; a deck's title and scenes).
+// title, every parameter, the lab's extra state, the notes; a deck's title and scenes).
 #include "app/scene.h"
 #include "core/lab.h"
 
@@ -38,7 +38,7 @@ void checkScene(const fb::Scene &scene)
     const fb::SceneParse back = fb::parseSceneOrDeck(fb::serializeScene(scene, *spec), specFor);
     if (!back.error.isEmpty()) fail("a saved scene does not load", back.error);
     if (back.isDeck || back.scene.lab != scene.lab || back.scene.title != scene.title
-        || !(back.scene.values == scene.values) || back.scene.extra != scene.extra)
+        || !(back.scene.values == scene.values) || back.scene.extra != scene.extra || back.scene.notes != scene.notes)
         fail("a saved scene loads differently", scene.lab);
 }
 
@@ -60,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         || back.deck.scenes.size() != r.deck.scenes.size())
         fail("a saved deck does not load back", back.error);
     for (qsizetype i = 0; i < r.deck.scenes.size(); ++i)
-        if (back.deck.scenes[i].lab != r.deck.scenes[i].lab || !(back.deck.scenes[i].values == r.deck.scenes[i].values))
+        if (back.deck.scenes[i].lab != r.deck.scenes[i].lab || !(back.deck.scenes[i].values == r.deck.scenes[i].values)
+            || back.deck.scenes[i].notes != r.deck.scenes[i].notes)
             fail("a saved deck's scene loads differently", r.deck.scenes[i].lab);
     return 0;
 }

@@ -1,0 +1,87 @@
+// The presenter view with two screens (the offscreen platform configured with two): lecture mode
+// shows the notes window on the screen the main window is not on, never on the projector's, and
+// it follows the clicker.
+#include "app/deck_editor.h"
+#include "app/lab_registry.h"
+#include "app/lecture_mode.h"
+#include "app/main_window.h"
+#include "app/presenter_view.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QScreen>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace fb;
+
+class TestPresenterView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("FullBandPresenterTest"));
+        QCOMPARE(QGuiApplication::screens().size(), 2);
+    }
+
+    void notesGoToTheOtherScreen()
+    {
+        Deck deck;
+        deck.title = QStringLiteral("Two screens");
+        for (const char *name : { "decay-bound", "capacity" })
+            deck.scenes << Scene { QString::fromLatin1(name), QString::fromLatin1(name).toUpper(),
+                                   labSpec(QString::fromLatin1(name))->defaults(), {},
+                                   QStringLiteral("About %1").arg(QString::fromLatin1(name)) };
+        const QList<QScreen *> screens = QGuiApplication::screens();
+        for (QScreen *projector : screens) {
+            MainWindow w;
+            w.setScreen(projector);
+            w.move(projector->geometry().topLeft() + QPoint(20, 20));
+            w.resize(800, 600);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.screen(), projector);
+            w.deckEditor()->setDeck(deck, QString());
+            PresenterView *p = w.lecture()->presenter();
+            QTest::keyClick(&w, Qt::Key_F5);
+            QVERIFY(w.lecture()->isActive());
+            QVERIFY(p->isVisible());
+            QVERIFY(p->screen() != projector);
+            QVERIFY(p->screen()->geometry().intersects(p->geometry()));
+            QVERIFY(!projector->geometry().intersects(p->geometry()));
+            QCOMPARE(p->notesText(), QStringLiteral("About decay-bound"));
+            QCOMPARE(p->nextText(), QStringLiteral("Next: CAPACITY"));
+            QTest::keyClick(&w, Qt::Key_PageDown);
+            QCOMPARE(p->notesText(), QStringLiteral("About capacity"));
+            QCOMPARE(p->counterText(), QStringLiteral("Slide 2 / 2"));
+            QTest::keyClick(&w, Qt::Key_Escape);
+            QVERIFY(!p->isVisible());
+        }
+    }
+};
+
+// Two offscreen screens side by side: the projector (1024 x 768) and the laptop (1280 x 800).
+int main(int argc, char **argv)
+{
+    const QString config = QDir::temp().filePath(QStringLiteral("fullband-two-screens-%1.json").arg(QCoreApplication::applicationPid()));
+    QFile f(config);
+    if (!f.open(QIODevice::WriteOnly)) return 1;
+    f.write(R"({ "synthesized": true, "windowFrameMargins": false, "screens": [
+        { "name": "projector", "x": 0, "y": 0, "width": 1024, "height": 768, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1 },
+        { "name": "laptop", "x": 1024, "y": 0, "width": 1280, "height": 800, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1 } ] })");
+    f.close();
+    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config));
+    int rc = 0;
+    {
+        QApplication app(argc, argv);
+        TestPresenterView test;
+        rc = QTest::qExec(&test, argc, argv);
+    }
+    QFile::remove(config);
+    return rc;
+}
+
+#include "tst_presenter_view.moc"
