@@ -13,6 +13,7 @@ namespace fb {
 
 class LabView;
 class LectureMode;
+class StartPage;
 class Toast;
 
 // FullBand's main window: the labs in a sidebar, one lab visible at a time, the File / Edit / View /
@@ -32,6 +33,19 @@ public:
     void setSidebarVisible(bool visible);
     bool isSidebarVisible() const;
     LectureMode *lecture() const { return lecture_; }
+
+    // The start page (F1): every lab, the section it follows, where to begin. A lab chosen there,
+    // in the lab list or by showLab replaces it. main() shows it on the first start.
+    void showStartPage();
+    bool isStartPageShown() const;
+    StartPage *startPage() const { return start_; }
+    // No settings were saved before this window (the very first start).
+    bool isFirstStart() const { return firstStart_; }
+    // Every lab's explanation expanded or collapsed (F7). Remembered, except in lecture mode, where
+    // it starts collapsed and hidden.
+    void setExplanationShown(bool shown);
+    bool isExplanationShown() const;
+    bool explanationPreference() const { return explanationPreference_; }
     // Short messages ("Wrote …") float over the window for a few seconds; no status bar.
     Toast *toast() const { return toast_; }
 
@@ -75,6 +89,11 @@ private:
 
     QListWidget *sidebar_ = nullptr;
     QStackedWidget *stack_ = nullptr;
+    QStackedWidget *pages_ = nullptr;  // the labs' stack or the start page
+    StartPage *start_ = nullptr;
+    QAction *explanationAction_ = nullptr;
+    bool explanationPreference_ = true;
+    bool firstStart_ = false;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
     Toast *toast_ = nullptr;
