@@ -39,6 +39,7 @@
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <optional>
 
 namespace fb {
@@ -167,6 +168,10 @@ void MainWindow::updateSidebarWidth(std::optional<bool> force)
     if (compact == compactSidebar_) return;
     compactSidebar_ = compact;
     sidebar_->setFixedWidth(compact ? kCompactSidebarWidth : kSidebarWidth);
+    // The splitter's pane follows the list's width (else it keeps the pane of the list's size hint,
+    // and a gap opens between the list and the labs).
+    if (auto *split = qobject_cast<QSplitter *>(sidebar_->parentWidget()))
+        split->setSizes({ sidebar_->width(), std::max(1, split->width() - sidebar_->width()) });
     const auto &labs = labRegistry();
     for (int i = 0; i < sidebar_->count() && i < labs.size(); ++i)
         sidebar_->item(i)->setText(compact ? QString() : labs[i].title);

@@ -25,6 +25,9 @@ public:
     QLabel *beginLine() const { return begin_; }
     int columns() const { return columns_; }
 
+    // As a lab's: the page scrolls, its content's natural size must not widen the window.
+    QSize sizeHint() const override { return QSize(800, 600); }
+
     // From this width of the page on, the labs are listed in two columns.
     static constexpr int kTwoColumnsFrom = 880;
 

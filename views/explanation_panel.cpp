@@ -73,6 +73,12 @@ void ExplanationPanel::setExpanded(bool expanded)
     Q_EMIT expandedChanged(expanded);
 }
 
+QSize ExplanationPanel::sizeHint() const
+{
+    const QSize natural = QFrame::sizeHint();
+    return QSize(std::min(natural.width(), 320), natural.height());
+}
+
 void ExplanationPanel::setBodyLimit(int maxHeight)
 {
     limit_ = maxHeight;

@@ -24,6 +24,10 @@ public:
     // (then it scrolls); beside them (maxHeight < 0) it takes all the height the panel has.
     void setBodyLimit(int maxHeight);
 
+    // A column's width at most: the text wraps to whatever width the lab gives it, and a long
+    // text's natural width must not widen the lab (the window's splitters share by size hints).
+    QSize sizeHint() const override;
+
 Q_SIGNALS:
     void expandedChanged(bool expanded);  // on every change
     void toggled(bool expanded);          // the user clicked the toggle
