@@ -66,6 +66,7 @@ void LectureMode::enter()
         window_->lab(i)->setSideVisible(false);
     }
     window_->setSidebarVisible(false);
+    window_->setExplanationShown(false);  // the slide is for the charts; F7 brings the text back
     window_->menuBar()->hide();
     sizeHeader();
     header_->show();
@@ -88,6 +89,7 @@ void LectureMode::leave()
         window_->lab(i)->setSideVisible(true);
     }
     window_->setSidebarVisible(true);
+    window_->setExplanationShown(window_->explanationPreference());
     window_->menuBar()->show();
     header_->hide();
     setBlack(false);

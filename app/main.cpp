@@ -92,6 +92,8 @@ int main(int argc, char **argv)
         // A file that cannot be opened is refused before any window appears.
         if (const QString err = window.openPath(files.first()); !err.isEmpty()) return fb::failBadInput(err);
     }
+    // The very first start opens on the start page: what each lab shows and where to begin.
+    if (files.isEmpty() && window.isFirstStart()) window.showStartPage();
     window.show();
     return app.exec();
 }

@@ -7,7 +7,9 @@
 #include "app/lab_image.h"
 #include "app/lab_registry.h"
 #include "app/lecture_mode.h"
+#include "app/start_page.h"
 #include "app/toast.h"
+#include "views/explanation_panel.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
 
@@ -35,6 +37,7 @@
 #include <QPainter>
 #include <QScreen>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -73,9 +76,13 @@ MainWindow::MainWindow(QWidget *parent)
         sidebar_->addItem(item);
         stack_->addWidget(entry.create());
     }
+    start_ = new StartPage;
+    pages_ = new QStackedWidget;
+    pages_->addWidget(stack_);
+    pages_->addWidget(start_);
     auto *split = new QSplitter;
     split->addWidget(sidebar_);
-    split->addWidget(stack_);
+    split->addWidget(pages_);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
 
@@ -118,6 +125,12 @@ MainWindow::MainWindow(QWidget *parent)
         if (!deckEdited_) deckEditor_->selectSlide(lecture_->position());
         if (deckDockWasVisible_) showDeckEditor();
     });
+    // A lab chosen in the list (also the one already current) replaces the start page.
+    connect(sidebar_, &QListWidget::currentRowChanged, this, [this] { pages_->setCurrentWidget(stack_); });
+    connect(sidebar_, &QListWidget::itemClicked, this, [this] { pages_->setCurrentWidget(stack_); });
+    connect(start_, &StartPage::labChosen, this, &MainWindow::showLab);
+    for (int i = 0; i < labCount(); ++i)
+        connect(lab(i)->explanation(), &ExplanationPanel::toggled, this, &MainWindow::setExplanationShown);
     buildMenus();
     // On a small screen the lab list starts narrow, so that the window fits the screen at all.
     if (const QScreen *s = screen(); s && s->availableGeometry().width() < kCompactBelow) updateSidebarWidth(true);
@@ -132,7 +145,38 @@ int MainWindow::labCount() const { return stack_->count(); }
 
 void MainWindow::showLab(int index)
 {
-    if (index >= 0 && index < stack_->count()) sidebar_->setCurrentRow(index);
+    if (index < 0 || index >= stack_->count()) return;
+    sidebar_->setCurrentRow(index);
+    sidebar_->item(index)->setSelected(true);
+    pages_->setCurrentWidget(stack_);
+}
+
+void MainWindow::showStartPage()
+{
+    pages_->setCurrentWidget(start_);
+    sidebar_->clearSelection();
+}
+
+bool MainWindow::isStartPageShown() const
+{
+    return pages_->currentWidget() == start_;
+}
+
+void MainWindow::setExplanationShown(bool shown)
+{
+    if (!lecture_->isActive()) explanationPreference_ = shown;
+    for (int i = 0; i < labCount(); ++i) {
+        ExplanationPanel *panel = lab(i)->explanation();
+        panel->setExpanded(shown);
+        panel->setVisible(shown || !lecture_->isActive());  // a slide shows no collapsed strip
+    }
+    const QSignalBlocker block(explanationAction_);
+    explanationAction_->setChecked(shown);
+}
+
+bool MainWindow::isExplanationShown() const
+{
+    return labCount() > 0 && lab(0)->explanation()->isExpanded();
 }
 
 void MainWindow::setSidebarVisible(bool visible)
@@ -157,6 +201,10 @@ void MainWindow::updateSidebarWidth(std::optional<bool> force)
     if (compact == compactSidebar_) return;
     compactSidebar_ = compact;
     sidebar_->setFixedWidth(compact ? kCompactSidebarWidth : kSidebarWidth);
+    // The splitter's pane follows the list's width (else it keeps the pane of the list's size hint,
+    // and a gap opens between the list and the labs).
+    if (auto *split = qobject_cast<QSplitter *>(sidebar_->parentWidget()))
+        split->setSizes({ sidebar_->width(), std::max(1, split->width() - sidebar_->width()) });
     const auto &labs = labRegistry();
     for (int i = 0; i < sidebar_->count() && i < labs.size(); ++i)
         sidebar_->item(i)->setText(compact ? QString() : labs[i].title);
@@ -211,6 +259,11 @@ void MainWindow::buildMenus()
     side->setShortcut(QKeySequence(Qt::Key_F6));
     QAction *list = view->addAction(tr("Lab &list"), this, [this] { setSidebarVisible(!isSidebarVisible()); });
     list->setShortcut(QKeySequence(Qt::Key_F9));
+    explanationAction_ = view->addAction(tr("E&xplanation beside the charts"));
+    explanationAction_->setCheckable(true);
+    explanationAction_->setChecked(true);
+    explanationAction_->setShortcut(QKeySequence(Qt::Key_F7));
+    connect(explanationAction_, &QAction::toggled, this, &MainWindow::setExplanationShown);
     view->addSeparator();
     const auto &labs = labRegistry();
     for (int i = 0; i < labs.size(); ++i) {
@@ -221,6 +274,7 @@ void MainWindow::buildMenus()
     buildDeckMenu();
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Start page"), this, &MainWindow::showStartPage)->setShortcut(QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About FullBand"), this, &MainWindow::about);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
@@ -552,8 +606,10 @@ void MainWindow::restoreSettings()
     // The first start fills at most the screen: 1600 x 1000, less on a 1024 x 768 projector.
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(QSize(1600, 1000).boundedTo(screen()->availableGeometry().size()));
+    firstStart_ = !settings.contains(QStringLiteral("window/lab"));
     const int last = labIndex(settings.value(QStringLiteral("window/lab")).toString());
     sidebar_->setCurrentRow(last >= 0 ? last : 0);
+    setExplanationShown(settings.value(QStringLiteral("window/explanation"), true).toBool());
 }
 
 void MainWindow::saveSettings()
@@ -561,6 +617,7 @@ void MainWindow::saveSettings()
     QSettings settings;
     if (!lecture_->isActive()) settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     if (LabView *l = currentLab()) settings.setValue(QStringLiteral("window/lab"), l->name());
+    settings.setValue(QStringLiteral("window/explanation"), explanationPreference_);
     for (int i = 0; i < labCount(); ++i) {
         LabView *l = lab(i);
         const LabSpec *spec = labSpec(l->name());

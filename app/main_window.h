@@ -16,6 +16,7 @@ namespace fb {
 class DeckEditor;
 class LabView;
 class LectureMode;
+class StartPage;
 class Toast;
 
 // FullBand's main window: the labs in a sidebar, one lab visible at a time, the File / Edit / View /
@@ -44,6 +45,19 @@ public:
     // Shows the deck editor: docked beside the lab where the window has room for both, otherwise
     // (1024 x 768) floating over the right of the window, so that the window does not grow.
     void showDeckEditor();
+
+    // The start page (F1): every lab, the section it follows, where to begin. A lab chosen there,
+    // in the lab list or by showLab replaces it. main() shows it on the first start.
+    void showStartPage();
+    bool isStartPageShown() const;
+    StartPage *startPage() const { return start_; }
+    // No settings were saved before this window (the very first start).
+    bool isFirstStart() const { return firstStart_; }
+    // Every lab's explanation expanded or collapsed (F7). Remembered, except in lecture mode, where
+    // it starts collapsed and hidden.
+    void setExplanationShown(bool shown);
+    bool isExplanationShown() const;
+    bool explanationPreference() const { return explanationPreference_; }
     // Short messages ("Wrote …") float over the window for a few seconds; no status bar.
     Toast *toast() const { return toast_; }
     // Undo and redo (Edit menu, Ctrl+Z / Ctrl+Shift+Z) act on the current lab's parameter changes.
@@ -93,6 +107,11 @@ private:
 
     QListWidget *sidebar_ = nullptr;
     QStackedWidget *stack_ = nullptr;
+    QStackedWidget *pages_ = nullptr;  // the labs' stack or the start page
+    StartPage *start_ = nullptr;
+    QAction *explanationAction_ = nullptr;
+    bool explanationPreference_ = true;
+    bool firstStart_ = false;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
     DeckEditor *deckEditor_ = nullptr;

@@ -13,6 +13,7 @@ LabSpec makeSpec()
     s.title = "Costs";
     s.source = "the encyclopedia page on the Transformer";
     s.summary = "KV cache per variant, 12·L·d² parameters, C ≈ 6ND, attention against dense compute, the decode ceiling.";
+    s.section = "The encyclopedia page on the Transformer: scaling, the KV cache, bandwidth";
     s.params = {
         integerParam("layers", "layers L", "", 1, 256, 80, "Transformer layers in the stack", false),
         integerParam("d_model", "model width d", "", 64, 65536, 8192, "Width of the residual stream d_model", true),

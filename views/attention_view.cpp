@@ -261,11 +261,8 @@ void AttentionView::draw(const AttentionFrame &frame)
         readouts()->setRow(QStringLiteral("cellnorm"), tr("Cell 218.4.5: output norm, mean of ‖out[b, i, :]‖"), why, cellTip);
     }
 
-    QString note = tr("Each row is one query's distribution over the keys (rows sum to 1); all heads share "
-                      "one colour scale. Try positional = rope with content = repeated: every diagonal of "
-                      "the logits is then constant, because RoPE's logit depends only on the offset.");
-    if (sentence) note += tr("<br><b>n follows the sentence: %1 words</b> (the n slider is not used).").arg(r.n);
-    readouts()->setNote(note);
+    readouts()->setNote(sentence ? tr("<b>n follows the sentence: %1 words</b> (the n slider is not used).").arg(r.n)
+                                 : QString());
 }
 
 } // namespace fb

@@ -222,9 +222,6 @@ void CapacityView::draw(const CapacityLabResult &r)
                        tr("%1 bits").arg(text::fixed(r.bitsPerCoordinate, 3)));
     readouts()->setRow(QStringLiteral("bf16"), tr("h_t in bfloat16 (16·d)"),
                        tr("%1 bits").arg(text::grouped(r.bfloat16Bits)));
-    readouts()->setNote(tr("Doubling the vocabulary buys exactly one more bit; doubling d doubles the latent "
-                           "capacity. The bound assumes independent coordinates and stays far below the 16·d "
-                           "bits the vector occupies."));
 }
 
 } // namespace fb

@@ -305,8 +305,6 @@ void CostsView::draw(const CostsLabResult &r)
     readouts()->setRow(QStringLiteral("decode"), tr("Decode ceiling"),
                        tr("%1 tokens/s").arg(text::fixed(f.decodeTokensPerSecond, 1)),
                        tr("The page: about 70 tokens/s for 140 GB at 10 TB/s"));
-    readouts()->setNote(tr("Back-of-envelope figures from the page: they ignore MoE, sliding windows and "
-                           "compression, and 12·L·d² assumes a 4× MLP."));
 }
 
 } // namespace fb

@@ -97,22 +97,6 @@ bool sameTraining(const ClassifierConfig &a, const ClassifierConfig &b)
         && a.batch == b.batch && a.steps == b.steps && a.lr == b.lr && a.seed == b.seed && a.heldout == b.heldout;
 }
 
-const char *kNote =
-    "<p><b>The chapter's classifier cell cannot run as printed.</b> It computes <tt>emb = embedding(X)</tt> "
-    "once per step and backpropagates both losses through it: <tt>loss_lstm.backward()</tt> frees the graph "
-    "behind <tt>emb</tt>, so <tt>loss_avg.backward()</tt> fails (&ldquo;Trying to backward through the graph "
-    "a second time&rdquo;); and both optimisers update the one shared embedding. FullBand trains each arm on "
-    "its own graph with its own embedding (both start from the same values).</p>"
-    "<p>The label (mean token &gt; 10) is a linear function of the token counts, so mean pooling plus a "
-    "linear layer fits it exactly. With the chapter's 8 training sequences both arms reach 100% on them and "
-    "about chance on fresh ones; raise <i>training sequences</i> to see which arm generalises.</p>"
-    "<p>Without normalisation the residual gradient grows slowly, by about √(1 + ‖∂F/∂x‖²) per block: the "
-    "identity path keeps it from vanishing, not constant. With RMS norm on, even the plain stack keeps its "
-    "gradient, as He et al. (2016) observed for their normalised plain nets.</p>"
-    "<p><b>The residual block cell</b> (study = block): ∂L/∂x = ∂L/∂S + (∂F/∂x)ᵀ∂L/∂S, the chapter's "
-    "(1 + ∂F/∂x) measured per channel. At branch gain γ = 0 the branch falls silent: the residual block still "
-    "passes ∂L/∂S, the block without its shortcut passes exactly nothing.</p>";
-
 } // namespace
 
 DepthGradientsView::DepthGradientsView(QWidget *parent)
@@ -120,7 +104,6 @@ DepthGradientsView::DepthGradientsView(QWidget *parent)
     , classifier_(new ClassifierRunner(this))
 {
     buildCharts();
-    readouts()->setNote(QString::fromUtf8(kNote));
     connect(classifier_, &ClassifierRunner::resultsReady, this, &DepthGradientsView::showClassifier);
     connect(classifier_, &ClassifierRunner::progressed, this, &DepthGradientsView::showClassifierProgress);
     connect(panel(), &ParamPanel::valuesChanged, this, &DepthGradientsView::onValuesChanged);

@@ -152,13 +152,6 @@ GluFusionView::GluFusionView(QWidget *parent)
                        tr("The chapter prints 0.0e+00: at α = 0 the fused input does not depend on hₜ at all."));
     readouts()->setRow(QStringLiteral("params"), tr("Fusion parameters, share of the stack's"), wait);
     readouts()->setRow(QStringLiteral("flops"), tr("Fusion FLOPs per token, share of a decode step's"), wait);
-    readouts()->setNote(tr(
-        "<p>u = [e ; h] joins the sampled token's embedding and the previous top-layer state; "
-        "x<sub>t+1</sub> = (W<sub>a</sub>u) ⊙ σ(W<sub>b</sub>u). α scales the h columns of both matrices: "
-        "at α = 0 they are the chapter's zeroed columns and the decoder is the standard one, exactly; "
-        "the feedback channel opens continuously as α grows, with nothing else in the stack changed.</p>"
-        "<p>Dragging α reuses the draws: only widths, batch and seed draw W<sub>a</sub>, W<sub>b</sub>, e, h "
-        "and h′ again.</p>"));
 
     beginComputing();
 }

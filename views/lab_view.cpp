@@ -2,6 +2,9 @@
 
 #include "views/chart_panel.h"
 #include "views/param_change.h"
+#include "views/explained_charts.h"
+#include "views/explanation_panel.h"
+#include "views/lab_explanations.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
 #include "views/wheel_guard.h"
@@ -52,15 +55,19 @@ LabView::LabView(const LabSpec &spec, QWidget *parent)
     side_ = scroll;
 
     auto *charts = new QWidget;
+    charts->setObjectName(QStringLiteral("labCharts"));
     chartArea_ = new QVBoxLayout(charts);
     chartArea_->setContentsMargins(0, 0, 0, 0);
+    // The section the lab follows, then what it shows, what to try, which formula.
+    explanation_ = new ExplanationPanel(QStringLiteral("<p style='color:#555'>%1</p>%2")
+        .arg(QString::fromStdString(spec_.section).toHtmlEscaped(), labExplanation(name())));
 
     // The parameter column and the charts share the width through a splitter: drag it, or F6
     // hides the column and the charts take everything.
     split_ = new QSplitter(Qt::Horizontal);
     split_->setObjectName(QStringLiteral("labSplit"));
     split_->addWidget(scroll);
-    split_->addWidget(charts);
+    split_->addWidget(new ExplainedCharts(explanation_, charts));
     split_->setChildrenCollapsible(false);
     split_->setStretchFactor(1, 1);
     outer->addWidget(split_);

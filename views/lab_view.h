@@ -20,6 +20,7 @@ class QVBoxLayout;
 namespace fb {
 
 class Exportable;
+class ExplanationPanel;
 class ParamPanel;
 class ReadoutPanel;
 
@@ -34,6 +35,8 @@ public:
     QString name() const;  // command-line name, e.g. "decay-bound"
     ParamPanel *panel() const { return panel_; }
     ReadoutPanel *readouts() const { return readouts_; }
+    // What the lab shows, beside or above its charts (views/lab_explanations.cpp); collapsible.
+    ExplanationPanel *explanation() const { return explanation_; }
     QList<Exportable *> exportables() const { return exportables_; }
 
     // Sets parameters (as scenes and the command line do). Refused values keep the current state
@@ -106,6 +109,7 @@ private:
     QString title_;
     ParamPanel *panel_ = nullptr;
     ReadoutPanel *readouts_ = nullptr;
+    ExplanationPanel *explanation_ = nullptr;
     QVBoxLayout *chartArea_ = nullptr;
     QVBoxLayout *sideArea_ = nullptr;
     QWidget *side_ = nullptr;

@@ -107,11 +107,6 @@ void RopeInvarianceView::draw(const RopeInvarianceLabResult &result)
     readouts()->setRow(QStringLiteral("relative"), tr("Relative deviation"),
                        tr("%1 of |logit at position 0|").arg(result.relativeDeviation, 0, 'e', 2),
                        tr("Rounding of double precision is about 1e-16"));
-    readouts()->setNote(tr("q and k are drawn exactly as the chapter's cell draws them (torch.manual_seed(seed), "
-                           "then torch.randn(d) twice, reproduced bit for bit without PyTorch), so seed 0 and d = 64 "
-                           "give the chapter's printed numbers. The deviation is the point: under RoPE the logit of "
-                           "a fixed pair at a fixed offset does not move as the pair slides (zero up to rounding), "
-                           "while the additive sinusoidal logit wanders."));
 }
 
 } // namespace fb

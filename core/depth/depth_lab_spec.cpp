@@ -30,7 +30,8 @@ const LabSpec &depthLabSpec()
     static const LabSpec spec = [] {
         LabSpec s { "depth-gradients", "Depth and gradients", {}, "218.1, 218.2",
                     "Gradients through depth (plain against residual) and through time (RNN against LSTM), and "
-                    "the chapter's LSTM against mean pooling, trained live." };
+                    "the chapter's LSTM against mean pooling, trained live.",
+                    "218.1 Residual connections, 218.2 The RNN and LSTM era" };
         s.params = {
             choiceParam("study", "study in focus", { "depth", "block", "time", "classifier" }, "depth",
                    "Which study the lab shows large (all four are computed): gradients through depth, the "

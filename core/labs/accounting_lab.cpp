@@ -19,7 +19,8 @@ const LabSpec &AccountingLab::spec()
         choiceParam("sweep", "chart: saving against", { "layers", "phi" }, "layers",
                     "Sweep the number of layers L (1 to 128) or the latent-phase fraction phi (0 to 1)"),
     }, "218.6.4, Part C of 218.6.5",
-        "What latent feedback costs: parameter and decode overheads, k-pass multipliers, compute saved." };
+        "What latent feedback costs: parameter and decode overheads, k-pass multipliers, compute saved.",
+        "218.6.4 The cost of a k-pass objective" };
     return spec;
 }
 

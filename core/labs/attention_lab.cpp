@@ -28,7 +28,8 @@ const LabSpec &AttentionLab::spec()
         textParam("sentence", "sentence", "words", "the cat sat on the mat because the mat was warm", 4000,
                   "Words split on white space (1 to 512); the same word always gets the same embedding."),
     }, "218.4.1 - 218.4.4",
-        "softmax(QKᵀ/√d_k) per head over none, sinusoidal or RoPE positions, with each head's entropy." };
+        "softmax(QKᵀ/√d_k) per head over none, sinusoidal or RoPE positions, with each head's entropy.",
+        "218.4.1–218.4.4 Attention, heads and positions" };
     return spec;
 }
 

@@ -10,7 +10,8 @@ const LabSpec &BayesFloorLab::spec()
         integerParam("buckets", "buckets V_b", "", 2, 1024, 4, "Buckets of the toy phase accumulator's emitted token."),
         integerParam("samples", "Monte Carlo samples", "", 1, 1e7, 400000, "Draws of u ~ U(0,1) for the estimate.", true),
         params::seed(0, "Seed of the Monte Carlo draws."),
-    }, "218.6.5", "The floor a token-only loop cannot pass: 1/2 nat, and its Monte Carlo estimate." };
+    }, "218.6.5", "The floor a token-only loop cannot pass: 1/2 nat, and its Monte Carlo estimate.",
+        "218.6.5 The token-only Bayes floor" };
     return spec;
 }
 

@@ -17,7 +17,8 @@ const LabSpec &CapacityLab::spec()
         integerParam("vocab_max", "band: largest V", "tokens", 2, 1e9, 256000,
                      "Upper edge of the shaded token-only band log2(V); the chapter draws 256,000", true),
     }, "218.6.1, Figure 218.2 (left)",
-        "The token channel log2(V) against the latent channel (d/2)·log2(1 + SNR), with the chapter's tables." };
+        "The token channel log2(V) against the latent channel (d/2)·log2(1 + SNR), with the chapter's tables.",
+        "218.6.1 Two axes, two very different bandwidths" };
     return spec;
 }
 

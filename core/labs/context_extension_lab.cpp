@@ -13,7 +13,8 @@ const LabSpec &ContextExtensionLab::spec()
                               "none, position interpolation (theta/s), NTK-aware base change or YaRN's by-parts ramp."),
         params::extensionFactor(),
         params::trainedLength(),
-    }, "218.4.4", "RoPE's inverse frequencies under PI, NTK-aware or YaRN rescaling." };
+    }, "218.4.4", "RoPE's inverse frequencies under PI, NTK-aware or YaRN rescaling.",
+        "218.4.4 Rotary position embeddings: context extension" };
     return spec;
 }
 

@@ -41,7 +41,8 @@ const LabSpec &DecayBoundLab::spec()
         params::extensionFactor(),
         params::trainedLength(),
     }, "218.4.4, Figure 218.1 (right)",
-        "How far RoPE's Abel-summation bound falls with distance, and how context extension moves it." };
+        "How far RoPE's Abel-summation bound falls with distance, and how context extension moves it.",
+        "218.4.4 Rotary position embeddings, Figure 218.1 (right)" };
     return spec;
 }
 

@@ -11,7 +11,8 @@ const LabSpec &KvCacheLab::spec()
         integerParam("tokens", "context length", "tokens", 1, 1e9, 131072, "Tokens held in the cache.", true),
         realParam("bytes_per_value", "bytes per value", "bytes", 0.125, 16, 2,
                   "Storage per cached number: 2 for 16-bit, 1 for 8-bit, 0.5 for 4-bit."),
-    }, "the encyclopedia page on the Transformer", "Bytes of keys and values cached per token and per sequence." };
+    }, "the encyclopedia page on the Transformer", "Bytes of keys and values cached per token and per sequence.",
+        "The encyclopedia page on the Transformer: the KV cache" };
     return spec;
 }
 

@@ -18,7 +18,8 @@ const LabSpec &MhaLab::spec()
         choiceParam("positional", "positional encoding", { "sinusoidal", "none" }, "sinusoidal",
                     "sinusoidal adds the chapter's table PE to x (as the cell does); none leaves x as drawn."),
     }, "218.4.5",
-        "The chapter's multi-head attention cell: the sinusoidal table's range and the output norm." };
+        "The chapter's multi-head attention cell: the sinusoidal table's range and the output norm.",
+        "218.4.5 The full architecture" };
     return spec;
 }
 

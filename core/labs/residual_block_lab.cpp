@@ -27,7 +27,8 @@ const LabSpec &ResidualBlockLab::spec()
         realParam("branch_gain", "branch gain γ", "", 0, 2, 1,
                   "Weight of every block's second BatchNorm (1: PyTorch's init; 0: the branch is silent, F = 0)."),
     }, "218.1",
-        "The chapter's residual block: the input gradient of y.sum(), through the identity and through the branch." };
+        "The chapter's residual block: the input gradient of y.sum(), through the identity and through the branch.",
+        "218.1 The CNN era and residual connections" };
     return spec;
 }
 

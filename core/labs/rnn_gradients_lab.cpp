@@ -26,6 +26,7 @@ const LabSpec &RnnGradientsLab::spec()
         s.title = "Gradients through time";
         s.source = "218.2";
         s.summary = "Gradient norms through time in an RNN and an LSTM, and the LSTM's constant error carousel.";
+        s.section = "218.2 The RNN and LSTM era";
         std::erase_if(s.params, [](const ParamSpec &p) {
             return p.key == "study" || p.key == "blocks" || p.key == "branch_gain";
         });

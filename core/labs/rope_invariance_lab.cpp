@@ -17,7 +17,8 @@ const LabSpec &RopeInvarianceLab::spec()
                      "Query positions m = 0..positions-1 swept with the key at m + offset.", true),
         params::seed(0, "Seed of the content pair q, k ~ N(0, I), drawn as torch.manual_seed(seed); torch.randn(d) twice (0 is the chapter's)."),
     }, "218.4.4, Figure 218.1 (left)",
-        "A fixed pair slid along the sequence: RoPE's logit does not move, the additive sinusoidal one wanders." };
+        "A fixed pair slid along the sequence: RoPE's logit does not move, the additive sinusoidal one wanders.",
+        "218.4.4 Rotary position embeddings, Figure 218.1 (left)" };
     return spec;
 }
 

@@ -9,7 +9,8 @@ namespace {
 LabSpec makeTrainSpec()
 {
     LabSpec spec { "training", "Latent-feedback training", {}, "218.6.5, Figure 218.2 (right)",
-                   "The chapter's toy accumulator trained live: token-only against latent feedback, exact or k passes." };
+                   "The chapter's toy accumulator trained live: token-only against latent feedback, exact or k passes.",
+                   "218.6.5 Measuring the channel and the mechanism" };
     spec.params.push_back(choiceParam("arm", "arm", { "token-only", "latent-feedback", "both" }, "both",
                                       "Which loop to train: the token-only baseline, the latent-feedback loop, or both at once."));
     spec.params.push_back(integerParam("steps", "training steps", "", 1, 100000, 220, "Adam steps, one fresh batch each."));

@@ -41,6 +41,7 @@ LabSpec makeSpec()
     spec.source = "218.4, 218.6.2, 218.6.4, 218.6.5";
     spec.summary = "A decoder-only transformer trained live: its attention heads, induction heads forming, "
                    "RoPE against sinusoidal positions, and latent feedback trained exactly or with k passes.";
+    spec.section = "218.4 The transformer, trained; 218.6 latent feedback";
     auto &p = spec.params;
     p.push_back(choice("task", "task", { "induction-fixed", "induction", "accumulator", "text" }, "induction-fixed",
                        "induction-fixed: T/2 random tokens repeated; induction: a repeat at a random offset; "

@@ -1,11 +1,14 @@
-// Every lab at classroom resolutions: no text cut (a label, button or check box narrower or lower
-// than its text needs), no widget sticking out of its parent (a chart cut in half), no two visible
-// siblings on top of each other, and the side columns leave most of the width to the charts.
+// Every lab at classroom resolutions, its explanation shown and collapsed, and the start page: no
+// text cut (a label, button or check box narrower or lower than its text needs), no widget sticking
+// out of its parent (a chart cut in half), no two visible siblings on top of each other, and the
+// side columns leave most of the width to the charts.
 // With FULLBAND_SHOTS=folder it also writes a screenshot of every lab at every size there.
 #include "app/lab_registry.h"
 #include "app/lecture_mode.h"
 #include "app/main_window.h"
 #include "views/chart_panel.h"
+#include "app/start_page.h"
+#include "views/explanation_panel.h"
 #include "views/lab_view.h"
 #include "support/sanitized.h"
 
@@ -18,6 +21,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -37,10 +41,10 @@ QString describe(const QWidget *w)
 }
 
 // Inside a scroll area's viewport the content may be larger than what is shown: that is scrolling,
-// not clipping.
-bool insideScrolledContent(const QWidget *w)
+// not clipping. (Up to root: a walk of a scroll area's content checks that content.)
+bool insideScrolledContent(const QWidget *w, const QWidget *root = nullptr)
 {
-    for (const QWidget *p = w->parentWidget(); p; p = p->parentWidget())
+    for (const QWidget *p = w->parentWidget(); p && p != root; p = p->parentWidget())
         if (qobject_cast<const QAbstractScrollArea *>(p)) return true;
     return false;
 }
@@ -70,7 +74,7 @@ void checkText(const QWidget *w, QStringList &problems)
     }
 }
 
-void walk(const QWidget *parent, QStringList &problems)
+void walk(const QWidget *parent, QStringList &problems, const QWidget *root = nullptr)
 {
     QList<const QWidget *> shown;
     for (const QObject *o : parent->children()) {
@@ -78,7 +82,8 @@ void walk(const QWidget *parent, QStringList &problems)
         if (!w || w->isWindow() || !w->isVisible()) continue;
         shown << w;
     }
-    const bool scrolled = insideScrolledContent(parent) || qobject_cast<const QAbstractScrollArea *>(parent);
+    const bool scrolled = (parent != root && insideScrolledContent(parent, root))
+        || qobject_cast<const QAbstractScrollArea *>(parent);
     for (const QWidget *w : shown) {
         if (!scrolled) {
             checkText(w, problems);
@@ -86,7 +91,7 @@ void walk(const QWidget *parent, QStringList &problems)
                 problems << QStringLiteral("sticks out of %1: %2 at (%3, %4)").arg(describe(parent), describe(w))
                                 .arg(w->x()).arg(w->y());
         }
-        if (!isCompound(w)) walk(w, problems);
+        if (!isCompound(w)) walk(w, problems, root);
     }
     if (scrolled) return;
     for (int i = 0; i < shown.size(); ++i)
@@ -161,11 +166,26 @@ private Q_SLOTS:
                                                       .arg(lab->name()).arg(w.width()).arg(w.height())
                                                       .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
             QStringList found;
+            if (!lab->explanation()->isVisible() || !lab->explanation()->isExpanded())
+                found << QStringLiteral("the explanation is not shown");
             walk(&w, found);
             if (auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide")))
                 walkPanel(side->widget(), found);
             // Inside the charts: titles, axis titles, tick labels and legends whole, plots readable.
             for (const ChartPanel *chart : lab->findChildren<ChartPanel *>()) found << chart->layoutProblems();
+            // Collapsed, the explanation is one line above the charts, which take the rest.
+            w.setExplanationShown(false);
+            for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
+            if (w.size() != size) found << QStringLiteral("the window grew with the explanation collapsed");
+            QStringList collapsed;
+            walk(&w, collapsed);
+            for (const ChartPanel *chart : lab->findChildren<ChartPanel *>()) collapsed << chart->layoutProblems();
+            for (const QString &p : collapsed) found << QStringLiteral("explanation collapsed: ") + p;
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("%1-%2x%3-collapsed.png").arg(lab->name())
+                                                       .arg(size.width()).arg(size.height())));
+            w.setExplanationShown(true);
+            for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
             // The lab list and the parameter column together leave the charts most of the width.
             const auto *list = w.findChild<QListWidget *>(QStringLiteral("labList"));
             const auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide"));
@@ -179,6 +199,38 @@ private Q_SLOTS:
         }
         problems.removeDuplicates();
         for (const QString &p : problems) qWarning("%s", qPrintable(p));  // every one, not the first few
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The start page at the same sizes: the window keeps its size, the page scrolls only
+    // vertically, and inside it nothing is cut, sticks out or overlaps.
+    void startPageFits_data() { everyLabFits_data(); }
+    void startPageFits()
+    {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showStartPage();
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QVERIFY(w.isStartPageShown());
+        QCOMPARE(w.size(), size);
+        QStringList problems;
+        walk(&w, problems);
+        StartPage *page = w.startPage();
+        QWidget *content = page->widget();
+        walk(content, problems, content);
+        if (content->width() > page->viewport()->width())
+            problems << QStringLiteral("the page is %1 px wide in a %2 px view").arg(content->width()).arg(page->viewport()->width());
+        if (page->horizontalScrollBar()->isVisible()) problems << QStringLiteral("the page scrolls sideways");
+        if (size.width() >= 1024 && page->columns() != 2)
+            problems << QStringLiteral("%1 column(s) at %2 px").arg(page->columns()).arg(size.width());
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        if (!shots.isEmpty())
+            w.grab().save(QDir(shots).filePath(QStringLiteral("start-%1x%2.png").arg(size.width()).arg(size.height())));
+        problems.removeDuplicates();
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 };

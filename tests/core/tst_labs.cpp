@@ -33,7 +33,7 @@ private Q_SLOTS:
             const LabSpec *lab = &def.spec();
             QCOMPARE(lab->name, names[i]);  // the chapter's order
             QCOMPARE(findLab(lab->name), &def);
-            QVERIFY(!lab->title.empty() && !lab->source.empty() && !lab->summary.empty());
+            QVERIFY(!lab->title.empty() && !lab->source.empty() && !lab->summary.empty() && !lab->section.empty());
             QVERIFY2(checkAll(*lab, lab->defaults()).empty(), lab->name.c_str());
             QVERIFY2(def.check(lab->defaults()).empty(), lab->name.c_str());
             QCOMPARE(windowLabSpec(lab->name) != nullptr, def.inWindow);
