@@ -66,6 +66,10 @@ MainWindow::MainWindow(QWidget *parent)
     sidebar_->setIconSize(QSize(28, 28));
     sidebar_->setSpacing(2);
     sidebar_->setFixedWidth(kSidebarWidth);
+    // A long title takes two lines rather than a sideways scroll bar.
+    sidebar_->setWordWrap(true);
+    sidebar_->setTextElideMode(Qt::ElideNone);
+    sidebar_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     QFont f = sidebar_->font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
     sidebar_->setFont(f);

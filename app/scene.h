@@ -28,8 +28,8 @@ struct Scene {
     QString title;        // shown in lecture mode's header; may be empty
     ParamValues values;   // every parameter of the lab
     QJsonObject extra;    // lab-specific state (pins, ghosts); may be empty
-    SceneAnimation animation;  // a live sweep instead of a still (app/scene_animation.h); may be unset
     QString notes;        // the lecturer's notes (presenter view); may be empty
+    SceneAnimation animation;  // a live sweep instead of a still (app/scene_animation.h); may be unset
 };
 
 struct Deck {

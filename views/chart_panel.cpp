@@ -10,6 +10,7 @@
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QMetaObject>
 #include <QResizeEvent>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -88,46 +89,98 @@ void ChartPanel::setTitle(const QString &title)
 {
     if (title == fullTitle_) return;
     fullTitle_ = title;
-    fitTexts(width());
+    fitTexts(size());
 }
 
 void ChartPanel::resizeEvent(QResizeEvent *event)
 {
-    fitTexts(event->size().width());
+    fitTexts(event->size());
     QChartView::resizeEvent(event);
+    // Once Qt Charts has laid the chart out at this size: a legend it cut after all is hidden.
+    QMetaObject::invokeMethod(this, [this] { settleLayout(); }, Qt::QueuedConnection);
 }
 
-void ChartPanel::fitTexts(qreal width)
+void ChartPanel::fitTexts(QSizeF size, bool exporting)
 {
     QChart *c = chart();
-    const qreal room = width - c->margins().left() - c->margins().right() - 16;
+    const qreal room = size.width() - c->margins().left() - c->margins().right() - 16;
     QString shown = fullTitle_;
     if (QFontMetricsF(c->titleFont()).horizontalAdvance(shown) > room && shown.contains(QLatin1String(": ")))
         shown = shown.section(QStringLiteral(": "), 0, 0);
     if (c->title() != shown) c->setTitle(shown);
 
-    // Qt Charts lays a bottom legend out in one row and cuts every entry when they do not all fit.
+    QStringList hidden;
+    // Qt Charts lays a bottom legend out in one row and cuts every entry when they do not all fit:
+    // then the legend is hidden and its names go to the tooltip. legendCutAt_ is the width at
+    // which Qt cut it last time (the estimate below can be short of Qt's own sizes).
     QLegend *legend = c->legend();
-    if (!legend->isVisible() && !legendHiddenToFit_) return;  // the view hid it
-    const QFontMetricsF fm(legend->font());
-    qreal need = 16;
-    QStringList names;
-    for (QLegendMarker *m : legend->markers()) {
-        if (!m->isVisible()) continue;
-        need += fm.height() + fm.horizontalAdvance(m->label()) + 16;
-        names << m->label();
+    if (legend->isVisible() || legendHiddenToFit_) {
+        const QFontMetricsF fm(legend->font());
+        qreal need = 16;
+        QStringList names;
+        for (QLegendMarker *m : legend->markers()) {
+            if (!m->isVisible()) continue;
+            need += fm.height() + fm.horizontalAdvance(m->label()) + 16;
+            names << m->label();
+        }
+        const bool fits = need <= room && (exporting || size.width() > legendCutAt_);
+        if (fits != legend->isVisible()) legend->setVisible(fits);
+        legendHiddenToFit_ = !fits;
+        if (!fits) hidden << names;
     }
-    const bool fits = need <= room;
-    if (fits == legend->isVisible()) return;
-    if (fits) {
-        legend->setVisible(true);
-        legendHiddenToFit_ = false;
+    // An axis title longer than its axis is set smaller, down to 60% of its size; one that does not
+    // fit even then is taken off (it goes to the tooltip) rather than cut. Its text becomes a space,
+    // not nothing: without a title Qt Charts cuts a vertical axis' tick labels.
+    const QRectF plot = c->plotArea();
+    const QList<QAbstractAxis *> axes = c->axes();
+    for (auto it = hiddenAxisTitles_.begin(); it != hiddenAxisTitles_.end();)
+        it = axes.contains(it.key()) ? std::next(it) : hiddenAxisTitles_.erase(it);  // replaced axes
+    const QFont normal = pointFont(kAxisTitlePt * fontScale_);
+    for (QAbstractAxis *axis : axes) {
+        const bool ours = hiddenAxisTitles_.contains(axis);
+        QString full = axis->titleText();  // a view may have set a new title since
+        if (ours && full == QLatin1String(" ")) full = hiddenAxisTitles_.value(axis);
+        if (!axis->isVisible() || full.isEmpty() || !axis->isTitleVisible()) continue;
+        const qreal length = axis->orientation() == Qt::Vertical ? plot.height() : plot.width();
+        const qreal need = QFontMetricsF(normal).horizontalAdvance(full) + 8;
+        const qreal scale = (exporting || length <= 0) ? 1.0 : std::min(1.0, length / need);
+        QFont font = normal;
+        if (scale < 1.0) font.setPointSizeF(std::max(normal.pointSizeF() * 0.6, normal.pointSizeF() * scale * 0.97));
+        if (axis->titleFont() != font) axis->setTitleFont(font);
+        const bool fits = scale >= 0.6;
+        if (fits && ours) {
+            axis->setTitleText(full);
+            hiddenAxisTitles_.remove(axis);
+        } else if (!fits) {
+            hiddenAxisTitles_.insert(axis, full);
+            if (axis->titleText() != QLatin1String(" ")) axis->setTitleText(QStringLiteral(" "));
+            hidden << full;
+        }
+    }
+    if (exporting) return;
+    if (!hidden.isEmpty()) {
+        if (!tipSaved_) toolTipBeforeFit_ = toolTip();
+        tipSaved_ = true;
+        setToolTip(hidden.join(QLatin1Char('\n')));
+    } else if (tipSaved_) {
         setToolTip(toolTipBeforeFit_);
-    } else {
-        toolTipBeforeFit_ = toolTip();
-        legend->setVisible(false);
-        legendHiddenToFit_ = true;
-        setToolTip(names.join(QLatin1Char('\n')));
+        tipSaved_ = false;
+    }
+}
+
+void ChartPanel::checkCutLegend()
+{
+    QLegend *legend = chart()->legend();
+    if (!legend->isVisible()) return;
+    QList<QGraphicsItem *> items = legend->childItems();
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        items << items[i]->childItems();
+        const auto *text = dynamic_cast<const QGraphicsTextItem *>(items[i]);
+        if (text && text->isVisible() && text->toPlainText().endsWith(QLatin1String("..."))) {
+            legendCutAt_ = width();
+            fitTexts(size());
+            return;
+        }
     }
 }
 
@@ -146,7 +199,7 @@ void ChartPanel::setFontScale(double scale)
 {
     fontScale_ = scale;
     applyFonts();
-    fitTexts(width());
+    fitTexts(size());
     // Lines thicken with the fonts so a projector shows them from the back row.
     for (QAbstractSeries *series : chart()->series()) {
         auto *xy = qobject_cast<QXYSeries *>(series);
@@ -291,9 +344,12 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
 
 void ChartPanel::settleLayout()
 {
-    fitTexts(width());  // a result may have renamed series or retitled the chart
+    fitTexts(size());  // a result may have renamed series or retitled the chart
     // The legend's layout request comes first: laying the legend out asks the chart for a layout.
     QChart *c = chart();
+    for (QObject *item : { static_cast<QObject *>(c->legend()), static_cast<QObject *>(c) })
+        QCoreApplication::sendPostedEvents(item, QEvent::LayoutRequest);
+    checkCutLegend();
     for (QObject *item : { static_cast<QObject *>(c->legend()), static_cast<QObject *>(c) })
         QCoreApplication::sendPostedEvents(item, QEvent::LayoutRequest);
 }
@@ -304,7 +360,7 @@ void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)
     // with no event processing in between, so the chart on screen never shows the export size.
     QChart *c = chart();
     const QRectF oldGeometry = c->geometry();
-    fitTexts(logicalSize.width());
+    fitTexts(QSizeF(logicalSize), true);
     QCoreApplication::sendPostedEvents(c->legend(), QEvent::LayoutRequest);
     c->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     if (c->layout()) c->layout()->activate();
@@ -313,7 +369,7 @@ void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)
     painter.setRenderHint(QPainter::TextAntialiasing);
     c->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(logicalSize)), QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     c->setGeometry(oldGeometry);
-    fitTexts(width());
+    fitTexts(size());
     QCoreApplication::sendPostedEvents(c->legend(), QEvent::LayoutRequest);
     if (c->layout()) c->layout()->activate();
 }

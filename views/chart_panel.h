@@ -4,6 +4,7 @@
 #include "views/exportable.h"
 
 #include <QChartView>
+#include <QHash>
 #include <QList>
 #include <QStringList>
 #include <QPointF>
@@ -75,7 +76,10 @@ protected:
 private:
     // Title and legend for a chart width: the short title where the whole one does not fit, the
     // legend hidden (its names in the tooltip) where its entries would be cut.
-    void fitTexts(qreal width);
+    // exporting: at an export's size (the axes' lengths are not known before its layout).
+    void fitTexts(QSizeF size, bool exporting = false);
+    // After a layout: where Qt Charts cut legend entries all the same, the legend is hidden.
+    void checkCutLegend();
     void attachSeries(QAbstractSeries *series);
     void styleAxis(QAbstractAxis *axis, const QString &title);
     void applyFonts();
@@ -85,7 +89,10 @@ private:
     double fontScale_ = 1.0;
     QString fullTitle_;
     bool legendHiddenToFit_ = false;
+    qreal legendCutAt_ = 0;  // the widest width at which Qt cut the legend
+    QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
     QString toolTipBeforeFit_;
+    bool tipSaved_ = false;
 };
 
 } // namespace fb

@@ -226,8 +226,8 @@ void DepthGradientsView::arrangeCharts(int focus)
         if (small) grid_->addWidget(charts[i], 1, col++);
     }
     blockChart_->setVisible(focus == 3);
-    grid_->setRowStretch(0, 3);
-    grid_->setRowStretch(1, 2);
+    grid_->setRowStretch(0, 1);
+    grid_->setRowStretch(1, 1);
     grid_->setColumnStretch(0, 1);
     grid_->setColumnStretch(1, 1);
     updateNames();

@@ -22,7 +22,7 @@ public:
     // charts side by side keep their legends whole), else a strip above them.
     static constexpr int kChartsBesideMin = 960;
     // Above the charts, the expanded explanation takes at most this share of the height.
-    static constexpr double kAboveShare = 0.25;
+    static constexpr double kAboveShare = 0.2;
     // Pixels of height left over above the charts' minimum (rounding of the window's own layout).
     static constexpr int kSlack = 8;
 
