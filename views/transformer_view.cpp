@@ -43,7 +43,7 @@ TransformerView::TransformerView(QWidget *parent)
     lengths_->setMinimumHeight(90);
     // The column of controls, maps, curves and table fits a 1280 x 720 screen: the charts may be
     // shorter than a chart's usual minimum.
-    maps_->setMinimumHeight(190);
+    maps_->setMinimumHeight(260);  // the heads stay readable, also with the explanation open
     chart_->setMinimumHeight(170);
     sample_ = new QLabel;
     sample_->setWordWrap(true);
@@ -53,12 +53,12 @@ TransformerView::TransformerView(QWidget *parent)
     // The maps above, the curves and the length table side by side below, with more of the height:
     // on a 1024 x 768 projector the loss curves keep a readable plot.
     chartArea()->addWidget(controls_);
-    addChart(maps_, maps_, 2);
+    addChart(maps_, maps_, 1);
     auto *below = new QHBoxLayout;
     below->addWidget(chart_, 3);
     below->addWidget(lengths_, 2);
     registerExportable(chart_);
-    chartArea()->addLayout(below, 3);
+    chartArea()->addLayout(below, 1);
     chartArea()->addWidget(sample_, 0);
 
     connect(controls_->startButton(), &QPushButton::clicked, this, &TransformerView::start);
