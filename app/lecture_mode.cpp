@@ -27,6 +27,9 @@ LectureMode::LectureMode(MainWindow *window)
 {
     header_ = new QLabel;
     header_->setObjectName(QStringLiteral("lectureHeader"));
+    // A long slide title takes a second line: unwrapped, it would make the window wider than a
+    // 1024 x 768 projector.
+    header_->setWordWrap(true);
     header_->hide();
     sizeHeader();
     black_ = new QWidget(window_);
@@ -164,7 +167,9 @@ void LectureMode::updateHeader()
     const Scene &s = deck_.scenes[position_];
     QString text = QStringLiteral("%1   ·   %2 / %3").arg(s.title.isEmpty() ? s.lab : s.title)
                        .arg(position_ + 1).arg(deck_.scenes.size());
-    if (!deck_.title.isEmpty()) text += QStringLiteral("   ·   ") + deck_.title;
+    // The deck's title too, unless the slide's own is long: the header stays one or two lines.
+    if (!deck_.title.isEmpty() && text.size() + deck_.title.size() <= 70)
+        text += QStringLiteral("   ·   ") + deck_.title;
     header_->setText(text);
 }
 

@@ -123,7 +123,7 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
             need += fm.height() + fm.horizontalAdvance(m->label()) + 16;
             names << m->label();
         }
-        const bool fits = need <= room && (exporting || size.width() > legendCutAt_);
+        const bool fits = need <= room && (exporting || (size.width() > legendCutAt_ && size.height() > legendTooTallAt_));
         if (fits != legend->isVisible()) legend->setVisible(fits);
         legendHiddenToFit_ = !fits;
         if (!fits) hidden << names;
@@ -170,14 +170,26 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
 
 void ChartPanel::checkCutLegend()
 {
+    // Legend entries cut: the width is short. Tick labels or axis titles cut while the legend is
+    // shown: Qt Charts ran out of height and fell back to its minimum sizes; the legend's row goes.
     QLegend *legend = chart()->legend();
     if (!legend->isVisible()) return;
+    const auto isCut = [](const QGraphicsItem *item) {
+        const auto *text = dynamic_cast<const QGraphicsTextItem *>(item);
+        return text && text->isVisible() && text->toPlainText().endsWith(QLatin1String("..."));
+    };
     QList<QGraphicsItem *> items = legend->childItems();
     for (qsizetype i = 0; i < items.size(); ++i) {
         items << items[i]->childItems();
-        const auto *text = dynamic_cast<const QGraphicsTextItem *>(items[i]);
-        if (text && text->isVisible() && text->toPlainText().endsWith(QLatin1String("..."))) {
+        if (isCut(items[i])) {
             legendCutAt_ = width();
+            fitTexts(size());
+            return;
+        }
+    }
+    for (const QGraphicsItem *item : scene()->items()) {
+        if (!legend->isAncestorOf(item) && isCut(item)) {
+            legendTooTallAt_ = height();
             fitTexts(size());
             return;
         }

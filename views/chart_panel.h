@@ -89,7 +89,8 @@ private:
     double fontScale_ = 1.0;
     QString fullTitle_;
     bool legendHiddenToFit_ = false;
-    qreal legendCutAt_ = 0;  // the widest width at which Qt cut the legend
+    qreal legendCutAt_ = 0;      // the widest width at which Qt cut the legend
+    qreal legendTooTallAt_ = 0;  // the tallest height at which the legend left the axes too little
     QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;

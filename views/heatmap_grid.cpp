@@ -292,8 +292,14 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size) const
     }
     painter.setRenderHint(QPainter::TextAntialiasing);
     painter.setPen(QColor(20, 20, 20));
-    painter.setFont(f.title);
-    painter.drawText(lay.title, Qt::AlignHCenter | Qt::AlignTop, data_.title);
+    // A title wider than the grid is set smaller (down to 60%), so that it is never cut.
+    QFont titleFont = f.title;
+    const double fullPt = titleFont.pointSizeF();
+    while (QFontMetricsF(titleFont).horizontalAdvance(data_.title) > lay.title.width() && titleFont.pointSizeF() > 0.6 * fullPt)
+        titleFont.setPointSizeF(titleFont.pointSizeF() - 0.25);
+    painter.setFont(titleFont);
+    painter.drawText(lay.title, Qt::AlignHCenter | Qt::AlignTop,
+                     QFontMetricsF(titleFont).elidedText(data_.title, Qt::ElideRight, lay.title.width()));
 
     for (int i = 0; i < lay.squares.size(); ++i) {
         const QRectF &sq = lay.squares[i];

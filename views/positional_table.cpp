@@ -159,9 +159,14 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size) const
     const double cellW = map.width() / d, cellH = map.height() / n;
 
     painter.setPen(QColor(20, 20, 20));
-    painter.setFont(f.title);
+    // A title wider than the table is set smaller (down to 60%) before it is shortened.
+    QFont titleFont = f.title;
+    const double fullPt = titleFont.pointSizeF();
+    while (QFontMetricsF(titleFont).horizontalAdvance(data_.title) > lay.title.width() && titleFont.pointSizeF() > 0.6 * fullPt)
+        titleFont.setPointSizeF(titleFont.pointSizeF() - 0.25);
+    painter.setFont(titleFont);
     painter.drawText(lay.title, Qt::AlignHCenter | Qt::AlignTop,
-                     QFontMetricsF(f.title).elidedText(data_.title, Qt::ElideRight, lay.title.width()));
+                     QFontMetricsF(titleFont).elidedText(data_.title, Qt::ElideRight, lay.title.width()));
 
     // Sharp cells when enlarged, smoothed when a wide table is squeezed into fewer pixels.
     painter.setRenderHint(QPainter::SmoothPixmapTransform, cellW < 1.0 || cellH < 1.0);

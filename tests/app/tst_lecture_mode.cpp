@@ -129,6 +129,30 @@ private Q_SLOTS:
         QVERIFY(!lecture->header()->isVisible());
     }
 
+    // Every slide of the shipped deck fits a 1024 x 768 projector: no slide (its title in the
+    // header, its lab) asks the window for more width or height than the screen has.
+    void everySlideFitsTheProjector()
+    {
+        MainWindow w;
+        w.resize(1024, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.openPath(kDeck), QString());
+        LectureMode *lecture = w.lecture();
+        lecture->enter();
+        for (int i = 0; i < lecture->deck().scenes.size(); ++i) {
+            QCOMPARE(lecture->show(i), QString());
+            QCoreApplication::processEvents();
+            const QSize need = w.minimumSizeHint();
+            QVERIFY2(need.width() <= 1024 && need.height() <= 768,
+                     qPrintable(QStringLiteral("slide %1 (%2) needs %3 x %4").arg(i + 1)
+                                    .arg(lecture->deck().scenes[i].title).arg(need.width()).arg(need.height())));
+            QVERIFY2(lecture->header()->minimumSizeHint().width() <= 1024,
+                     qPrintable(lecture->header()->text()));
+        }
+        lecture->leave();
+    }
+
     // A clicker and the keyboard drive lecture mode: the window's shortcuts work with the menu bar
     // hidden, B and . black the screen out, the header counts the slides in letters 4% of the
     // screen high.
