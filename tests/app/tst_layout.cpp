@@ -138,7 +138,9 @@ private Q_SLOTS:
         // Release build's to check, the memory this build's.
         if (sanitizedBuild()) return;
         QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1366x768") << QSize(1366, 768);
         QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("2560x1440") << QSize(2560, 1440);
     }
     void everyLabFits()
     {
