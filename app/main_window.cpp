@@ -298,7 +298,8 @@ void MainWindow::buildDeckMenu()
     editor->setCheckable(true);
     editor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     connect(editor, &QAction::triggered, this, [this](bool on) { on ? showDeckEditor() : deckDock_->hide(); });
-    connect(deckDock_, &QDockWidget::visibilityChanged, editor, [this, editor] { editor->setChecked(deckDock_->isVisible()); });
+    // The signal's own value, not the window: the dock is also hidden while the window is destroyed.
+    connect(deckDock_, &QDockWidget::visibilityChanged, editor, &QAction::setChecked);
     deck->addAction(tr("&Add current lab as a slide"), this, [this] {
         showDeckEditor();
         deckEditor_->addCurrentLab();
