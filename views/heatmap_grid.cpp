@@ -1,5 +1,6 @@
 #include "views/heatmap_grid.h"
 
+#include "views/fitted_font.h"
 #include "core/colour_map.h"
 #include "views/nice_number.h"
 #include "views/palette.h"
@@ -293,10 +294,7 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size) const
     painter.setRenderHint(QPainter::TextAntialiasing);
     painter.setPen(QColor(20, 20, 20));
     // A title wider than the grid is set smaller (down to 60%), so that it is never cut.
-    QFont titleFont = f.title;
-    const double fullPt = titleFont.pointSizeF();
-    while (QFontMetricsF(titleFont).horizontalAdvance(data_.title) > lay.title.width() && titleFont.pointSizeF() > 0.6 * fullPt)
-        titleFont.setPointSizeF(titleFont.pointSizeF() - 0.25);
+    const QFont titleFont = fittedFont(f.title, data_.title, lay.title.width());
     painter.setFont(titleFont);
     painter.drawText(lay.title, Qt::AlignHCenter | Qt::AlignTop,
                      QFontMetricsF(titleFont).elidedText(data_.title, Qt::ElideRight, lay.title.width()));

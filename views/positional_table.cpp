@@ -1,5 +1,6 @@
 #include "views/positional_table.h"
 
+#include "views/fitted_font.h"
 #include "views/heatmap_grid.h"
 #include "views/nice_number.h"
 #include "views/palette.h"
@@ -160,10 +161,7 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size) const
 
     painter.setPen(QColor(20, 20, 20));
     // A title wider than the table is set smaller (down to 60%) before it is shortened.
-    QFont titleFont = f.title;
-    const double fullPt = titleFont.pointSizeF();
-    while (QFontMetricsF(titleFont).horizontalAdvance(data_.title) > lay.title.width() && titleFont.pointSizeF() > 0.6 * fullPt)
-        titleFont.setPointSizeF(titleFont.pointSizeF() - 0.25);
+    const QFont titleFont = fittedFont(f.title, data_.title, lay.title.width());
     painter.setFont(titleFont);
     painter.drawText(lay.title, Qt::AlignHCenter | Qt::AlignTop,
                      QFontMetricsF(titleFont).elidedText(data_.title, Qt::ElideRight, lay.title.width()));
