@@ -62,14 +62,18 @@ DecayBoundResult decayBound(const DecayBoundParams &p)
     const long long blocks = (T + kBlock - 1) / kBlock;
     const long long grain = std::max<long long>(1, kGrainWork / (kBlock * h));
 
+    // Shared by every task (read only): the within-block table exp(i k theta_i) and the per-block
+    // step exp(i kBlock theta_i). Made once: per task, their sines and cosines were a seventh of the
+    // time at d = 1024 and 65,536 distances.
+    BlockTable Kre(kBlock, h), Kim(kBlock, h);
+    Eigen::VectorXd stepRe(h), stepIm(h);
+    for (Eigen::Index i = 0; i < h; ++i) {
+        for (int k = 0; k < kBlock; ++k) ropeCosSin(double(k), theta[i], Kre(k, i), Kim(k, i));
+        ropeCosSin(double(kBlock), theta[i], stepRe[i], stepIm[i]);
+    }
+
     tbb::parallel_for(tbb::blocked_range<long long>(0, blocks, grain), [&](const tbb::blocked_range<long long> &r) {
-        // Per task: the within-block table exp(i k theta_i) and the per-block step exp(i kBlock theta_i).
-        BlockTable Kre(kBlock, h), Kim(kBlock, h);
-        Eigen::VectorXd stepRe(h), stepIm(h), baseRe(h), baseIm(h);
-        for (Eigen::Index i = 0; i < h; ++i) {
-            for (int k = 0; k < kBlock; ++k) ropeCosSin(double(k), theta[i], Kre(k, i), Kim(k, i));
-            ropeCosSin(double(kBlock), theta[i], stepRe[i], stepIm[i]);
-        }
+        Eigen::VectorXd baseRe(h), baseIm(h);
         for (long long b = r.begin(); b < r.end(); ++b) {
             const double t0 = 1.0 + double(b) * kBlock;  // first distance of the block
             if ((b - r.begin()) % kReseedBlocks == 0) {

@@ -5,6 +5,7 @@
 #include "views/number_text.h"
 #include "views/palette.h"
 #include "views/readout_panel.h"
+#include "views/selectable_text.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -118,16 +119,17 @@ CapacityView::CapacityView(QWidget *parent)
     bandLabel_ = new ChartLabel(c, band_, QColor(70, 70, 70));
     gapLabel_ = new ChartLabel(c, gap_, QColor(0, 0, 0));
 
-    tables_ = new QLabel;
+    // Text that changes on every step of a drag: SelectableText lays it out once per change, where
+    // a QLabel laid it out again for every size query and paint.
+    tables_ = new SelectableText;
     tables_->setObjectName(QStringLiteral("capacityTables"));
     tables_->setTextFormat(Qt::RichText);
-    tables_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setPointSizeF(10.0);  // the widest table fits beside the parameters at 1024 px
     tables_->setFont(mono);
     tables_->setMargin(8);
     tables_->setAutoFillBackground(true);
-    tables_->setStyleSheet(QStringLiteral("QLabel { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
+    tables_->setStyleSheet(QStringLiteral("fb--SelectableText { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
     tables_->setToolTip(tr("Part A of the chapter's cell (218.6.5), recomputed for the chosen SNR and V"));
 
     addChart(chart_, chart_, 1);
@@ -138,7 +140,9 @@ CapacityView::CapacityView(QWidget *parent)
 
 QString CapacityView::tablesText() const
 {
-    return tablesPlain_;
+    QTextDocument doc;
+    doc.setHtml(tables_->text());
+    return doc.toPlainText();
 }
 
 QString CapacityView::bandLabel() const
@@ -206,9 +210,6 @@ void CapacityView::draw(const CapacityLabResult &r)
 
     const QString html = tablesHtml(r);
     tables_->setText(html);
-    QTextDocument doc;
-    doc.setHtml(html);
-    tablesPlain_ = doc.toPlainText();
 
     readouts()->setRow(QStringLiteral("token"), tr("Token channel log2(V)"),
                        tr("%1 bits").arg(text::fixed(r.chosen.tokenBits, 2)),

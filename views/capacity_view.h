@@ -6,7 +6,6 @@
 #include "views/lab_view_for.h"
 
 class QAreaSeries;
-class QLabel;
 class QLineSeries;
 class QScatterSeries;
 
@@ -14,6 +13,7 @@ namespace fb {
 
 class ChartLabel;
 class ChartPanel;
+class SelectableText;
 
 class CapacityView : public LabViewFor<CapacityLab> {
     Q_OBJECT
@@ -52,8 +52,7 @@ private:
     QLineSeries *gap_ = nullptr;
     ChartLabel *bandLabel_ = nullptr;
     ChartLabel *gapLabel_ = nullptr;
-    QLabel *tables_ = nullptr;
-    QString tablesPlain_;
+    SelectableText *tables_ = nullptr;
 };
 
 } // namespace fb

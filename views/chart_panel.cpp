@@ -228,8 +228,13 @@ void ChartPanel::styleAxis(QAbstractAxis *axis, const QString &title)
     axis->setTitleText(title);
     axis->setLabelsColor(QColor(40, 40, 40));
     axis->setTitleBrush(QColor(20, 20, 20));
-    axis->setGridLineColor(QColor(225, 225, 225));
-    axis->setLinePenColor(QColor(120, 120, 120));
+    // Hairline pens (width 0: one device pixel) for the grid, the axis line and its ticks. Each is a
+    // QGraphicsLineItem, whose bounding box with a wider pen is found by stroking the line into a
+    // path; with every tick and grid line moved on each new range, that stroking cost more than
+    // drawing the curves.
+    axis->setGridLinePen(QPen(QColor(225, 225, 225), 0));
+    axis->setMinorGridLinePen(QPen(QColor(242, 242, 242), 0));
+    axis->setLinePen(QPen(QColor(120, 120, 120), 0));
     axis->setLabelsFont(pointFont(kLabelPt * fontScale_));
     axis->setTitleFont(pointFont(kAxisTitlePt * fontScale_));
 }
@@ -264,7 +269,6 @@ QLogValueAxis *ChartPanel::setLogAxis(Qt::Orientation orientation, const QString
     axis->setBase(base);
     axis->setLabelFormat(QStringLiteral("%g"));
     axis->setMinorTickCount(base == 10.0 ? 8 : 0);
-    axis->setMinorGridLineColor(QColor(242, 242, 242));
     styleAxis(axis, title);
     if (orientation == Qt::Horizontal) replaceAxis(chart(), axisX_, axis, Qt::AlignBottom);
     else replaceAxis(chart(), axisY_, axis, Qt::AlignLeft);
@@ -285,9 +289,11 @@ QLineSeries *ChartPanel::addLine(const QString &name, const QColor &color, qreal
     QPen pen(color);
     pen.setWidthF(width);
     pen.setStyle(style);
-    // Round caps on solid lines; flat ones on dashes: each dash of a round-capped pen is stroked
-    // with two arcs, which made the dashed reference lines cost most of a chart's paint.
-    pen.setCapStyle(style == Qt::SolidLine ? Qt::RoundCap : Qt::FlatCap);
+    // Square caps on solid lines, flat ones on dashes. Qt Charts draws a solid series segment by
+    // segment, and the raster engine rasterises a segment directly only when its cap is flat or
+    // square: a round cap sends every segment through the general path stroker (arcs, atan2), which
+    // was half of a chart's repaint. Square caps close the joins as round ones did.
+    pen.setCapStyle(style == Qt::SolidLine ? Qt::SquareCap : Qt::FlatCap);
     s->setPen(pen);
     s->setProperty("fbBaseWidth", width);
     attachSeries(s);

@@ -5,6 +5,7 @@
 #include "views/number_text.h"
 #include "views/palette.h"
 #include "views/readout_panel.h"
+#include "views/selectable_text.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -125,14 +126,14 @@ GluFusionView::GluFusionView(QWidget *parent)
     alphaLabel_ = new ChartLabel(sensitivityChart_->chart(), sensitivity_, QColor(0, 0, 0));
     standardLabel_ = new ChartLabel(sensitivityChart_->chart(), sensitivity_, QColor(0, 0x70, 0x50));
 
-    overhead_ = new QLabel;
+    // Rich text that changes on every step of a drag: SelectableText lays it out once per change,
+    // where a QLabel made the window lay itself out again (most of a frame).
+    overhead_ = new SelectableText;
     overhead_->setObjectName(QStringLiteral("gluOverhead"));
     overhead_->setTextFormat(Qt::RichText);
-    overhead_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    overhead_->setMargin(6);
-    overhead_->setWordWrap(true);  // the table narrows with the window instead of widening the lab
+    overhead_->setMargin(6);  // wraps: the table narrows with the window instead of widening the lab
     overhead_->setAutoFillBackground(true);
-    overhead_->setStyleSheet(QStringLiteral("QLabel { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
+    overhead_->setStyleSheet(QStringLiteral("fb--SelectableText { background: white; color: #141414; border: 1px solid #d8d8d8; }"));
     overhead_->setToolTip(tr("218.6.2: W_a and W_b add 2·d·(d_e + d) parameters (4d² at d_e = d) and about twice as "
                              "many FLOPs per decoded token, against 12d² parameters and 24d² FLOPs per layer"));
 

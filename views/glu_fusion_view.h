@@ -8,7 +8,6 @@
 #include "views/lab_view_for.h"
 
 class QAreaSeries;
-class QLabel;
 class QLineSeries;
 class QScatterSeries;
 
@@ -16,6 +15,7 @@ namespace fb {
 
 class ChartLabel;
 class ChartPanel;
+class SelectableText;
 
 class GluFusionView : public LabViewFor<GluFusionLab> {
     Q_OBJECT
@@ -53,7 +53,7 @@ private:
     ChartLabel *alphaLabel_ = nullptr;
     ChartLabel *standardLabel_ = nullptr;
 
-    QLabel *overhead_ = nullptr;
+    SelectableText *overhead_ = nullptr;
 };
 
 } // namespace fb

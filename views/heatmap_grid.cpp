@@ -64,10 +64,10 @@ void HeatmapGrid::setData(HeatmapGridData data)
 {
     data_ = std::move(data);
     colourBar_.setMaximum(data_.maxValue);
-    colourBar_.setLogFloor(logScale_ && !data_.logImages.isEmpty() ? data_.logFloor : 0.0);
+    colourBar_.setLogFloor(showsLog() ? data_.logFloor : 0.0);
     colourBar_.setLabel(data_.valueTitle);
     colourBar_.setShowMasked(data_.masked);
-    if (hover_.panel >= data_.images.size() || hover_.row >= n() || hover_.col >= n()) hover_ = Cell {};
+    if (hover_.panel >= shownImages().size() || hover_.row >= n() || hover_.col >= n()) hover_ = Cell {};
     update();
 }
 
@@ -80,13 +80,18 @@ void HeatmapGrid::setFontScale(double scale)
 void HeatmapGrid::setLogScale(bool on)
 {
     logScale_ = on;
-    colourBar_.setLogFloor(logScale_ && !data_.logImages.isEmpty() ? data_.logFloor : 0.0);
+    colourBar_.setLogFloor(showsLog() ? data_.logFloor : 0.0);
     update();
+}
+
+bool HeatmapGrid::showsLog() const
+{
+    return !data_.logImages.isEmpty() && (logScale_ || data_.images.isEmpty());
 }
 
 const QList<QImage> &HeatmapGrid::shownImages() const
 {
-    return logScale_ && data_.logImages.size() == data_.images.size() ? data_.logImages : data_.images;
+    return showsLog() ? data_.logImages : data_.images;
 }
 
 void HeatmapGrid::setHoverFormatter(std::function<QString(int, int, int, double)> formatter)
@@ -132,7 +137,8 @@ int HeatmapGrid::gridColumns(int count)
 
 int HeatmapGrid::n() const
 {
-    return data_.images.isEmpty() ? 0 : data_.images.first().width();
+    const QList<QImage> &images = shownImages();
+    return images.isEmpty() ? 0 : images.first().width();
 }
 
 HeatmapGrid::Fonts HeatmapGrid::fonts() const
@@ -147,7 +153,7 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
     Layout lay;
     const Fonts f = fonts();
     const QFontMetricsF fmTitle(f.title), fmPanel(f.panel), fmTick(f.tick), fmAxis(f.axis);
-    const int count = int(data_.images.size());
+    const int count = int(shownImages().size());
     const int R = rows(), C = cols(), N = n();
     if (count == 0 || N == 0) return lay;
 

@@ -50,8 +50,10 @@ public:
     // Shows the log-scale images and colour bar (when the data has them).
     void setLogScale(bool on);
     bool logScale() const { return logScale_; }
-    // The images on screen and in exports: images or logImages.
+    // The images on screen and in exports: logImages when the log scale is on (or when the data
+    // has no others), else images. A producer may colour only the scale it was asked for.
     const QList<QImage> &shownImages() const;
+    bool showsLog() const;
 
     // Text for the cell under the mouse (panel, row, column, value); the default names them plainly.
     void setHoverFormatter(std::function<QString(int panel, int row, int col, double value)> formatter);
@@ -111,8 +113,8 @@ private:
     Layout layout(const QSizeF &size) const;
     void paintAll(QPainter &painter, const QSizeF &size) const;
     void paintTicks(QPainter &painter, const Layout &lay) const;
-    int rows() const { return gridRows(int(data_.images.size())); }
-    int cols() const { return gridColumns(int(data_.images.size())); }
+    int rows() const { return gridRows(int(shownImages().size())); }
+    int cols() const { return gridColumns(int(shownImages().size())); }
     int n() const;
 
     HeatmapGridData data_;

@@ -211,12 +211,14 @@ private Q_SLOTS:
         set(view, "n", "256");
         set(view, "causal", "1");
         view.logScaleBox()->setChecked(true);
+        view.waitForResult();  // the maps coloured on the log scale
         HeatmapGrid *grid = view.grid();
         QVERIFY(grid->logScale());
         const HeatmapGridData &d = grid->data();
         QCOMPARE(d.logFloor, d.maxValue * 1e-4);
         QVERIFY(grid->colourBar().isLog());
-        for (int h = 0; h < d.images.size(); ++h)
+        QCOMPARE(grid->shownImages().size(), qsizetype(d.values->size()));
+        for (int h = 0; h < grid->shownImages().size(); ++h)
             QCOMPARE(grid->shownImages()[h],
                      HeatmapGrid::colourImage((*d.values)[std::size_t(h)], d.maxValue, true, d.logFloor));
         for (double t : grid->colourBar().ticks()) {
@@ -230,6 +232,7 @@ private Q_SLOTS:
         const QImage image = grid->renderImage(QSize(1600, 1000));
         QVERIFY(imageStats(image).distinctColours > 200);
         view.logScaleBox()->setChecked(false);
+        view.waitForResult();
         QVERIFY(!grid->colourBar().isLog());
         QCOMPARE(grid->shownImages().front(), grid->data().images.front());
     }
