@@ -81,6 +81,14 @@ void LectureMode::enter()
     Q_EMIT activeChanged(true);
 }
 
+void LectureMode::setParametersShown(bool shown)
+{
+    for (int i = 0; i < window_->labCount(); ++i) {
+        window_->lab(i)->setPresentationScale(shown ? kFontScaleBesideParameters : kFontScale);
+        window_->lab(i)->setSideVisible(shown);
+    }
+}
+
 void LectureMode::leave()
 {
     if (!active_) return;

@@ -24,6 +24,8 @@ class LectureMode : public QObject {
     Q_OBJECT
 public:
     static constexpr double kFontScale = 1.6;
+    // The charts' text beside the parameter column (F6): the charts have less room then.
+    static constexpr double kFontScaleBesideParameters = 1.3;
 
     explicit LectureMode(MainWindow *window);
 
@@ -39,6 +41,10 @@ public:
     // Shows the scene delta steps away (clamped to the deck). Returns an error message or empty.
     QString step(int delta);
     QString show(int position);
+
+    // F6 in lecture mode: every lab's parameter column shown or hidden, its charts' text set to
+    // kFontScaleBesideParameters or kFontScale.
+    void setParametersShown(bool shown);
 
     // Plays the current slide's animation (active only in lecture mode, on an animation slide).
     SlidePlayer *player() const { return player_; }

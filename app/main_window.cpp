@@ -257,7 +257,8 @@ void MainWindow::buildMenus()
     QAction *side = view->addAction(tr("&Parameter panel"), this, [this] {
         if (LabView *l = currentLab()) {
             const bool show = !l->isSideVisible();
-            for (int i = 0; i < labCount(); ++i) lab(i)->setSideVisible(show);
+            if (lecture_->isActive()) lecture_->setParametersShown(show);
+            else for (int i = 0; i < labCount(); ++i) lab(i)->setSideVisible(show);
         }
     });
     side->setShortcut(QKeySequence(Qt::Key_F6));

@@ -77,6 +77,7 @@ AttentionFrame prepareFrame(AttentionLabResult &&result, HeatmapBuffers &buffers
         t.base = p.base;
         t.title = QObject::tr("Sinusoidal table PE(pos, i) added to the embeddings · n = %1 × d_model = %2 · b = %3")
                       .arg(r.n).arg(p.dModel).arg(QString::fromStdString(formatNumber(p.base)));
+        t.shortTitle = QObject::tr("Sinusoidal table PE(pos, i) · b = %1").arg(QString::fromStdString(formatNumber(p.base)));
     }
 
     if (r.cellRun) {
@@ -143,7 +144,7 @@ AttentionView::AttentionView(QWidget *parent)
     connect(grid_, &HeatmapGrid::hoverTextChanged, this, hover);
     connect(table_, &PositionalTable::hoverTextChanged, this, hover);
 
-    logScale_ = new QCheckBox(tr("Logarithmic colour scale (4 decades)"));
+    logScale_ = new QCheckBox(tr("Log colour scale (4 decades)"));
     logScale_->setToolTip(tr("Shows the small weights too: long sequences and causal masks put most weights "
                              "far below the largest one."));
     // The worker colours the maps on the scale asked for when it starts a result; a toggle asks
@@ -155,7 +156,7 @@ AttentionView::AttentionView(QWidget *parent)
         recompute();
     });
     sideArea()->addWidget(logScale_);
-    cellHeads_ = new QCheckBox(tr("Show the chapter's cell's heads (218.4.5)"));
+    cellHeads_ = new QCheckBox(tr("The chapter's cell's heads"));
     cellHeads_->setToolTip(tr("The heatmaps show the heads of the chapter's multi-head attention cell at these n, "
                               "d_model, heads and seed: x = torch.randn(3, n, d_model) with its own projections, "
                               "plus the sinusoidal table or nothing. RoPE is not the cell's."));

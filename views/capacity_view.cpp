@@ -90,6 +90,7 @@ CapacityView::CapacityView(QWidget *parent)
 {
     chart_ = new ChartPanel(tr("Inter-step channel capacity"));
     chart_->setLogAxis(Qt::Horizontal, tr("model width d (log scale)"), 2.0)->setLabelFormat(QStringLiteral("%.0f"));
+    chart_->setLogBases({ 2.0, 4.0, 16.0 });  // a tick every octave where the labels fit
     chart_->setLogAxis(Qt::Vertical, tr("bits per step boundary"), 10.0);
     QChart *c = chart_->chart();
 
@@ -171,11 +172,6 @@ void CapacityView::draw(const CapacityLabResult &r)
     chart_->replacePoints(snrOneMarks_, points(chapterDims(), r.markSnrOneBits));
     chart_->replacePoints(point_, point);
     chart_->replacePoints(gap_, point);
-    // A tick every power of two up to 12 octaves (64 ... 16,384), every power of four beyond.
-    if (auto *x = qobject_cast<QLogValueAxis *>(chart_->axisX())) {
-        const double base = std::log2(xMax / xMin) > 12.5 ? 4.0 : 2.0;
-        if (x->base() != base) x->setBase(base);
-    }
     // The y range spans every positive value drawn (log axis), with some room above and below.
     double lo = HUGE_VAL, hi = 0, yMin = 1, yMax = 1e5;
     for (const auto *pts : { &latent, &snrOne, &bandLow, &bandHigh, &point })

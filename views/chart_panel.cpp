@@ -1,5 +1,6 @@
 #include "views/chart_panel.h"
 
+#include "views/fitted_font.h"
 #include "views/nice_number.h"
 
 #include <QChart>
@@ -104,9 +105,15 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
 {
     QChart *c = chart();
     const qreal room = size.width() - c->margins().left() - c->margins().right() - 16;
+    // A title too wide shows the part before ": ", and one still too wide is set smaller (down to
+    // 70%) rather than cut.
+    const QFont titleFont = pointFont(kTitlePt * fontScale_, true);
     QString shown = fullTitle_;
-    if (QFontMetricsF(c->titleFont()).horizontalAdvance(shown) > room && shown.contains(QLatin1String(": ")))
+    if (QFontMetricsF(titleFont).horizontalAdvance(shown) > room && shown.contains(QLatin1String(": ")))
         shown = shown.section(QStringLiteral(": "), 0, 0);
+    // Qt Charts gives the title less than the chart's inner width (its layout's own margins).
+    const QFont fitted = exporting ? titleFont : fittedFont(titleFont, shown, room - 24, 0.65);
+    if (c->titleFont() != fitted) c->setTitleFont(fitted);
     if (c->title() != shown) c->setTitle(shown);
 
     QStringList hidden;
@@ -156,6 +163,20 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
             if (axis->titleText() != QLatin1String(" ")) axis->setTitleText(QStringLiteral(" "));
             hidden << full;
         }
+    }
+    // Log-axis tick labels: the first base whose labels fit side by side.
+    auto *logX = qobject_cast<QLogValueAxis *>(axisX_);
+    if (logX && !logBases_.isEmpty() && logX->min() > 0 && logX->max() > logX->min() && plot.width() > 0) {
+        const QFontMetricsF fm(logX->labelsFont());
+        const QString widest = QString::asprintf(qPrintable(logX->labelFormat()), logX->max());
+        const qreal label = fm.horizontalAdvance(widest) + fm.horizontalAdvance(QLatin1Char('0')) * 2;
+        double base = logBases_.last();
+        for (double b : logBases_)
+            if ((std::floor(std::log(logX->max() / logX->min()) / std::log(b)) + 1) * label <= plot.width()) {
+                base = b;
+                break;
+            }
+        if (logX->base() != base) logX->setBase(base);
     }
     if (exporting) return;
     if (!hidden.isEmpty()) {

@@ -34,6 +34,10 @@ public:
     // Axes. The returned axis is attached to the chart; series added later attach to both axes.
     QValueAxis *setValueAxis(Qt::Orientation orientation, const QString &title);
     QLogValueAxis *setLogAxis(Qt::Orientation orientation, const QString &title, double base = 10.0);
+    // The horizontal log axis takes the first of these bases whose tick labels all fit the plot's
+    // width (e.g. 2, 4, 16: a label every octave where there is room), chosen again on every
+    // result and resize.
+    void setLogBases(const QList<double> &bases) { logBases_ = bases; }
     QAbstractAxis *axisX() const { return axisX_; }
     QAbstractAxis *axisY() const { return axisY_; }
 
@@ -94,6 +98,7 @@ private:
     QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;
+    QList<double> logBases_;
 };
 
 } // namespace fb

@@ -113,6 +113,9 @@ CostsView::CostsView(QWidget *parent)
     presets_->addItem(tr("Custom values"));
     for (const CostsPreset &preset : costsPresets()) presets_->addItem(QString::fromStdString(preset.name));
     presets_->setToolTip(tr("Load a configuration from the encyclopedia page"));
+    // Narrower than its longest preset when the column is (a projector's fonts): names elide.
+    presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    presets_->setMinimumContentsLength(14);
     presetNote_ = new QLabel;
     presetNote_->setWordWrap(true);
     presetNote_->setStyleSheet(QStringLiteral("color:#444;"));
@@ -159,6 +162,7 @@ CostsView::CostsView(QWidget *parent)
     // KV cache against context length.
     kvChart_ = new ChartPanel(tr("KV cache vs context"));
     kvChart_->setLogAxis(Qt::Horizontal, tr("context n (tokens)"), 10.0)->setLabelFormat(QStringLiteral("%.0f"));
+    kvChart_->setLogBases({ 10.0, 100.0, 1000.0 });  // a tick every decade where the labels fit
     kvChart_->setLogAxis(Qt::Vertical, tr("GB"), 10.0);
     for (int v = 0; v < 3; ++v) kvLines_[v] = kvChart_->addLine(names[v], variantColor(v), 2.5);
     kvContext_ = kvChart_->addLine(tr("context n"), QColor(60, 60, 60), 1.5, Qt::DotLine);
@@ -171,6 +175,7 @@ CostsView::CostsView(QWidget *parent)
     // Attention against dense compute per token per layer.
     flopsChart_ = new ChartPanel(tr("Attention vs dense compute"));
     flopsChart_->setLogAxis(Qt::Horizontal, tr("context n (tokens)"), 10.0)->setLabelFormat(QStringLiteral("%.0f"));
+    flopsChart_->setLogBases({ 10.0, 100.0, 1000.0 });
     flopsChart_->setLogAxis(Qt::Vertical, tr("FLOPs per token per layer"), 10.0);
     attention_ = flopsChart_->addLine(tr("attention 4·n·d"), seriesColor(0), 2.5);
     dense_ = flopsChart_->addLine(tr("dense 24·d²"), seriesColor(4), 2.5, Qt::DashLine);

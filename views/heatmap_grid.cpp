@@ -1,6 +1,7 @@
 #include "views/heatmap_grid.h"
 
 #include "views/fitted_font.h"
+#include "views/painted_text.h"
 #include "core/colour_map.h"
 #include "views/nice_number.h"
 #include "views/palette.h"
@@ -24,6 +25,7 @@ constexpr double kGapY = 12.0;        // between a panel and the next row's titl
 constexpr double kColourBarGap = 22.0;
 constexpr double kTickLength = 4.0;
 constexpr double kMaxTokenWidth = 110.0;
+constexpr double kMinPanelPt = 7.5;  // panel titles are set no smaller (times the font scale)
 const QRgb kMaskedRgb = qRgb(0xe4, 0xe4, 0xe4);
 
 // viridis sampled at 1024 levels, built once (thread-safe static initialisation).
@@ -154,7 +156,7 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
     const Fonts f = fonts();
     const QFontMetricsF fmTitle(f.title), fmPanel(f.panel), fmTick(f.tick), fmAxis(f.axis);
     const int count = int(shownImages().size());
-    const int R = rows(), C = cols(), N = n();
+    const int N = n();
     if (count == 0 || N == 0) return lay;
 
     // Widest tick label on the left, tallest (tokens are written upwards) at the bottom.
@@ -169,13 +171,47 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
     lay.leftGutter = fmAxis.height() + 6 + tickExtent + kTickLength + 4;
     lay.bottomGutter = kTickLength + 4 + xTickHeight + 6 + fmAxis.height();
     const double titleH = data_.title.isEmpty() ? 0.0 : fmTitle.height() * 1.2 + 6;
-    const double panelTitleH = fmPanel.height() + 4;
+    double panelTitleH = fmPanel.height() + 4;
     const double barW = colourBar_.preferredWidth(f.tick);
     const double masked = data_.masked ? fmTick.height() * 0.8 + ColourBar::kRampWidth : 0.0;
 
     const double availW = size.width() - 2 * kMargin - lay.leftGutter - kColourBarGap - barW;
     const double availH = size.height() - 2 * kMargin - titleH - std::max(lay.bottomGutter, masked);
-    double s = std::min((availW - (C - 1) * kGapX) / C, (availH - R * panelTitleH - (R - 1) * kGapY) / R);
+    // The shape with the largest squares at this size: gridRows' by default, one row of four heads
+    // in a wide, low area (a projector slide), one column in a tall, narrow one.
+    auto side = [&](int r, int c) {
+        return std::min((availW - (c - 1) * kGapX) / c, (availH - r * panelTitleH - (r - 1) * kGapY) / r);
+    };
+    int R = gridRows(count), C = gridColumns(count);
+    double s = side(R, C);
+    for (int r = 1; r <= count; ++r) {
+        const int c = (count + r - 1) / r;
+        if ((r - 1) * c >= count) continue;  // a row would be empty
+        if (const double t = side(r, c); t > s + 0.5) {
+            s = t;
+            R = r;
+            C = c;
+        }
+    }
+    // Panels too narrow for their short titles even at the smallest size: the titles take two
+    // lines ("head 1 ·" over "3.41 nats") instead of being cut.
+    QFont smallest = f.panel;
+    smallest.setPointSizeF(kMinPanelPt * fontScale_);
+    const QFontMetricsF fmSmallest(smallest);
+    for (int i = 0; i < count; ++i) {
+        const QString &t = i < data_.shortTitles.size() ? data_.shortTitles[i]
+                         : i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
+        if (fmSmallest.horizontalAdvance(t) > s) {
+            lay.twoLineTitles = true;
+            break;
+        }
+    }
+    if (lay.twoLineTitles) {
+        panelTitleH = 2 * fmPanel.height() + 4;
+        s = side(R, C);
+    }
+    lay.rows = R;
+    lay.cols = C;
     s = std::max(s, 8.0);
     // Whole device-independent pixels per cell when that costs little: crisp, equal cells.
     const double whole = std::floor(s / N) * N;
@@ -224,11 +260,11 @@ HeatmapGrid::Cell HeatmapGrid::cellAt(const QPointF &pos) const
     return {};
 }
 
-void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay) const
+void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay, const PaintedText &text) const
 {
     const Fonts f = fonts();
     const QFontMetricsF fmTick(f.tick), fmAxis(f.axis);
-    const int N = n(), R = rows(), C = cols();
+    const int N = n(), R = lay.rows, C = lay.cols;
     const double cell = lay.squares.first().width() / N;
     // Every k-th tick: all tokens if they fit, else round positions about 45 pixels apart.
     const int k = data_.tokenTicks ? std::max(1, int(std::ceil(fmTick.height() * 1.05 / cell)))
@@ -238,6 +274,9 @@ void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay) const
             return fmTick.elidedText(data_.tokens[i], Qt::ElideRight, kMaxTokenWidth);
         return QString::number(i);
     };
+    auto full = [&](int i) {
+        return data_.tokenTicks && i < data_.tokens.size() ? data_.tokens[i] : QString::number(i);
+    };
     painter.setFont(f.tick);
     painter.setPen(QColor(40, 40, 40));
     // Query ticks left of the first panel of each row.
@@ -246,9 +285,9 @@ void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay) const
         for (int i = 0; i < N; i += k) {
             const double y = sq.top() + (i + 0.5) * cell;
             painter.drawLine(QPointF(sq.left() - kTickLength, y), QPointF(sq.left(), y));
-            painter.drawText(QRectF(sq.left() - lay.leftGutter, y - fmTick.height() / 2,
-                                    lay.leftGutter - kTickLength - 3, fmTick.height()),
-                             Qt::AlignRight | Qt::AlignVCenter, label(i));
+            text.draw(painter, QRectF(sq.left() - lay.leftGutter, y - fmTick.height() / 2,
+                                      lay.leftGutter - kTickLength - 3, fmTick.height()),
+                      Qt::AlignRight | Qt::AlignVCenter, label(i), full(i));
         }
     }
     // Key ticks under the grid, for each column (tokens written upwards).
@@ -262,31 +301,32 @@ void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay) const
                 painter.save();
                 painter.translate(x, base + kTickLength + 3);
                 painter.rotate(-90);
-                painter.drawText(QRectF(-kMaxTokenWidth, -fmTick.height() / 2, kMaxTokenWidth, fmTick.height()),
-                                 Qt::AlignRight | Qt::AlignVCenter, label(i));
+                text.draw(painter, QRectF(-kMaxTokenWidth, -fmTick.height() / 2, kMaxTokenWidth, fmTick.height()),
+                          Qt::AlignRight | Qt::AlignVCenter, label(i), full(i));
                 painter.restore();
             } else {
                 const double w = fmTick.horizontalAdvance(label(i)) + 8;
-                painter.drawText(QRectF(x - w / 2, base + kTickLength + 2, w, fmTick.height()),
-                                 Qt::AlignCenter, label(i));
+                text.draw(painter, QRectF(x - w / 2, base + kTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
+                          label(i), full(i));
             }
         }
     }
     // Axis titles: centred on the grid block.
-    painter.setFont(f.axis);
+    painter.setFont(fittedFont(f.axis, data_.xTitle, lay.gridBlock.width()));
     painter.setPen(QColor(20, 20, 20));
-    painter.drawText(QRectF(lay.gridBlock.left(), lay.gridBlock.bottom() + lay.bottomGutter - fmAxis.height(),
-                            lay.gridBlock.width(), fmAxis.height()),
-                     Qt::AlignCenter, data_.xTitle);
+    text.draw(painter, QRectF(lay.gridBlock.left(), lay.gridBlock.bottom() + lay.bottomGutter - fmAxis.height(),
+                              lay.gridBlock.width(), fmAxis.height()),
+              Qt::AlignCenter, data_.xTitle);
     painter.save();
     painter.translate(lay.gridBlock.left() - lay.leftGutter, lay.gridBlock.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-lay.gridBlock.height() / 2, 0, lay.gridBlock.height(), fmAxis.height()),
-                     Qt::AlignCenter, data_.yTitle);
+    painter.setFont(fittedFont(f.axis, data_.yTitle, lay.gridBlock.height()));  // a low grid: smaller
+    text.draw(painter, QRectF(-lay.gridBlock.height() / 2, 0, lay.gridBlock.height(), fmAxis.height()),
+              Qt::AlignCenter, data_.yTitle);
     painter.restore();
 }
 
-void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size) const
+void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const
 {
     painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
     const Fonts f = fonts();
@@ -302,8 +342,8 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size) const
     // A title wider than the grid is set smaller (down to 60%), so that it is never cut.
     const QFont titleFont = fittedFont(f.title, data_.title, lay.title.width());
     painter.setFont(titleFont);
-    painter.drawText(lay.title, Qt::AlignHCenter | Qt::AlignTop,
-                     QFontMetricsF(titleFont).elidedText(data_.title, Qt::ElideRight, lay.title.width()));
+    text.draw(painter, lay.title, Qt::AlignHCenter | Qt::AlignTop,
+              QFontMetricsF(titleFont).elidedText(data_.title, Qt::ElideRight, lay.title.width()), data_.title);
 
     for (int i = 0; i < lay.squares.size(); ++i) {
         const QRectF &sq = lay.squares[i];
@@ -325,21 +365,27 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size) const
         // Too wide for the panel even at 90 % size: the short title; then shrink, then elide.
         double pt = pf.pointSizeF();
         if (!fits(title, pt * 0.9) && i < data_.shortTitles.size()) title = data_.shortTitles[i];
-        while (!fits(title, pt) && pt > 7.5 * fontScale_) pt -= 0.25;
+        painter.setPen(QColor(20, 20, 20));
+        if (lay.twoLineTitles && !fits(title, pt)) {
+            // Two lines at the panel's size, broken at the words.
+            painter.setFont(pf);
+            text.draw(painter, lay.panelTitles[i], Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextWordWrap, title);
+            continue;
+        }
+        while (!fits(title, pt) && pt > kMinPanelPt * fontScale_) pt -= 0.25;
         pf.setPointSizeF(pt);
         painter.setFont(pf);
-        painter.setPen(QColor(20, 20, 20));
-        painter.drawText(lay.panelTitles[i], Qt::AlignHCenter | Qt::AlignVCenter,
-                         QFontMetricsF(pf).elidedText(title, Qt::ElideRight, sq.width()));
+        text.draw(painter, lay.panelTitles[i], Qt::AlignHCenter | Qt::AlignVCenter,
+                  QFontMetricsF(pf).elidedText(title, Qt::ElideRight, sq.width()), title);
     }
-    paintTicks(painter, lay);
+    paintTicks(painter, lay, text);
     colourBar_.paint(painter, lay.colourBar, f.tick);
 }
 
 void HeatmapGrid::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    paintAll(painter, QSizeF(size()));
+    paintAll(painter, QSizeF(size()), PaintedText {});
     if (hover_.panel < 0 || n() == 0) return;
     // The hovered cell, outlined in every head so the heads can be compared at one (query, key).
     const Layout lay = layout(QSizeF(size()));
@@ -396,7 +442,7 @@ QString HeatmapGrid::exportTitle() const
 void HeatmapGrid::paintExport(QPainter &painter, QSize logicalSize)
 {
     painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);
-    paintAll(painter, QSizeF(logicalSize));
+    paintAll(painter, QSizeF(logicalSize), PaintedText {});
 }
 
 } // namespace fb
@@ -414,6 +460,17 @@ QString HeatmapGrid::csv() const
                 out += QStringLiteral("%1,%2,%3,%4\n").arg(h + 1).arg(q).arg(k).arg(w(q, k), 0, 'g', 17);
     }
     return out;
+}
+
+QStringList HeatmapGrid::layoutProblems() const
+{
+    QStringList problems;
+    if (!isVisible() || width() <= 0 || height() <= 0) return problems;
+    QImage image(size(), QImage::Format_RGB32);
+    QPainter painter(&image);
+    painter.setFont(font());
+    paintAll(painter, QSizeF(size()), PaintedText { &problems, QSizeF(size()), QStringLiteral("heatmap '%1'").arg(exportTitle()) });
+    return problems;
 }
 
 } // namespace fb

@@ -19,6 +19,8 @@
 
 namespace fb {
 
+struct PaintedText;
+
 struct HeatmapGridData {
     QString title;                      // figure title, painted at the top
     QStringList panelTitles;            // one per panel, e.g. "head 1 · entropy 1.23 nats"
@@ -67,8 +69,9 @@ public:
     // lab recolours maps of the same size every frame; fresh memory costs a page fault per 4 KB).
     static void colourInto(QImage &image, const Eigen::MatrixXd &values, double maxValue, bool maskUpper,
                            double logFloor = 0.0);
-    // Grid shape for a panel count: rows = floor(sqrt(count)), columns = ceil(count / rows)
-    // (2 x 2 for 4, 2 x 4 for 8, 4 x 4 for 16).
+    // The grid's usual shape for a panel count: rows = floor(sqrt(count)), columns = ceil(count /
+    // rows) (2 x 2 for 4, 2 x 4 for 8, 4 x 4 for 16). A size where another shape gives larger
+    // squares (one row in a wide, low area) gets that one.
     static int gridRows(int count);
     static int gridColumns(int count);
 
@@ -82,6 +85,8 @@ public:
     // The name used for export files and menus (default: the figure title).
     void setExportTitle(const QString &title) { exportTitle_ = title; }
     QString exportTitle() const override;
+    // Text this grid, as shown now, draws cut, shortened or outside itself (the layout tests).
+    QStringList layoutProblems() const;
     void paintExport(QPainter &painter, QSize logicalSize) override;
     // head, query, key, weight: one row per cell.
     QString csv() const override;
@@ -105,16 +110,17 @@ private:
         QRectF colourBar;
         QRectF gridBlock;           // all squares and their titles
         double leftGutter = 0, bottomGutter = 0;
+        int rows = 1, cols = 1;     // the grid's shape at this size
+        bool twoLineTitles = false; // panels too narrow for one line of title
     };
     struct Fonts {
         QFont title, panel, tick, axis;
     };
     Fonts fonts() const;
     Layout layout(const QSizeF &size) const;
-    void paintAll(QPainter &painter, const QSizeF &size) const;
-    void paintTicks(QPainter &painter, const Layout &lay) const;
-    int rows() const { return gridRows(int(shownImages().size())); }
-    int cols() const { return gridColumns(int(shownImages().size())); }
+    // text: draws the texts (and, for layoutProblems, notes the ones that do not fit).
+    void paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const;
+    void paintTicks(QPainter &painter, const Layout &lay, const PaintedText &text) const;
     int n() const;
 
     HeatmapGridData data_;

@@ -16,6 +16,7 @@
 #include <QPointer>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -143,7 +144,12 @@ void LabView::resizeEvent(QResizeEvent *event)
     // minimum and its full width: at 1024 px the charts keep two thirds of the screen.
     if (sideDragged_ || side_->isHidden()) return;
     const int total = split_->width() - split_->handleWidth();
-    const int side = std::clamp(int(width() * 0.28), kSideMinWidth, kSideMaxWidth);
+    // Wider when its contents need it (a projector's larger fonts), up to 40% of the lab.
+    auto *scroll = static_cast<QScrollArea *>(side_);
+    const int need = scroll->widget()->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
+    const int widest = std::max(kSideMaxWidth, int(width() * 0.4));
+    const int share = std::min(int(width() * 0.28), kSideMaxWidth);
+    const int side = std::clamp(std::max(share, need), kSideMinWidth, widest);
     if (total > side) split_->setSizes({ side, total - side });
 }
 

@@ -1,6 +1,7 @@
 #include "views/positional_table.h"
 
 #include "views/fitted_font.h"
+#include "views/painted_text.h"
 #include "views/heatmap_grid.h"
 #include "views/nice_number.h"
 #include "views/palette.h"
@@ -22,6 +23,7 @@ constexpr double kMargin = 10.0;
 constexpr double kTickLength = 4.0;
 constexpr double kBarGap = 16.0;
 constexpr double kRampWidth = 14.0;
+constexpr double kMinMapHeight = 60.0;
 
 QFont sized(QFont f, double pt, bool bold = false)
 {
@@ -113,6 +115,13 @@ PositionalTable::Layout PositionalTable::layout(const QSizeF &size) const
     return lay;
 }
 
+QSize PositionalTable::minimumSizeHint() const
+{
+    const Layout lay = layout(QSizeF(320, 1000));
+    const double overhead = 1000 - lay.map.height();
+    return { 320, std::max(170, int(std::ceil(overhead + kMinMapHeight))) };
+}
+
 QRectF PositionalTable::mapRect() const
 {
     return layout(QSizeF(size())).map;
@@ -141,7 +150,7 @@ QString PositionalTable::entryText(const Entry &e) const
         .arg((*data_.values)(e.position, e.dimension), 0, 'f', 4);
 }
 
-void PositionalTable::paintAll(QPainter &painter, const QSizeF &size) const
+void PositionalTable::paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const
 {
     painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
     painter.setRenderHint(QPainter::TextAntialiasing);
@@ -161,10 +170,15 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size) const
 
     painter.setPen(QColor(20, 20, 20));
     // A title wider than the table is set smaller (down to 60%) before it is shortened.
-    const QFont titleFont = fittedFont(f.title, data_.title, lay.title.width());
+    QString title = data_.title;
+    QFont titleFont = fittedFont(f.title, title, lay.title.width());
+    if (QFontMetricsF(titleFont).horizontalAdvance(title) > lay.title.width() && !data_.shortTitle.isEmpty()) {
+        title = data_.shortTitle;
+        titleFont = fittedFont(f.title, title, lay.title.width());
+    }
     painter.setFont(titleFont);
-    painter.drawText(lay.title, Qt::AlignHCenter | Qt::AlignTop,
-                     QFontMetricsF(titleFont).elidedText(data_.title, Qt::ElideRight, lay.title.width()));
+    text.draw(painter, lay.title, Qt::AlignHCenter | Qt::AlignTop,
+              QFontMetricsF(titleFont).elidedText(title, Qt::ElideRight, lay.title.width()), title);
 
     // Sharp cells when enlarged, smoothed when a wide table is squeezed into fewer pixels.
     painter.setRenderHint(QPainter::SmoothPixmapTransform, cellW < 1.0 || cellH < 1.0);
@@ -180,9 +194,9 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size) const
     for (int p = 0; p < n; p += rowStep) {
         const double y = map.top() + (p + 0.5) * cellH;
         painter.drawLine(QPointF(map.left() - kTickLength, y), QPointF(map.left(), y));
-        painter.drawText(QRectF(map.left() - lay.leftGutter, y - fmTick.height() / 2, lay.leftGutter - kTickLength - 3,
-                                fmTick.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, QString::number(p));
+        text.draw(painter, QRectF(map.left() - lay.leftGutter, y - fmTick.height() / 2, lay.leftGutter - kTickLength - 3,
+                                  fmTick.height()),
+                  Qt::AlignRight | Qt::AlignVCenter, QString::number(p));
     }
     // Dimensions along the bottom.
     const int colStep = wholeStep((fmTick.horizontalAdvance(QString::number(d)) + 14) / cellW);
@@ -190,34 +204,39 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size) const
         const double x = map.left() + (i + 0.5) * cellW;
         painter.drawLine(QPointF(x, map.bottom()), QPointF(x, map.bottom() + kTickLength));
         const double w = fmTick.horizontalAdvance(QString::number(i)) + 8;
-        painter.drawText(QRectF(x - w / 2, map.bottom() + kTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
-                         QString::number(i));
+        text.draw(painter, QRectF(x - w / 2, map.bottom() + kTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
+                  QString::number(i));
     }
     // Wavelengths along the top, at the middle of each labelled pair (2k, 2k + 1).
     const double widest = fmTick.horizontalAdvance(wavelengthText(data_.wavelength.empty() ? 0.0 : data_.wavelength.back()));
     int pairStep = wholeStep((widest + 14) / (2 * cellW));
     const int pairs = int(data_.wavelength.size());
+    const QString lambdaTitle = tr("λ (tokens)");
+    const double lambdaRight = kMargin + fmTick.horizontalAdvance(lambdaTitle) + 4;
     for (int k = 0; k < pairs; k += pairStep) {
         const double x = map.left() + (2 * k + 1) * cellW;
         painter.drawLine(QPointF(x, map.top() - kTickLength), QPointF(x, map.top()));
         const QString t = wavelengthText(data_.wavelength[std::size_t(k)]);
         const double w = fmTick.horizontalAdvance(t) + 8;
-        painter.drawText(QRectF(x - w / 2, map.top() - kTickLength - 2 - fmTick.height(), w, fmTick.height()),
-                         Qt::AlignCenter, t);
+        if (x - w / 2 < lambdaRight) continue;  // the tick stays, its label would run into λ's
+        text.draw(painter, QRectF(x - w / 2, map.top() - kTickLength - 2 - fmTick.height(), w, fmTick.height()),
+                  Qt::AlignCenter, t);
     }
-    painter.drawText(QRectF(kMargin, map.top() - kTickLength - 2 - fmTick.height(), lay.leftGutter - 6, fmTick.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("λ (tokens)"));
+    text.draw(painter, QRectF(kMargin, map.top() - kTickLength - 2 - fmTick.height(), lay.leftGutter - 6, fmTick.height()),
+              Qt::AlignLeft | Qt::AlignVCenter, lambdaTitle);
 
     // Axis titles.
     painter.setFont(f.axis);
     painter.setPen(QColor(20, 20, 20));
-    painter.drawText(QRectF(map.left(), map.bottom() + kTickLength + 3 + fmTick.height() + 2, map.width(), fmAxis.height()),
-                     Qt::AlignCenter, tr("dimension i (even: sin, odd: cos)"));
+    text.draw(painter, QRectF(map.left(), map.bottom() + kTickLength + 3 + fmTick.height() + 2, map.width(), fmAxis.height()),
+              Qt::AlignCenter, tr("dimension i (even: sin, odd: cos)"));
     painter.save();
     painter.translate(kMargin, map.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-map.height() / 2 - 20, 0, map.height() + 40, fmAxis.height()), Qt::AlignCenter,
-                     tr("position"));
+    const QString positionTitle = tr("position");
+    painter.setFont(fittedFont(f.axis, positionTitle, map.height() + 8));  // clear of the "λ (tokens)" row
+    text.draw(painter, QRectF(-map.height() / 2 - 4, 0, map.height() + 8, fmAxis.height()), Qt::AlignCenter,
+              positionTitle);
     painter.restore();
 
     // The colour bar: viridis from −1 (bottom) to 1 (top).
@@ -229,29 +248,33 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size) const
     painter.drawRect(ramp);
     painter.setFont(f.tick);
     painter.setPen(QColor(40, 40, 40));
-    const bool roomy = ramp.height() > fmTick.height() * 6;
+    // Labels one line apart at least: all five, or -1, 0 and 1, or the ends only.
+    const double perHalf = ramp.height() / 2;
+    const bool halves = perHalf / 2 >= fmTick.height() * 1.1, middle = perHalf >= fmTick.height() * 1.1;
     for (double v : { -1.0, -0.5, 0.0, 0.5, 1.0 }) {
-        if (!roomy && std::fabs(v) == 0.5) continue;
+        if ((std::fabs(v) == 0.5 && !halves) || (v == 0.0 && !middle)) continue;
         const double y = ramp.bottom() - (v + 1.0) / 2.0 * ramp.height();
         painter.drawLine(QPointF(ramp.right(), y), QPointF(ramp.right() + kTickLength, y));
-        painter.drawText(QRectF(ramp.right() + kTickLength + 3, y - fmTick.height() / 2, 60, fmTick.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         v == 0.0 ? QStringLiteral("0") : QString::number(v).replace(QLatin1Char('-'), QChar(0x2212)));
+        text.draw(painter, QRectF(ramp.right() + kTickLength + 3, y - fmTick.height() / 2, 60, fmTick.height()),
+                  Qt::AlignLeft | Qt::AlignVCenter,
+                  v == 0.0 ? QStringLiteral("0") : QString::number(v).replace(QLatin1Char('-'), QChar(0x2212)));
     }
     painter.save();
     painter.setFont(f.axis);
     painter.setPen(QColor(20, 20, 20));
     painter.translate(lay.bar.right() - fmAxis.height(), ramp.center().y());
     painter.rotate(90);
-    painter.drawText(QRectF(-ramp.height() / 2 - 20, -fmAxis.height(), ramp.height() + 40, fmAxis.height()),
-                     Qt::AlignCenter, tr("PE(pos, i)"));
+    const QString barTitle = tr("PE(pos, i)");
+    painter.setFont(fittedFont(f.axis, barTitle, ramp.height() + 40));
+    text.draw(painter, QRectF(-ramp.height() / 2 - 20, -fmAxis.height(), ramp.height() + 40, fmAxis.height()),
+              Qt::AlignCenter, barTitle);
     painter.restore();
 }
 
 void PositionalTable::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    paintAll(painter, QSizeF(size()));
+    paintAll(painter, QSizeF(size()), PaintedText {});
     if (hover_.position < 0 || rows() == 0) return;
     const QRectF map = mapRect();
     const double cw = map.width() / cols(), ch = map.height() / rows();
@@ -291,7 +314,7 @@ QString PositionalTable::exportTitle() const
 
 void PositionalTable::paintExport(QPainter &painter, QSize logicalSize)
 {
-    paintAll(painter, QSizeF(logicalSize));
+    paintAll(painter, QSizeF(logicalSize), PaintedText {});
 }
 
 QString PositionalTable::csv() const
@@ -303,6 +326,17 @@ QString PositionalTable::csv() const
         for (Eigen::Index i = 0; i < t.cols(); ++i)
             out += QStringLiteral("%1,%2,%3\n").arg(p).arg(i).arg(t(p, i), 0, 'g', 17);
     return out;
+}
+
+QStringList PositionalTable::layoutProblems() const
+{
+    QStringList problems;
+    if (!isVisible() || width() <= 0 || height() <= 0) return problems;
+    QImage image(size(), QImage::Format_RGB32);
+    QPainter painter(&image);
+    painter.setFont(font());
+    paintAll(painter, QSizeF(size()), PaintedText { &problems, QSizeF(size()), QStringLiteral("table '%1'").arg(exportTitle()) });
+    return problems;
 }
 
 } // namespace fb

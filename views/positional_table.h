@@ -15,12 +15,15 @@
 
 namespace fb {
 
+struct PaintedText;
+
 struct PositionalTableData {
     QImage image;                                   // n x d: pixel (i, pos) is PE(pos, i), viridis over [-1, 1]
     std::shared_ptr<const Eigen::MatrixXd> values;  // (n, d) the table itself, for hover and CSV
     std::vector<double> wavelength;                 // [d / 2] 2π b^(2k/d) of pair k (tokens)
     double base = 10000.0;
     QString title;
+    QString shortTitle;  // optional, where the title does not fit even set smaller
 };
 
 class PositionalTable : public QWidget, public Exportable {
@@ -45,11 +48,15 @@ public:
     QString entryText(const Entry &e) const;
 
     QString exportTitle() const override;
+    // Text this table, as shown now, draws cut, shortened or outside itself (the layout tests).
+    QStringList layoutProblems() const;
     void paintExport(QPainter &painter, QSize logicalSize) override;
     // position, dimension, value: one row per entry.
     QString csv() const override;
 
-    QSize minimumSizeHint() const override { return { 320, 170 }; }
+    // High enough for a map of at least 60 px under its title, ticks and axis title at the current
+    // font scale (a projector's fonts are larger).
+    QSize minimumSizeHint() const override;
     QSize sizeHint() const override { return { 640, 240 }; }
 
 Q_SIGNALS:
@@ -70,7 +77,8 @@ private:
     };
     Fonts fonts() const;
     Layout layout(const QSizeF &size) const;
-    void paintAll(QPainter &painter, const QSizeF &size) const;
+    // text: draws the texts (and, for layoutProblems, notes the ones that do not fit).
+    void paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const;
     int rows() const;  // n
     int cols() const;  // d
 

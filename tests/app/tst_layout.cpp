@@ -10,6 +10,7 @@
 #include "app/start_page.h"
 #include "views/explanation_panel.h"
 #include "views/lab_view.h"
+#include "support/layout_walk.h"
 #include "support/sanitized.h"
 
 #include <QAbstractButton>
@@ -29,95 +30,7 @@
 
 using namespace fb;
 
-namespace {
-
-QString describe(const QWidget *w)
-{
-    QString text;
-    if (auto *l = qobject_cast<const QLabel *>(w)) text = l->text();
-    else if (auto *b = qobject_cast<const QAbstractButton *>(w)) text = b->text();
-    return QStringLiteral("%1 '%2' \"%3\" %4x%5").arg(QString::fromLatin1(w->metaObject()->className()),
-        w->objectName(), text.left(40)).arg(w->width()).arg(w->height());
-}
-
-// Inside a scroll area's viewport the content may be larger than what is shown: that is scrolling,
-// not clipping. (Up to root: a walk of a scroll area's content checks that content.)
-bool insideScrolledContent(const QWidget *w, const QWidget *root = nullptr)
-{
-    for (const QWidget *p = w->parentWidget(); p && p != root; p = p->parentWidget())
-        if (qobject_cast<const QAbstractScrollArea *>(p)) return true;
-    return false;
-}
-
-// Widgets whose children are drawn by the widget itself (a combo box's line edit, a scroll area's
-// scroll bars): their insides are Qt's business.
-bool isCompound(const QWidget *w)
-{
-    return qobject_cast<const QComboBox *>(w) || qobject_cast<const QAbstractScrollArea *>(w)
-        || qobject_cast<const QAbstractSpinBox *>(w);
-}
-
-void checkText(const QWidget *w, QStringList &problems)
-{
-    if (auto *l = qobject_cast<const QLabel *>(w)) {
-        if (l->text().isEmpty() || !l->pixmap().isNull()) return;
-        if (l->wordWrap()) {
-            const int need = l->heightForWidth(l->width());
-            if (need > l->height() + 1) problems << QStringLiteral("text cut (needs %1 px high): %2").arg(need).arg(describe(w));
-        } else if (l->sizeHint().width() > l->width() + 1 || l->minimumSizeHint().height() > l->height() + 1) {
-            problems << QStringLiteral("text cut (needs %1 px wide): %2").arg(l->sizeHint().width()).arg(describe(w));
-        }
-    } else if (auto *b = qobject_cast<const QAbstractButton *>(w)) {
-        if (b->text().isEmpty()) return;
-        if (b->sizeHint().width() > b->width() + 1)
-            problems << QStringLiteral("button text cut (needs %1 px): %2").arg(b->sizeHint().width()).arg(describe(w));
-    }
-}
-
-void walk(const QWidget *parent, QStringList &problems, const QWidget *root = nullptr)
-{
-    QList<const QWidget *> shown;
-    for (const QObject *o : parent->children()) {
-        auto *w = qobject_cast<const QWidget *>(o);
-        if (!w || w->isWindow() || !w->isVisible()) continue;
-        shown << w;
-    }
-    const bool scrolled = (parent != root && insideScrolledContent(parent, root))
-        || qobject_cast<const QAbstractScrollArea *>(parent);
-    for (const QWidget *w : shown) {
-        if (!scrolled) {
-            checkText(w, problems);
-            if (!parent->rect().contains(w->geometry()))
-                problems << QStringLiteral("sticks out of %1: %2 at (%3, %4)").arg(describe(parent), describe(w))
-                                .arg(w->x()).arg(w->y());
-        }
-        if (!isCompound(w)) walk(w, problems, root);
-    }
-    if (scrolled) return;
-    for (int i = 0; i < shown.size(); ++i)
-        for (int j = i + 1; j < shown.size(); ++j)
-            if (shown[i]->geometry().intersects(shown[j]->geometry()))
-                problems << QStringLiteral("overlap: %1 and %2").arg(describe(shown[i]), describe(shown[j]));
-}
-
-// The scrolled parameter column is checked at its own width: nothing in it may be cut sideways.
-void walkPanel(const QWidget *content, QStringList &problems)
-{
-    for (const QWidget *w : content->findChildren<const QWidget *>()) {
-        if (!w->isVisible() || isCompound(w->parentWidget())) continue;
-        if (auto *b = qobject_cast<const QAbstractButton *>(w); b && !b->text().isEmpty()
-            && b->sizeHint().width() > b->width() + 1)
-            problems << QStringLiteral("button text cut (needs %1 px): %2").arg(b->sizeHint().width()).arg(describe(w));
-        if (auto *l = qobject_cast<const QLabel *>(w); l && !l->wordWrap() && !l->text().isEmpty()
-            && l->sizeHint().width() > l->width() + 1)
-            problems << QStringLiteral("text cut (needs %1 px wide): %2").arg(l->sizeHint().width()).arg(describe(w));
-        if (auto *l = qobject_cast<const QLabel *>(w); l && l->wordWrap() && !l->text().isEmpty()
-            && l->heightForWidth(l->width()) > l->height() + 1)
-            problems << QStringLiteral("text cut (needs %1 px high): %2").arg(l->heightForWidth(l->width())).arg(describe(w));
-    }
-}
-
-} // namespace
+using namespace fb::layoutwalk;
 
 class TestLayout : public QObject {
     Q_OBJECT
@@ -174,14 +87,14 @@ private Q_SLOTS:
             if (auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide")))
                 walkPanel(side->widget(), found);
             // Inside the charts: titles, axis titles, tick labels and legends whole, plots readable.
-            for (const ChartPanel *chart : lab->findChildren<ChartPanel *>()) found << chart->layoutProblems();
+            found << chartProblems(lab);
             // Collapsed, the explanation is one line above the charts, which take the rest.
             w.setExplanationShown(false);
             for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
             if (w.size() != size) found << QStringLiteral("the window grew with the explanation collapsed");
             QStringList collapsed;
             walk(&w, collapsed);
-            for (const ChartPanel *chart : lab->findChildren<ChartPanel *>()) collapsed << chart->layoutProblems();
+            collapsed << chartProblems(lab);
             for (const QString &p : collapsed) found << QStringLiteral("explanation collapsed: ") + p;
             if (!shots.isEmpty())
                 w.grab().save(QDir(shots).filePath(QStringLiteral("%1-%2x%3-collapsed.png").arg(lab->name())

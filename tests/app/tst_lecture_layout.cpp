@@ -1,0 +1,128 @@
+// Lecture mode on a projector: every slide of the shipped deck, full screen on one screen of the
+// size FULLBAND_SCREEN names (default 1024x768; CTest runs it at 1024 x 768 and 1920 x 1080),
+// with the parameter column hidden (as a slide starts) and shown (F6), and with the explanation
+// shown (F7). The same walk as tst_layout: no label or button text cut, no widget sticking out of
+// its parent or lying on a sibling, and inside every chart (Qt Charts, heatmaps, the positional
+// table) no text cut, shortened or outside the chart.
+// With FULLBAND_SHOTS=folder it also writes a screenshot of every slide there.
+#include "app/lecture_mode.h"
+#include "app/main_window.h"
+#include "app/slide_player.h"
+#include "views/lab_view.h"
+#include "support/layout_walk.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace fb;
+using namespace fb::layoutwalk;
+
+namespace {
+
+const QString kDeck = QStringLiteral(FULLBAND_SOURCE_DIR "/resources/decks/road-to-transformers.fullband");
+
+QSize screenSize()
+{
+    const QStringList parts = qEnvironmentVariable("FULLBAND_SCREEN", QStringLiteral("1024x768")).split(QLatin1Char('x'));
+    const QSize size = parts.size() == 2 ? QSize(parts[0].toInt(), parts[1].toInt()) : QSize();
+    return size.isValid() && !size.isEmpty() ? size : QSize(1024, 768);
+}
+
+void settle()
+{
+    for (int k = 0; k < 4; ++k) QCoreApplication::processEvents();
+}
+
+} // namespace
+
+class TestLectureLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("FullBandLectureLayoutTest"));
+        QSettings().clear();
+        QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), screenSize());
+    }
+
+    void everySlideFits()
+    {
+        const QSize screen = screenSize();
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.openPath(kDeck), QString());
+        LectureMode *lecture = w.lecture();
+        lecture->enter();
+        QStringList problems;
+        const int slides = int(lecture->deck().scenes.size());
+        for (int i = 0; i < slides; ++i) {
+            QCOMPARE(lecture->show(i), QString());
+            lecture->player()->stop();  // an animation slide: its first frame holds still
+            LabView *lab = w.currentLab();
+            lab->waitForResult();
+            settle();
+            const QString slide = QStringLiteral("slide %1 (%2)").arg(i + 1).arg(lab->name());
+            auto check = [&](const QString &state) {
+                QStringList found;
+                if (w.size() != screen)
+                    found << QStringLiteral("the window is %1 x %2").arg(w.width()).arg(w.height());
+                walk(&w, found);
+                if (lab->isSideVisible())
+                    if (auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide"))) walkPanel(side->widget(), found);
+                found << chartProblems(lab);
+                for (const QString &p : found) problems << slide + state + QStringLiteral(": ") + p;
+            };
+            check(QString());
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("lecture-%1-%2-%3x%4.png").arg(i + 1).arg(lab->name())
+                                                       .arg(screen.width()).arg(screen.height())));
+            lecture->setParametersShown(true);  // F6
+            settle();
+            check(QStringLiteral(", parameters shown"));
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("lecture-%1-%2-%3x%4-parameters.png").arg(i + 1)
+                                                       .arg(lab->name()).arg(screen.width()).arg(screen.height())));
+            lecture->setParametersShown(false);
+            settle();
+        }
+        lecture->leave();
+        problems.removeDuplicates();
+        for (const QString &p : problems) qWarning("%s", qPrintable(p));  // every one, not the first few
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+};
+
+// One offscreen screen of the projector's size: lecture mode goes full screen on it.
+int main(int argc, char **argv)
+{
+    const QSize size = screenSize();
+    const QString config = QDir::temp().filePath(QStringLiteral("fullband-lecture-screen-%1.json").arg(QCoreApplication::applicationPid()));
+    QFile f(config);
+    if (!f.open(QIODevice::WriteOnly)) return 1;
+    f.write(QStringLiteral(R"({ "synthesized": true, "windowFrameMargins": false, "screens": [
+        { "name": "projector", "x": 0, "y": 0, "width": %1, "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1 } ] })")
+                .arg(size.width()).arg(size.height()).toUtf8());
+    f.close();
+    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config));
+    int rc = 0;
+    {
+        QApplication app(argc, argv);
+        TestLectureLayout test;
+        rc = QTest::qExec(&test, argc, argv);
+    }
+    QFile::remove(config);
+    return rc;
+}
+
+#include "tst_lecture_layout.moc"
