@@ -101,12 +101,16 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
     auto yOf = [&](double v) { return ramp.bottom() - ramp.height() * position(v); };
     painter.setPen(QColor(40, 40, 40));
     double lastTickY = ramp.bottom() + fm.height();
+    double lastLabelY = ramp.bottom() + 2 * fm.height();
     for (double t : ticks()) {
         const double y = yOf(t);
         painter.drawLine(QPointF(ramp.right(), y), QPointF(ramp.right() + kTickLength, y));
+        lastTickY = y;
+        // Every tick keeps its mark; a label only a line clear of the one below (a low bar).
+        if (lastLabelY - y < fm.height() * 1.05) continue;
         painter.drawText(QRectF(labelX, y - fm.height() / 2, rect.right() - labelX, fm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, tickText(t));
-        lastTickY = y;
+        lastLabelY = y;
     }
     // On a log scale the bottom stands for everything at or below the floor.
     if (isLog() && (ticks().isEmpty() || ramp.bottom() - yOf(ticks().front()) > fm.height() * 0.9)) {

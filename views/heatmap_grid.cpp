@@ -367,7 +367,15 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size, const PaintedT
         if (!fits(title, pt * 0.9) && i < data_.shortTitles.size()) title = data_.shortTitles[i];
         painter.setPen(QColor(20, 20, 20));
         if (lay.twoLineTitles && !fits(title, pt)) {
-            // Two lines at the panel's size, broken at the words.
+            // Two lines, broken at the words, set smaller while a word is wider than the panel.
+            const int wrap = Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextWordWrap;
+            while (pt > kMinPanelPt * fontScale_) {
+                pf.setPointSizeF(pt);
+                const QRectF need = QFontMetricsF(pf).boundingRect(lay.panelTitles[i], wrap, title);
+                if (need.width() <= lay.panelTitles[i].width() && need.height() <= lay.panelTitles[i].height()) break;
+                pt -= 0.25;
+            }
+            pf.setPointSizeF(pt);
             painter.setFont(pf);
             text.draw(painter, lay.panelTitles[i], Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextWordWrap, title);
             continue;
