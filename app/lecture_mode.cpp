@@ -178,6 +178,7 @@ void LectureMode::updateHeader()
     // The deck's title too, unless the slide's own is long: the header stays one or two lines.
     if (!deck_.title.isEmpty() && text.size() + deck_.title.size() <= 70)
         text += QStringLiteral("   ·   ") + deck_.title;
+    if (player_->isActive() && player_->isPaused()) text += tr("   ·   ⏸ paused (space plays)");
     header_->setText(text);
 }
 
@@ -205,6 +206,7 @@ bool LectureMode::eventFilter(QObject *watched, QEvent *event)
         // On an animation slide space pauses and resumes it; the other keys still step the deck.
         if (player_->isActive()) {
             player_->togglePause();
+            updateHeader();  // the header says "paused"
             return true;
         }
         step(+1);

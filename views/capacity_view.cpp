@@ -107,7 +107,7 @@ CapacityView::CapacityView(QWidget *parent)
     chart_->attach(band_);
 
     latent_ = chart_->addLine(QString(), seriesColor(0), 2.5);
-    snrOne_ = chart_->addLine(tr("latent feedback, SNR 1"), seriesColor(1), 2.5, Qt::DashLine);
+    snrOne_ = chart_->addLine(tr("latent, SNR 1"), seriesColor(1), 2.5, Qt::DashLine);
     latentMarks_ = chart_->attach(markers(seriesColor(0), QScatterSeries::MarkerShapeCircle, 10));
     snrOneMarks_ = chart_->attach(markers(seriesColor(1), QScatterSeries::MarkerShapeRectangle, 9));
     gap_ = chart_->addLine(QString(), QColor(0, 0, 0), 1.5, Qt::DotLine);
@@ -115,8 +115,8 @@ CapacityView::CapacityView(QWidget *parent)
     for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(latentMarks_), static_cast<QAbstractSeries *>(snrOneMarks_),
                                 static_cast<QAbstractSeries *>(gap_) })
         hideFromLegend(c, s);
-    band_->setName(tr("token-only channel log2(V)"));
-    point_->setName(tr("chosen d and SNR"));
+    band_->setName(tr("token-only log2(V)"));
+    point_->setName(tr("chosen d, SNR"));
     bandLabel_ = new ChartLabel(c, band_, QColor(70, 70, 70));
     gapLabel_ = new ChartLabel(c, gap_, QColor(0, 0, 0));
 
@@ -190,7 +190,7 @@ void CapacityView::draw(const CapacityLabResult &r)
     auto rename = [](QAbstractSeries *s, const QString &name) {
         if (s->name() != name) s->setName(name);
     };
-    rename(latent_, tr("latent feedback, SNR %1").arg(snrText(p.snr)));
+    rename(latent_, tr("latent, SNR %1").arg(snrText(p.snr)));
     bandLabel_->set(tr("token-only channel: log2(V), V from %1 to %2")
                         .arg(text::shortCount(r.vocabMin), text::shortCount(r.vocabMax)),
                     QPointF(xMin, r.bandHighBits), Qt::AlignLeft | Qt::AlignBottom, QPointF(8, -4));

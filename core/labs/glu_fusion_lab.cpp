@@ -28,7 +28,7 @@ const LabSpec &GluFusionLab::spec()
 {
     static const LabSpec spec { "glu-fusion", "Gated fusion", {
         integerParam("d_model", "model width d", "", 1, 2048, 512,
-                     "Width of the previous top-layer state h_t and of the fused input x_{t+1} (the chapter: 512).", true),
+                     "Width of the previous top-layer state hₜ and of the fused input xₜ₊₁ (the chapter: 512).", true),
         integerParam("d_emb", "embedding width d_e", "", 1, 2048, 512,
                      "Width of the sampled token's embedding e (the chapter: 512).", true),
         integerParam("batch", "batch", "rows", 1, 64, 4, "Rows of e and h drawn (the chapter: 4)."),
@@ -40,7 +40,7 @@ const LabSpec &GluFusionLab::spec()
                      "Transformer layers of the stack the overhead is measured against (the chapter: 32).", true),
         integerParam("bins", "histogram bins", "", 2, 200, 40, "Bins of the gate histogram over (0, 1)."),
     }, "218.6.2",
-        "The gated fusion x_{t+1} = (W_a u) ⊙ σ(W_b u) of the token embedding and h_t, its gates, its "
+        "The gated fusion xₜ₊₁ = (W_a u) ⊙ σ(W_b u) of the token embedding and hₜ, its gates, its "
         "sensitivity to h_t as the channel opens, and its cost against the stack's.",
         "218.6.2 The gated fusion" };
     return spec;

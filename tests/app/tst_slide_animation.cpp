@@ -9,6 +9,7 @@
 #include "app/slide_player.h"
 #include "views/lab_view.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -129,6 +130,7 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_Space);
         QCOMPARE(lecture->position(), 1);  // space did not step the deck
         QVERIFY(player->isPaused());
+        QVERIFY2(lecture->header()->text().contains(QStringLiteral("paused")), qPrintable(lecture->header()->text()));
         const double held = lab->values().number("base");
         const int heldFrame = player->frame();
         QTest::qWait(300);  // ~9 frames at 30 fps, were it playing
@@ -138,6 +140,7 @@ private Q_SLOTS:
         QSignalSpy shown(player, &SlidePlayer::frameShown);
         QTest::keyClick(&w, Qt::Key_Space);
         QVERIFY(!player->isPaused());
+        QVERIFY(!lecture->header()->text().contains(QStringLiteral("paused")));
         QTRY_VERIFY_WITH_TIMEOUT(player->frame() != heldFrame, 20000);
         // At the end (1e6) it runs back down instead of jumping to the start.
         const int last = player->frames() - 1;
