@@ -135,6 +135,7 @@ QString LabView::caption() const
 void LabView::setPresentationScale(double scale)
 {
     for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->setFontScale(scale);
+    readouts_->setFontScale(scale);
 }
 
 void LabView::resizeEvent(QResizeEvent *event)

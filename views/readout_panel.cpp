@@ -2,6 +2,7 @@
 
 #include "views/selectable_text.h"
 
+#include <QApplication>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -35,8 +36,12 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
         // Selectable, word-wrapped text (a long value wraps instead of widening the fixed-width side
         // column) that changes on every frame of a drag without laying the window out again.
         auto *v = new SelectableText;
-        v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        mono.setPointSizeF(mono.pointSizeF() * fontScale_);
+        v->setFont(mono);
         auto *l = new QLabel(label);
+        if (fontScale_ != 1.0) l->setFont(QApplication::font());
+        labels_ << l;
         l->setWordWrap(true);
         l->setStyleSheet(QStringLiteral("color:#555;"));
         auto *row = new QVBoxLayout;
@@ -48,6 +53,16 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
     }
     it->second->setText(value);
     if (!toolTip.isEmpty()) it->second->setToolTip(toolTip);
+}
+
+void ReadoutPanel::setFontScale(double scale)
+{
+    fontScale_ = scale;
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setPointSizeF(mono.pointSizeF() * scale);
+    for (auto &[key, value] : values_) value->setFont(mono);
+    for (QLabel *l : labels_) l->setFont(QApplication::font());
+    note_->setFont(QApplication::font());
 }
 
 QString ReadoutPanel::value(const QString &key) const

@@ -21,11 +21,16 @@ public:
     QString value(const QString &key) const;
     // A free-text note under the rows (rich text allowed).
     void setNote(const QString &html);
+    // Presentation: the rows' text at the application's font and the values' fixed-width font
+    // times scale (labels with a style sheet keep the font they were polished with otherwise).
+    void setFontScale(double scale);
 
 private:
     QVBoxLayout *rows_ = nullptr;
     QLabel *note_ = nullptr;
     std::map<QString, SelectableText *> values_;
+    QList<QLabel *> labels_;
+    double fontScale_ = 1.0;
 };
 
 } // namespace fb
