@@ -4,7 +4,7 @@
 // move up and down (or drag), the selected slide's title and notes, Show (applies the slide),
 // Update (the slide takes the lab as it is now), Present (lecture mode from the slide), New,
 // Save and Save as (written all or nothing). The deck edited here is what lecture mode presents
-// (MainWindow::presentDeck); opening a deck file loads it here. Unsaved changes are asked about
+// (DeckActions::present); opening a deck file loads it here. Unsaved changes are asked about
 // before they would be lost (New, opening another deck, closing the window).
 #include "app/scene.h"
 

@@ -1,6 +1,7 @@
 #include "app/main_window.h"
 
 #include "app/animation_dialog.h"
+#include "app/deck_actions.h"
 #include "app/deck_editor.h"
 #include "app/export_dialog.h"
 #include "app/image_export.h"
@@ -109,26 +110,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     if (LabView *l = currentLab()) undo_->setActiveStack(l->undoStack());
 
-    deckEditor_ = new DeckEditor(this);
-    deckDock_ = new QDockWidget(tr("Deck"), this);
-    deckDock_->setObjectName(QStringLiteral("deckDock"));
-    deckDock_->setWidget(deckEditor_);
-    deckDock_->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
-    addDockWidget(Qt::RightDockWidgetArea, deckDock_);
-    deckDock_->hide();
-    connect(deckEditor_, &DeckEditor::deckChanged, this, [this] { deckEdited_ = true; });
-    connect(deckEditor_, &DeckEditor::presentRequested, this, &MainWindow::presentDeck);
-    // Lecture mode gives the screen to the slide; the editor comes back afterwards, on the slide
-    // lecture mode stopped at.
-    connect(lecture_, &LectureMode::activeChanged, this, [this](bool on) {
-        if (on) {
-            deckDockWasVisible_ = deckDock_->isVisible();
-            deckDock_->hide();
-            return;
-        }
-        if (!deckEdited_) deckEditor_->selectSlide(lecture_->position());
-        if (deckDockWasVisible_) showDeckEditor();
-    });
+    deck_ = new DeckActions(this, lecture_);
     // A lab chosen in the list (also the one already current) replaces the start page.
     connect(sidebar_, &QListWidget::currentRowChanged, this, [this] { pages_->setCurrentWidget(stack_); });
     connect(sidebar_, &QListWidget::itemClicked, this, [this] { pages_->setCurrentWidget(stack_); });
@@ -252,7 +234,7 @@ void MainWindow::buildMenus()
     full->setShortcut(QKeySequence(Qt::Key_F11));
     full->setCheckable(true);
     connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
-    QAction *lecture = view->addAction(tr("&Lecture mode"), this, &MainWindow::toggleLecture);
+    QAction *lecture = view->addAction(tr("&Lecture mode"), deck_, &DeckActions::toggleLecture);
     lecture->setShortcut(QKeySequence(Qt::Key_F5));
     QAction *side = view->addAction(tr("&Parameter panel"), this, [this] {
         if (LabView *l = currentLab()) {
@@ -276,7 +258,7 @@ void MainWindow::buildMenus()
         if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
 
-    buildDeckMenu();
+    deck_->buildMenu(menuBar());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Start page"), this, &MainWindow::showStartPage)->setShortcut(QKeySequence(Qt::Key_F1));
@@ -289,75 +271,13 @@ void MainWindow::buildMenus()
         for (QAction *a : menu->actions())
             if (!a->shortcut().isEmpty()) addAction(a);
     // The deck editor floats in a window of its own on small screens: the shortcuts work there too.
-    deckDock_->addActions(actions());
+    deck_->dock()->addActions(actions());
 }
 
-void MainWindow::buildDeckMenu()
-{
-    QMenu *deck = menuBar()->addMenu(tr("&Deck"));
-    QAction *editor = deck->addAction(tr("Deck &editor"));
-    editor->setCheckable(true);
-    editor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    connect(editor, &QAction::triggered, this, [this](bool on) { on ? showDeckEditor() : deckDock_->hide(); });
-    // The signal's own value, not the window: the dock is also hidden while the window is destroyed.
-    connect(deckDock_, &QDockWidget::visibilityChanged, editor, &QAction::setChecked);
-    deck->addAction(tr("&Add current lab as a slide"), this, [this] {
-        showDeckEditor();
-        deckEditor_->addCurrentLab();
-    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
-    deck->addSeparator();
-    deck->addAction(tr("&New deck"), this, [this] {
-        showDeckEditor();
-        deckEditor_->newDeck();
-    });
-    deck->addAction(tr("&Save deck"), deckEditor_, &DeckEditor::save);
-    deck->addAction(tr("Save deck &as…"), deckEditor_, &DeckEditor::saveAs);
-    deck->addSeparator();
-    deck->addAction(tr("&Present from the selected slide"), this, [this] {
-        presentDeck(qMax(0, deckEditor_->currentSlide()));
-    })->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-}
-
-void MainWindow::showDeckEditor()
-{
-    // Docked, the editor takes its width from the lab; a lab at its narrowest and the editor must
-    // both fit the window as it is.
-    const int editorWidth = deckDock_->minimumSizeHint().width();
-    const bool fits = centralWidget()->minimumSizeHint().width() + editorWidth + 8 <= width();
-    if (!fits && !deckDock_->isFloating()) {
-        deckDock_->setFloating(true);
-        const QRect r = geometry();
-        const int w = std::max(editorWidth, 320);
-        const int h = std::max(deckDock_->minimumSizeHint().height(), r.height() - 72);
-        deckDock_->setGeometry(QRect(r.right() - w - 12, r.top() + 40, w, h));
-    }
-    deckDock_->show();
-    deckDock_->raise();
-    // Floating, the editor is a window of its own: the keyboard goes there, to its list.
-    if (deckDock_->isFloating()) deckDock_->activateWindow();
-}
-
-void MainWindow::toggleLecture()
-{
-    if (lecture_->isActive()) {
-        lecture_->leave();
-        return;
-    }
-    // The deck as edited since lecture mode last had it, from its first slide.
-    if (deckEdited_) {
-        lecture_->setDeck(deckEditor_->deck(), 0);
-        deckEdited_ = false;
-    }
-    lecture_->enter();
-}
-
-void MainWindow::presentDeck(int position)
-{
-    if (deckEditor_->deck().scenes.isEmpty()) return;
-    lecture_->setDeck(deckEditor_->deck(), position);
-    deckEdited_ = false;
-    lecture_->enter();
-}
+DeckEditor *MainWindow::deckEditor() const { return deck_->editor(); }
+QDockWidget *MainWindow::deckDock() const { return deck_->dock(); }
+void MainWindow::presentDeck(int position) { deck_->present(position); }
+void MainWindow::showDeckEditor() { deck_->showEditor(); }
 
 void MainWindow::about()
 {
@@ -425,11 +345,7 @@ QString MainWindow::openPath(const QString &path)
         return parsed.error.contains(QLatin1Char('\'') + path + QLatin1Char('\''))
             ? parsed.error : QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), parsed.error);
     if (parsed.isDeck) {
-        // The deck being edited is not replaced without asking.
-        if (!deckEditor_->confirmDiscard()) return {};
-        deckEditor_->setDeck(parsed.deck, path);
-        lecture_->setDeck(parsed.deck, 0);
-        deckEdited_ = false;
+        if (!deck_->open(parsed.deck, path)) return {};  // the edited deck kept
     } else if (QString err = applyScene(parsed.scene); !err.isEmpty()) {
         return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), err);
     }
@@ -635,7 +551,7 @@ void MainWindow::saveSettings()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!deckEditor_->confirmDiscard()) {
+    if (!deck_->confirmDiscard()) {
         event->ignore();
         return;
     }

@@ -13,6 +13,7 @@ class QUndoGroup;
 
 namespace fb {
 
+class DeckActions;
 class DeckEditor;
 class LabView;
 class LectureMode;
@@ -37,8 +38,8 @@ public:
     bool isSidebarVisible() const;
     LectureMode *lecture() const { return lecture_; }
     // The deck editor (Ctrl+D) in its dock; lecture mode presents the deck edited there.
-    DeckEditor *deckEditor() const { return deckEditor_; }
-    QDockWidget *deckDock() const { return deckDock_; }
+    DeckEditor *deckEditor() const;
+    QDockWidget *deckDock() const;
     // Lecture mode on the editor's deck from slide position (F5 continues where it was, unless the
     // deck was edited since).
     void presentDeck(int position);
@@ -99,8 +100,6 @@ private:
     void saveDialog();
     void copyChart();
     void rebuildRecentMenu();
-    void buildDeckMenu();
-    void toggleLecture();
     void about();
     void restoreSettings();
     void saveSettings();
@@ -114,10 +113,7 @@ private:
     bool firstStart_ = false;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
-    DeckEditor *deckEditor_ = nullptr;
-    QDockWidget *deckDock_ = nullptr;
-    bool deckEdited_ = false;          // the editor's deck changed since lecture mode got it
-    bool deckDockWasVisible_ = false;  // before lecture mode hid it
+    DeckActions *deck_ = nullptr;  // the deck editor, its dock and menu, presenting
     Toast *toast_ = nullptr;
     QUndoGroup *undo_ = nullptr;
     bool captionStrip_ = false;
