@@ -12,6 +12,7 @@
 #include "views/lab_view.h"
 #include "views/loss_curve_chart.h"
 #include "views/training_view.h"
+#include "support/cli_process.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -36,13 +37,8 @@ private:
     struct Run { int code; QString out; QString err; };
     Run run(const QStringList &args)
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        p.setProcessEnvironment(env);
-        p.start(QString::fromLocal8Bit(qgetenv("FULLBAND_BIN")), args);
-        if (!p.waitForFinished(120000)) return { -1, {}, {} };
-        return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+        const fb::test::CliRun r = fb::test::runFullband(args);
+        return { r.exitCode, QString::fromUtf8(r.out), QString::fromUtf8(r.err) };
     }
 
     static constexpr int kSteps = 30;

@@ -1,6 +1,7 @@
 // `fullband compute`: the built executable, run as a user would, reproduces the chapter's numbers
 // and refuses bad input with exit code 2 and one line on stderr.
 #include "support/fuzzy.h"
+#include "support/cli_process.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,20 +20,8 @@ struct Run {
 
 Run runCompute(const QStringList &args)
 {
-    Run r;
-    const QString bin = qEnvironmentVariable("FULLBAND_BIN");
-    if (bin.isEmpty()) return r;
-    QProcess p;
-    p.start(bin, QStringList { QStringLiteral("compute") } + args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    const fb::test::CliRun c = fb::test::runFullband(QStringList { QStringLiteral("compute") } + args);
+    return { c.exitCode, c.out, c.err };
 }
 
 } // namespace

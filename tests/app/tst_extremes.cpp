@@ -11,6 +11,7 @@
 #include "views/lab_view.h"
 #include "views/param_panel.h"
 #include "support/sanitized.h"
+#include "support/cli_process.h"
 
 #include <QAbstractAxis>
 #include <QElapsedTimer>
@@ -103,19 +104,8 @@ struct Run {
 
 Run runCompute(const QStringList &args)
 {
-    Run r;
-    QProcess p;
-    p.start(qEnvironmentVariable("FULLBAND_BIN"), QStringList { QStringLiteral("compute") } + args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    const fb::test::CliRun c = fb::test::runFullband(QStringList { QStringLiteral("compute") } + args);
+    return { c.exitCode, c.out, c.err };
 }
 
 const QStringList kNonFinite { QStringLiteral("nan"), QStringLiteral("inf"), QStringLiteral("-inf"),

@@ -1,5 +1,7 @@
 // `fullband train` as a person or a script runs it: the built binary (FULLBAND_BIN), its JSON on
 // stdout, and one clear stderr line with exit code 2 for every bad input.
+#include "support/cli_process.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,16 +20,8 @@ private:
 
     Run run(const QStringList &args)
     {
-        QProcess p;
-        p.setProgram(qEnvironmentVariable("FULLBAND_BIN"));
-        p.setArguments(QStringList { QStringLiteral("train") } + args);
-        p.start();
-        Run r;
-        if (!p.waitForFinished(120000)) return r;
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        const fb::test::CliRun c = fb::test::runFullband(QStringList { QStringLiteral("train") } + args);
+        return { c.exitCode, c.out, c.err };
     }
 
     static QStringList sets(const QStringList &kv)

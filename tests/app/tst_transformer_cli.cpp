@@ -1,6 +1,8 @@
 // `fullband train --set model=transformer` as a script runs it: the built binary (FULLBAND_BIN), one
 // JSON object on stdout, and one stderr line naming the key with exit code 2 for bad values.
 // Runs are a few steps of small models: seconds each, also under the sanitizers.
+#include "support/cli_process.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,16 +23,8 @@ private:
     {
         QStringList args { QStringLiteral("train"), QStringLiteral("--set"), QStringLiteral("model=transformer") };
         for (const QString &s : kv) args << QStringLiteral("--set") << s;
-        QProcess p;
-        p.setProgram(qEnvironmentVariable("FULLBAND_BIN"));
-        p.setArguments(args);
-        p.start();
-        Run r;
-        if (!p.waitForFinished(120000)) return r;
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        const fb::test::CliRun c = fb::test::runFullband(args);
+        return { c.exitCode, c.out, c.err };
     }
 
     static QJsonObject parse(const Run &r)
