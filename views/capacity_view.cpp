@@ -39,6 +39,8 @@ void hideFromLegend(QChart *chart, QAbstractSeries *series)
     for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
 }
 
+constexpr double kTablePt = 10.0;
+
 QScatterSeries *markers(const QColor &color, QScatterSeries::MarkerShape shape, qreal size)
 {
     auto *s = new QScatterSeries;
@@ -126,7 +128,7 @@ CapacityView::CapacityView(QWidget *parent)
     tables_->setObjectName(QStringLiteral("capacityTables"));
     tables_->setTextFormat(Qt::RichText);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    mono.setPointSizeF(10.0);  // the widest table fits beside the parameters at 1024 px
+    mono.setPointSizeF(kTablePt);  // the widest table fits beside the parameters at 1024 px
     tables_->setFont(mono);
     tables_->setMargin(8);
     tables_->setAutoFillBackground(true);
@@ -137,6 +139,16 @@ CapacityView::CapacityView(QWidget *parent)
     chartArea()->addWidget(tables_, 0);
 
     beginComputing();
+}
+
+void CapacityView::setPresentationScale(double scale)
+{
+    LabView::setPresentationScale(scale);
+    QFont mono = tables_->font();
+    // A slide without the parameter column (lecture mode's 1.6): 1.25x. Beside the column (1.3)
+    // or at the desk (1) the table keeps its size, which fits beside the parameters at 1024 px.
+    mono.setPointSizeF(kTablePt * (scale > 1.4 ? 1.25 : 1.0));
+    tables_->setFont(mono);
 }
 
 QString CapacityView::tablesText() const

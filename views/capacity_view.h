@@ -38,6 +38,8 @@ public:
 
 protected:
     void draw(const CapacityLabResult &r) override;
+    // On a slide the tables are set 1.25x larger: their widest line still fits a 1024 px slide.
+    void setPresentationScale(double scale) override;
 
 private:
     ChartPanel *chart_ = nullptr;

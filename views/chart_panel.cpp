@@ -176,7 +176,11 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
                 base = b;
                 break;
             }
-        if (logX->base() != base) logX->setBase(base);
+        if (logX->base() != base) {
+            logX->setBase(base);
+            // Qt spaces minor ticks evenly between powers: only base 10 has the 2 ... 9 grid.
+            logX->setMinorTickCount(base == 10.0 ? 8 : 0);
+        }
     }
     if (exporting) return;
     if (!hidden.isEmpty()) {

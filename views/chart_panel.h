@@ -37,6 +37,7 @@ public:
     // The horizontal log axis takes the first of these bases whose tick labels all fit the plot's
     // width (e.g. 2, 4, 16: a label every octave where there is room), chosen again on every
     // result and resize.
+    // Bases must be above 1.
     void setLogBases(const QList<double> &bases) { logBases_ = bases; }
     QAbstractAxis *axisX() const { return axisX_; }
     QAbstractAxis *axisY() const { return axisY_; }

@@ -193,6 +193,13 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
             C = c;
         }
     }
+    // Whole device-independent pixels per cell when that costs little: crisp, equal cells.
+    auto rounded = [&](double t) {
+        t = std::max(t, 8.0);
+        const double whole = std::floor(t / N) * N;
+        return whole >= 0.85 * t ? whole : t;
+    };
+    s = rounded(s);
     // Panels too narrow for their short titles even at the smallest size: the titles take two
     // lines ("head 1 ·" over "3.41 nats") instead of being cut.
     QFont smallest = f.panel;
@@ -207,15 +214,22 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
         }
     }
     if (lay.twoLineTitles) {
+        // Two lines of title per row: the shape is chosen again with them.
         panelTitleH = 2 * fmPanel.height() + 4;
         s = side(R, C);
+        for (int r = 1; r <= count; ++r) {
+            const int c = (count + r - 1) / r;
+            if ((r - 1) * c >= count) continue;
+            if (const double t = side(r, c); t > s + 0.5) {
+                s = t;
+                R = r;
+                C = c;
+            }
+        }
+        s = rounded(s);
     }
     lay.rows = R;
     lay.cols = C;
-    s = std::max(s, 8.0);
-    // Whole device-independent pixels per cell when that costs little: crisp, equal cells.
-    const double whole = std::floor(s / N) * N;
-    if (whole >= 0.85 * s) s = whole;
 
     const double blockW = C * s + (C - 1) * kGapX;
     const double blockH = R * (panelTitleH + s) + (R - 1) * kGapY;
@@ -472,13 +486,8 @@ QString HeatmapGrid::csv() const
 
 QStringList HeatmapGrid::layoutProblems() const
 {
-    QStringList problems;
-    if (!isVisible() || width() <= 0 || height() <= 0) return problems;
-    QImage image(size(), QImage::Format_RGB32);
-    QPainter painter(&image);
-    painter.setFont(font());
-    paintAll(painter, QSizeF(size()), PaintedText { &problems, QSizeF(size()), QStringLiteral("heatmap '%1'").arg(exportTitle()) });
-    return problems;
+    return paintedTextProblems(*this, QStringLiteral("heatmap '%1'").arg(exportTitle()),
+                               [this](QPainter &p, const QSizeF &size, const PaintedText &text) { paintAll(p, size, text); });
 }
 
 } // namespace fb

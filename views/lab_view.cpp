@@ -145,7 +145,8 @@ void LabView::resizeEvent(QResizeEvent *event)
     // minimum and its full width: at 1024 px the charts keep two thirds of the screen.
     if (sideDragged_ || side_->isHidden()) return;
     const int total = split_->width() - split_->handleWidth();
-    // Wider when its contents need it (a projector's larger fonts), up to 40% of the lab.
+    // Wider when its contents need it (a projector's larger fonts), up to 40% of the lab (or the
+    // usual widest, 360 px, where that is more).
     auto *scroll = static_cast<QScrollArea *>(side_);
     const int need = scroll->widget()->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
     const int widest = std::max(kSideMaxWidth, int(width() * 0.4));

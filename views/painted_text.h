@@ -3,10 +3,12 @@
 // function that can also note the text that does not fit: the layout tests repaint such a chart
 // with a list (layoutProblems()) and fail on anything in it.
 #include <QFontMetricsF>
+#include <QImage>
 #include <QPainter>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
+#include <QWidget>
 
 namespace fb {
 
@@ -32,5 +34,19 @@ struct PaintedText {
         if (!full.isEmpty() && shown != full) *cut << QStringLiteral("%1: '%2' shortened to '%3'").arg(where, full, shown);
     }
 };
+
+// The problems PaintedText notes when widget, as shown now, paints itself into an image: for the
+// custom-painted charts' layoutProblems(). paint(painter, size, text) is the widget's own painting.
+template <class Paint>
+QStringList paintedTextProblems(const QWidget &widget, const QString &where, Paint paint)
+{
+    QStringList problems;
+    if (!widget.isVisible() || widget.width() <= 0 || widget.height() <= 0) return problems;
+    QImage image(widget.size(), QImage::Format_RGB32);
+    QPainter painter(&image);
+    painter.setFont(widget.font());
+    paint(painter, QSizeF(widget.size()), PaintedText { &problems, QSizeF(widget.size()), where });
+    return problems;
+}
 
 } // namespace fb

@@ -74,6 +74,7 @@ void PositionalTable::setData(PositionalTableData data)
 void PositionalTable::setFontScale(double scale)
 {
     fontScale_ = std::clamp(scale, 0.5, 4.0);
+    updateGeometry();  // the minimum height follows the fonts
     update();
 }
 
@@ -330,13 +331,8 @@ QString PositionalTable::csv() const
 
 QStringList PositionalTable::layoutProblems() const
 {
-    QStringList problems;
-    if (!isVisible() || width() <= 0 || height() <= 0) return problems;
-    QImage image(size(), QImage::Format_RGB32);
-    QPainter painter(&image);
-    painter.setFont(font());
-    paintAll(painter, QSizeF(size()), PaintedText { &problems, QSizeF(size()), QStringLiteral("table '%1'").arg(exportTitle()) });
-    return problems;
+    return paintedTextProblems(*this, QStringLiteral("table '%1'").arg(exportTitle()),
+                               [this](QPainter &p, const QSizeF &size, const PaintedText &text) { paintAll(p, size, text); });
 }
 
 } // namespace fb

@@ -12,6 +12,7 @@ namespace fb {
 ReadoutPanel::ReadoutPanel(const QString &title, QWidget *parent)
     : QWidget(parent)
 {
+    appPointSize_ = QApplication::font().pointSizeF();
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *heading = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
@@ -55,11 +56,13 @@ void ReadoutPanel::setRow(const QString &key, const QString &label, const QStrin
     if (!toolTip.isEmpty()) it->second->setToolTip(toolTip);
 }
 
-void ReadoutPanel::setFontScale(double scale)
+void ReadoutPanel::setFontScale(double)
 {
-    fontScale_ = scale;
+    // The values follow their labels, which are at the application's font (lecture mode sets it
+    // larger), not the charts' scale.
+    fontScale_ = QApplication::font().pointSizeF() / appPointSize_;
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    mono.setPointSizeF(mono.pointSizeF() * scale);
+    mono.setPointSizeF(mono.pointSizeF() * fontScale_);
     for (auto &[key, value] : values_) value->setFont(mono);
     for (QLabel *l : labels_) l->setFont(QApplication::font());
     note_->setFont(QApplication::font());

@@ -21,9 +21,10 @@ public:
     QString value(const QString &key) const;
     // A free-text note under the rows (rich text allowed).
     void setNote(const QString &html);
-    // Presentation: the rows' text at the application's font and the values' fixed-width font
-    // times scale (labels with a style sheet keep the font they were polished with otherwise).
-    void setFontScale(double scale);
+    // Presentation: the rows' text at the application's font, the values' fixed-width font as
+    // much larger as that font is (labels with a style sheet keep the font they were polished with
+    // otherwise). The charts' scale is not the readouts'.
+    void setFontScale(double chartScale);
 
 private:
     QVBoxLayout *rows_ = nullptr;
@@ -31,6 +32,7 @@ private:
     std::map<QString, SelectableText *> values_;
     QList<QLabel *> labels_;
     double fontScale_ = 1.0;
+    double appPointSize_ = 9.0;  // the application's font when the panel was made
 };
 
 } // namespace fb

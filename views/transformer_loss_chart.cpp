@@ -37,6 +37,13 @@ TransformerLossChart::TransformerLossChart(QWidget *parent)
     updateRanges();
 }
 
+void TransformerLossChart::setPlannedSteps(int steps)
+{
+    if (steps_ == std::max(1, steps)) return;
+    steps_ = std::max(1, steps);
+    updateRanges();
+}
+
 void TransformerLossChart::startRun(int steps, double maxLoss, bool repeatCurve)
 {
     steps_ = std::max(1, steps);

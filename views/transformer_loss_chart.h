@@ -19,6 +19,8 @@ public:
     explicit TransformerLossChart(QWidget *parent = nullptr);
 
     // A new run of steps steps, starting near maxLoss (ln V): empties the live curves.
+    // Before a run: the x axis spans the steps Start would train (the losses are not touched).
+    void setPlannedSteps(int steps);
     void startRun(int steps, double maxLoss, bool repeatCurve);
     void appendLosses(const std::vector<double> &losses);
     void appendHeldout(int step, double loss, double repeatLoss);

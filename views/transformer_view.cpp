@@ -113,8 +113,7 @@ void TransformerView::draw(const TransformerPreview &preview)
         controls_->progressBar()->setRange(0, steps);
         controls_->progressBar()->setValue(0);
         // The empty loss chart spans the run Start would train (not an earlier run's length).
-        if (stepsDone() == 0 && chart_->ghostCount() == 0)
-            chart_->startRun(steps, std::log(double(std::max<long long>(values().integer("vocab"), 2))), false);
+        if (stepsDone() == 0) chart_->setPlannedSteps(steps);
     }
     // Before a run (or after Reset) the maps show the untrained model of the current values.
     if (state_ == State::Idle) {

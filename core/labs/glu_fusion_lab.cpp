@@ -41,7 +41,7 @@ const LabSpec &GluFusionLab::spec()
         integerParam("bins", "histogram bins", "", 2, 200, 40, "Bins of the gate histogram over (0, 1)."),
     }, "218.6.2",
         "The gated fusion xₜ₊₁ = (W_a u) ⊙ σ(W_b u) of the token embedding and hₜ, its gates, its "
-        "sensitivity to h_t as the channel opens, and its cost against the stack's.",
+        "sensitivity to hₜ as the channel opens, and its cost against the stack's.",
         "218.6.2 The gated fusion" };
     return spec;
 }

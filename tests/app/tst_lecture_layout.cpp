@@ -1,7 +1,6 @@
 // Lecture mode on a projector: every slide of the shipped deck, full screen on one screen of the
 // size FULLBAND_SCREEN names (default 1024x768; CTest runs it at 1024 x 768 and 1920 x 1080),
-// with the parameter column hidden (as a slide starts) and shown (F6), and with the explanation
-// shown (F7). The same walk as tst_layout: no label or button text cut, no widget sticking out of
+// with the parameter column hidden (as a slide starts) and shown (F6). The same walk as tst_layout: no label or button text cut, no widget sticking out of
 // its parent or lying on a sibling, and inside every chart (Qt Charts, heatmaps, the positional
 // table) no text cut, shortened or outside the chart.
 // With FULLBAND_SHOTS=folder it also writes a screenshot of every slide there.
@@ -10,6 +9,7 @@
 #include "app/slide_player.h"
 #include "views/lab_view.h"
 #include "support/layout_walk.h"
+#include "support/offscreen_screens.h"
 
 #include <QApplication>
 #include <QDir>
@@ -70,8 +70,9 @@ private Q_SLOTS:
             QCOMPARE(lecture->show(i), QString());
             lecture->player()->stop();  // an animation slide: its first frame holds still
             LabView *lab = w.currentLab();
-            // A training slide shows its lab before Start (waitForResult would train it to the end).
-            if (!lab->values().numbers.count("steps")) lab->waitForResult();
+            // A training slide shows its lab before Start: the untrained preview, not a trained run
+            // (the training labs' waitForResult trains to the end).
+            lab->LabView::waitForResult();
             settle();
             const QString slide = QStringLiteral("slide %1 (%2)").arg(i + 1).arg(lab->name());
             auto check = [&](const QString &state) {
@@ -107,23 +108,7 @@ private Q_SLOTS:
 // One offscreen screen of the projector's size: lecture mode goes full screen on it.
 int main(int argc, char **argv)
 {
-    const QSize size = screenSize();
-    const QString config = QDir::temp().filePath(QStringLiteral("fullband-lecture-screen-%1.json").arg(QCoreApplication::applicationPid()));
-    QFile f(config);
-    if (!f.open(QIODevice::WriteOnly)) return 1;
-    f.write(QStringLiteral(R"({ "synthesized": true, "windowFrameMargins": false, "screens": [
-        { "name": "projector", "x": 0, "y": 0, "width": %1, "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1 } ] })")
-                .arg(size.width()).arg(size.height()).toUtf8());
-    f.close();
-    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config));
-    int rc = 0;
-    {
-        QApplication app(argc, argv);
-        TestLectureLayout test;
-        rc = QTest::qExec(&test, argc, argv);
-    }
-    QFile::remove(config);
-    return rc;
+    return fb::test::execOnScreens<TestLectureLayout>(argc, argv, { { QStringLiteral("projector"), screenSize() } });
 }
 
 #include "tst_lecture_layout.moc"

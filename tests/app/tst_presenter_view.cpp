@@ -6,6 +6,7 @@
 #include "app/lecture_mode.h"
 #include "app/main_window.h"
 #include "app/presenter_view.h"
+#include "support/offscreen_screens.h"
 
 #include <QApplication>
 #include <QDir>
@@ -66,22 +67,8 @@ private Q_SLOTS:
 // Two offscreen screens side by side: the projector (1024 x 768) and the laptop (1280 x 800).
 int main(int argc, char **argv)
 {
-    const QString config = QDir::temp().filePath(QStringLiteral("fullband-two-screens-%1.json").arg(QCoreApplication::applicationPid()));
-    QFile f(config);
-    if (!f.open(QIODevice::WriteOnly)) return 1;
-    f.write(R"({ "synthesized": true, "windowFrameMargins": false, "screens": [
-        { "name": "projector", "x": 0, "y": 0, "width": 1024, "height": 768, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1 },
-        { "name": "laptop", "x": 1024, "y": 0, "width": 1280, "height": 800, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1 } ] })");
-    f.close();
-    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config));
-    int rc = 0;
-    {
-        QApplication app(argc, argv);
-        TestPresenterView test;
-        rc = QTest::qExec(&test, argc, argv);
-    }
-    QFile::remove(config);
-    return rc;
+    return fb::test::execOnScreens<TestPresenterView>(argc, argv, { { QStringLiteral("projector"), QSize(1024, 768) },
+                                                                    { QStringLiteral("laptop"), QSize(1280, 800) } });
 }
 
 #include "tst_presenter_view.moc"
