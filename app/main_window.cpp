@@ -1,10 +1,8 @@
 #include "app/main_window.h"
 
-#include "app/animation_dialog.h"
+#include "app/chart_export_actions.h"
 #include "app/deck_actions.h"
 #include "app/deck_editor.h"
-#include "app/export_dialog.h"
-#include "app/image_export.h"
 #include "app/lab_image.h"
 #include "app/lab_registry.h"
 #include "app/lecture_mode.h"
@@ -18,7 +16,6 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
 #include <QResizeEvent>
 #include <QScreen>
@@ -111,6 +108,7 @@ MainWindow::MainWindow(QWidget *parent)
     if (LabView *l = currentLab()) undo_->setActiveStack(l->undoStack());
 
     deck_ = new DeckActions(this, lecture_);
+    export_ = new ChartExportActions(this);
     // A lab chosen in the list (also the one already current) replaces the start page.
     connect(sidebar_, &QListWidget::currentRowChanged, this, [this] { pages_->setCurrentWidget(stack_); });
     connect(sidebar_, &QListWidget::itemClicked, this, [this] { pages_->setCurrentWidget(stack_); });
@@ -203,10 +201,10 @@ void MainWindow::buildMenus()
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("&Save scene…"), this, &MainWindow::saveDialog)->setShortcut(QKeySequence::Save);
     file->addSeparator();
-    file->addAction(tr("&Export chart…"), this, &MainWindow::exportChartDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addAction(tr("Export &all charts…"), this, &MainWindow::exportAllDialog)
+    file->addAction(tr("&Export chart…"), export_, &ChartExportActions::exportChartDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export &all charts…"), export_, &ChartExportActions::exportAllDialog)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    file->addAction(tr("Export a&nimation…"), this, &MainWindow::exportAnimationDialog);
+    file->addAction(tr("Export a&nimation…"), export_, &ChartExportActions::exportAnimationDialog);
     QAction *caption = file->addAction(tr("Caption strip on exported charts"));
     caption->setCheckable(true);
     connect(caption, &QAction::toggled, this, &MainWindow::setCaptionStrip);
@@ -225,7 +223,7 @@ void MainWindow::buildMenus()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    QAction *copy = edit->addAction(tr("&Copy chart"), this, &MainWindow::copyChart);
+    QAction *copy = edit->addAction(tr("&Copy chart"), export_, &ChartExportActions::copyChart);
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WindowShortcut);
 
@@ -427,87 +425,22 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 QImage MainWindow::chartImage(int chartIndex, QSize size, qreal scale)
 {
-    LabView *l = currentLab();
-    return l ? fb::chartImage(*l, chartIndex, size, scale, captionStrip_) : QImage();
+    return export_->chartImage(chartIndex, size, scale);
 }
 
 QString MainWindow::exportChart(int chartIndex, const QString &path, QSize size, qreal scale)
 {
-    LabView *l = currentLab();
-    if (!l) return tr("no lab is open");
-    const auto charts = l->exportables();
-    if (chartIndex < 0 || chartIndex >= charts.size())
-        return tr("chart must be in [1, %1], got %2").arg(charts.size()).arg(chartIndex + 1);
-    switch (exportFormat(path)) {
-    case ExportFormat::Png: return writePng(chartImage(chartIndex, size, scale), path);
-    case ExportFormat::Svg: l->waitForResult(); return writeSvg(*charts[chartIndex], path, size);
-    case ExportFormat::Csv: l->waitForResult(); return writeCsv(*charts[chartIndex], path);
-    case ExportFormat::Unknown: break;
-    }
-    return tr("the file must end in .png, .svg or .csv, got '%1'").arg(path);
+    return export_->exportChart(chartIndex, path, size, scale);
 }
 
 QString MainWindow::exportAllCharts(const QString &folder, QSize size, qreal scale)
 {
-    LabView *l = currentLab();
-    if (!l) return tr("no lab is open");
-    if (!QDir(folder).exists()) return tr("folder '%1' does not exist").arg(folder);
-    const auto charts = l->exportables();
-    for (int i = 0; i < charts.size(); ++i) {
-        const QString path = QDir(folder).filePath(QStringLiteral("%1-%2-%3.png")
-            .arg(l->name()).arg(i + 1).arg(fileSlug(charts[i]->exportTitle())));
-        if (QString err = writePng(chartImage(i, size, scale), path); !err.isEmpty()) return err;
-    }
-    toast_->showText(tr("Wrote %1 charts to %2").arg(charts.size()).arg(folder), 5000);
-    return {};
+    return export_->exportAllCharts(folder, size, scale);
 }
 
-void MainWindow::exportChartDialog()
+void MainWindow::setCaptionStrip(bool on)
 {
-    LabView *l = currentLab();
-    if (!l || l->exportables().isEmpty()) return;
-    ExportDialog dialog(l, this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const QString err = exportChart(dialog.chartIndex(), dialog.path(), dialog.size(), dialog.scale());
-    if (err.isEmpty()) toast_->showText(tr("Wrote %1").arg(dialog.path()), 5000);
-    report(tr("Export chart"), err);
-}
-
-void MainWindow::exportAnimationDialog()
-{
-    LabView *l = currentLab();
-    if (!l || l->exportables().isEmpty()) return;
-    // Modal, but the window keeps painting: frames render one per event-loop turn, encoding runs on
-    // a worker (AnimationRun).
-    AnimationDialog dialog(l, this);
-    connect(&dialog, &AnimationDialog::exportFinished, this, [this](const QString &err) {
-        if (err.isEmpty()) toast_->showText(tr("Animation written"), 5000);
-    });
-    dialog.exec();
-}
-
-void MainWindow::exportAllDialog()
-{
-    QSettings settings;
-    const QString start = settings.value(QStringLiteral("export/folder"),
-        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export all charts to"), start);
-    if (folder.isEmpty()) return;
-    settings.setValue(QStringLiteral("export/folder"), folder);
-    report(tr("Export all charts"), exportAllCharts(folder, QSize(1600, 1000), 1.0));
-}
-
-void MainWindow::copyChart()
-{
-    LabView *l = currentLab();
-    if (!l || l->exportables().isEmpty()) return;
-    // The chart under the mouse if there is one, otherwise the lab's first chart.
-    int index = 0;
-    const auto charts = l->exportables();
-    for (int i = 0; i < charts.size(); ++i)
-        if (auto *w = dynamic_cast<QWidget *>(charts[i]); w && w->underMouse()) index = i;
-    QApplication::clipboard()->setImage(chartImage(index, QSize(1600, 1000), 1.0));
-    toast_->showText(tr("Copied “%1” to the clipboard").arg(charts[index]->exportTitle()), 4000);
+    export_->setCaptionStrip(on);
 }
 
 // --- settings -------------------------------------------------------------------------------

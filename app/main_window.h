@@ -13,6 +13,7 @@ class QUndoGroup;
 
 namespace fb {
 
+class ChartExportActions;
 class DeckActions;
 class DeckEditor;
 class LabView;
@@ -77,7 +78,7 @@ public:
     QString exportAllCharts(const QString &folder, QSize size, qreal scale);
     // The chart image as exported: the current scene embedded as PNG text, optional caption strip.
     QImage chartImage(int chartIndex, QSize size, qreal scale);
-    void setCaptionStrip(bool on) { captionStrip_ = on; }
+    void setCaptionStrip(bool on);
 
     // An error in a message box (a toast on the offscreen platform); nothing for an empty error.
     void report(const QString &title, const QString &error);
@@ -93,12 +94,8 @@ private:
     void buildMenus();
     // Icons only below 1200 px of window width (or as forced).
     void updateSidebarWidth(std::optional<bool> force = std::nullopt);
-    void exportChartDialog();
-    void exportAllDialog();
-    void exportAnimationDialog();
     void openDialog();
     void saveDialog();
-    void copyChart();
     void rebuildRecentMenu();
     void about();
     void restoreSettings();
@@ -116,7 +113,7 @@ private:
     DeckActions *deck_ = nullptr;  // the deck editor, its dock and menu, presenting
     Toast *toast_ = nullptr;
     QUndoGroup *undo_ = nullptr;
-    bool captionStrip_ = false;
+    ChartExportActions *export_ = nullptr;  // the File menu's exports and Copy chart
     bool compactSidebar_ = false;
 };
 
