@@ -12,6 +12,7 @@
 #include "views/explanation_panel.h"
 #include "views/lab_explanations.h"
 #include "views/lab_view.h"
+#include "support/test_settings.h"
 
 #include <QLabel>
 #include <QListWidget>
@@ -49,10 +50,7 @@ class TestHelp : public QObject {
 private Q_SLOTS:
     void init()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("FullBandHelpTest"));
-        QSettings().clear();
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandHelpTest"));
     }
 
     void everyLabIsDescribed()

@@ -12,6 +12,7 @@
 #include "views/lab_view.h"
 #include "support/layout_walk.h"
 #include "support/sanitized.h"
+#include "support/test_settings.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
@@ -37,10 +38,7 @@ class TestLayout : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("FullBandLayoutTest"));
-        QSettings().clear();
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandLayoutTest"));
     }
 
     void everyLabFits_data()

@@ -10,6 +10,7 @@
 #include "views/lab_view.h"
 #include "support/layout_walk.h"
 #include "support/offscreen_screens.h"
+#include "support/test_settings.h"
 
 #include <QApplication>
 #include <QDir>
@@ -47,10 +48,7 @@ class TestLectureLayout : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("FullBandLectureLayoutTest"));
-        QSettings().clear();
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandLectureLayoutTest"));
         QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), screenSize());
     }
 

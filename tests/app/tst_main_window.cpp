@@ -4,6 +4,7 @@
 #include "app/main_window.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
+#include "support/test_settings.h"
 
 #include <QDir>
 #include <QFile>
@@ -36,10 +37,7 @@ class TestMainWindow : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("FullBandTest"));
-        QSettings().clear();
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandTest"));
     }
 
     void listsEveryLab()

@@ -7,6 +7,7 @@
 #include "app/main_window.h"
 #include "views/lab_view.h"
 #include "views/param_panel.h"
+#include "support/test_settings.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -37,10 +38,7 @@ class TestShutdownStress : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("FullBandTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("FullBandShutdownTest"));
-        QSettings().clear();
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandShutdownTest"));
     }
 
     void closesCleanlyWhileTraining()
