@@ -1,5 +1,6 @@
 #include "views/colour_bar.h"
 
+#include "views/fitted_font.h"
 #include "views/palette.h"
 
 #include <QFontMetricsF>
@@ -141,6 +142,8 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
         painter.translate(labelX + labelsWidth(fm) + kGap + fm.ascent(), ramp.center().y());
         painter.rotate(-90);
         painter.setPen(QColor(20, 20, 20));
+        // A label longer than a low ramp is set smaller (down to 60%) rather than cut at its ends.
+        painter.setFont(fittedFont(painter.font(), label_, ramp.height()));
         painter.drawText(QRectF(-ramp.height() / 2, -fm.ascent(), ramp.height(), fm.height()),
                          Qt::AlignHCenter | Qt::AlignTop, label_);
     }
