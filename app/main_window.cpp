@@ -28,6 +28,7 @@
 #include <QJsonDocument>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLayout>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -39,6 +40,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -177,6 +179,64 @@ void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
     updateSidebarWidth();
+    // A lab laid out for the first time can ask for more height than it needs once it has its
+    // size, and the window grows to that minimum; it comes back onto the screen as soon as the
+    // minimum allows. (Only a window held at its minimum: one the user stretched across two
+    // screens stays as it is.)
+    const bool heldAtMinimum = event->size().width() == minimumWidth() || event->size().height() == minimumHeight();
+    if (heldAtMinimum && !isFullScreen() && !isMaximized() && !fitsOnScreen()) {
+        overgrown_ = true;
+        fitAttempts_ = 0;
+        queueFitOnScreen();
+    }
+}
+
+bool MainWindow::event(QEvent *event)
+{
+    const bool handled = QMainWindow::event(event);
+    // The window's minimum is recomputed on a layout request: perhaps it fits again now.
+    if (event->type() == QEvent::LayoutRequest && overgrown_) queueFitOnScreen();
+    return handled;
+}
+
+bool MainWindow::fitsOnScreen() const
+{
+    const QScreen *s = screen();
+    return !s || s->availableGeometry().contains(frameGeometry());
+}
+
+void MainWindow::queueFitOnScreen()
+{
+    // A lab that truly needs more than the screen stays as large as it needs: a few tries, no more.
+    if (fitQueued_ || ++fitAttempts_ > kFitAttempts) return;
+    fitQueued_ = true;
+    QTimer::singleShot(0, this, [this] {
+        fitQueued_ = false;
+        fitOnScreen();
+    });
+}
+
+void MainWindow::fitOnScreen()
+{
+    const QScreen *s = screen();
+    if (!s || isFullScreen() || isMaximized()) return;
+    // A splitter does not pass on its panes' smaller minimum: the layout around it keeps the one it
+    // had when the window grew.
+    for (QSplitter *split : findChildren<QSplitter *>()) split->updateGeometry();
+    // The layouts first take in what changed since the window grew (the lab's smaller minimum).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (QLayout *l = layout()) {
+        l->invalidate();
+        l->activate();  // the window's minimum size follows
+    }
+    const QRect area = s->availableGeometry();
+    const QSize frame = frameGeometry().size() - size();
+    const QSize fitted = size().boundedTo(area.size() - frame).expandedTo(minimumSizeHint());
+    if (fitted != size()) resize(fitted);
+    if (frameGeometry().size().boundedTo(area.size()) == frameGeometry().size()) overgrown_ = false;
+    if (!area.contains(frameGeometry()) && frameGeometry().size().boundedTo(area.size()) == frameGeometry().size())
+        move(std::clamp(x(), area.left(), area.right() + 1 - frameGeometry().width()),
+             std::clamp(y(), area.top(), area.bottom() + 1 - frameGeometry().height()));
 }
 
 void MainWindow::updateSidebarWidth(std::optional<bool> force)

@@ -5,6 +5,7 @@
 #include "views/number_text.h"
 #include "views/palette.h"
 #include "views/readout_panel.h"
+#include "views/scrolled_text.h"
 
 #include <QChart>
 #include <QLegend>
@@ -96,7 +97,7 @@ AccountingView::AccountingView(QWidget *parent)
     point_->setBorderColor(Qt::white);
     chart_->attach(point_);
 
-    chartArea()->addWidget(formulas_, 0);
+    chartArea()->addWidget(new ScrolledText(formulas_), 0);  // scrolls when the window is low
     addChart(chart_, chart_, 1);
     registerExportable(formulas_);
 

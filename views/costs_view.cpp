@@ -9,6 +9,7 @@
 #include "views/palette.h"
 #include "views/param_panel.h"
 #include "views/readout_panel.h"
+#include "views/scrolled_text.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -199,7 +200,9 @@ CostsView::CostsView(QWidget *parent)
     grid->addWidget(barChart_, 0, 0);
     grid->addWidget(kvChart_, 0, 1);
     grid->addWidget(flopsChart_, 1, 0);
-    grid->addWidget(formulas_, 1, 1);
+    // All of the page's formulas need more height than a 1024 x 768 window leaves them: they
+    // scroll there rather than lose their last lines.
+    grid->addWidget(new ScrolledText(formulas_), 1, 1);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
     grid->setColumnStretch(0, 1);

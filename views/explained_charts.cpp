@@ -5,6 +5,7 @@
 #include <QBoxLayout>
 #include <QLayout>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QToolButton>
 
 #include <algorithm>
@@ -59,8 +60,22 @@ void ExplainedCharts::arrange()
     if (QLayout *l = charts_->layout(); l && l->hasHeightForWidth())
         chartsNeed = std::max(chartsNeed, l->totalMinimumHeightForWidth(chartsMin.width()));
     const int header = panel_->toggleButton()->sizeHint().height() + 8;
-    const int spare = height() - chartsNeed - layout_->spacing() - header - kSlack;
-    panel_->setBodyLimit(std::max(0, std::min(int(height() * kAboveShare), spare)));
+    const int room = heightOnScreen();
+    const int spare = room - chartsNeed - layout_->spacing() - header - kSlack;
+    panel_->setBodyLimit(std::max(0, std::min(int(room * kAboveShare), spare)));
+}
+
+int ExplainedCharts::heightOnScreen() const
+{
+    // The strip's height is part of the window's minimum: measured while the window is still taller
+    // than its screen (its first layout), it would keep the window that tall. What the screen
+    // allows is the most this widget will get.
+    const QWidget *top = window();
+    const QScreen *screen = top ? top->screen() : nullptr;
+    if (!top || top == this || !screen) return height();
+    const QRect area = top->isFullScreen() ? screen->geometry() : screen->availableGeometry();
+    const int around = top->frameGeometry().height() - height();  // title bar, menus, status bar
+    return std::max(0, std::min(height(), area.height() - around));
 }
 
 } // namespace fb

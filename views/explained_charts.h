@@ -31,6 +31,8 @@ protected:
 
 private:
     void arrange();
+    // This widget's height, or less when its window reaches below the screen.
+    int heightOnScreen() const;
 
     QBoxLayout *layout_ = nullptr;
     ExplanationPanel *panel_ = nullptr;

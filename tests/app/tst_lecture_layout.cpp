@@ -52,6 +52,42 @@ private Q_SLOTS:
         QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), screenSize());
     }
 
+    // As main() starts FullBand: a first start (no settings) that opens a scene naming each lab,
+    // then shows the window. It fills at most the screen, whatever the lab needs while it is laid
+    // out for the first time (the gated-fusion lab once left its window 78 px below the screen).
+    void firstStartFitsTheScreen_data()
+    {
+        QTest::addColumn<QString>("lab");
+        MainWindow probe;
+        for (int i = 0; i < probe.labCount(); ++i) QTest::newRow(qPrintable(probe.lab(i)->name())) << probe.lab(i)->name();
+    }
+    void firstStartFitsTheScreen()
+    {
+        QFETCH(QString, lab);
+        QSettings().clear();
+        const QString scene = QDir::temp().filePath(QStringLiteral("fullband-first-start-%1.fullband").arg(lab));
+        {
+            QFile f(scene);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QStringLiteral(R"({"format":1,"lab":"%1","params":{}})").arg(lab).toUtf8());
+        }
+        MainWindow w;
+        QCOMPARE(w.openPath(scene), QString());
+        QFile::remove(scene);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.currentLab()->LabView::waitForResult();
+        settle();
+        const QRect available = w.screen()->availableGeometry();
+        QVERIFY2(available.contains(w.frameGeometry()),
+                 qPrintable(QStringLiteral("%1: the window lies at %2,%3 %4 x %5, the screen offers %6 x %7 (minimum %8 x %9)")
+                                .arg(lab).arg(w.frameGeometry().x()).arg(w.frameGeometry().y())
+                                .arg(w.frameGeometry().width()).arg(w.frameGeometry().height())
+                                .arg(available.width()).arg(available.height())
+                                .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+        QSettings().clear();
+    }
+
     void everySlideFits()
     {
         const QSize screen = screenSize();

@@ -5,6 +5,7 @@
 #include "views/chart_panel.h"
 #include "views/heatmap_grid.h"
 #include "views/positional_table.h"
+#include "views/selectable_text.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
@@ -52,6 +53,11 @@ inline void checkText(const QWidget *w, QStringList &problems)
         } else if (l->sizeHint().width() > l->width() + 1 || l->minimumSizeHint().height() > l->height() + 1) {
             problems << QStringLiteral("text cut (needs %1 px wide): %2").arg(l->sizeHint().width()).arg(describe(w));
         }
+    } else if (auto *t = qobject_cast<const fb::SelectableText *>(w)) {
+        // The formula panels and tables: text laid out like a word-wrapped label's.
+        if (t->text().isEmpty()) return;
+        if (const int need = t->heightForWidth(t->width()); need > t->height() + 1)
+            problems << QStringLiteral("text cut (needs %1 px high): %2").arg(need).arg(describe(w));
     } else if (auto *b = qobject_cast<const QAbstractButton *>(w)) {
         if (b->text().isEmpty()) return;
         if (b->sizeHint().width() > b->width() + 1)
