@@ -14,15 +14,20 @@ namespace fb {
 TrainingResultsTable::TrainingResultsTable(QWidget *parent)
     : QTableWidget(0, 6, parent)
 {
-    setHorizontalHeaderLabels({ tr("arm"), tr("params"), tr("held-out loss (nats)"), tr("accuracy"),
+    setHorizontalHeaderLabels({ tr("arm"), tr("params"), tr("held-out\nloss (nats)"), tr("accuracy"),
                                 tr("seconds"), tr("status") });
+    // The numbers keep their width; the arm's name and the status (a divergence's whole reason)
+    // share the rest and wrap, so that a narrow table (beside the parameters on a 1024 x 768
+    // slide) grows taller instead of scrolling sideways.
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setSectionResizeMode(ArmColumn, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(StatusColumn, QHeaderView::Stretch);
+    verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     verticalHeader()->setVisible(false);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setAlternatingRowColors(true);
-    setWordWrap(false);
+    setWordWrap(true);
     setToolTip(tr("Held-out loss and bucket accuracy on 2,048 fresh sequences after training"));
 
     setRowCount(kChapterRows);
