@@ -8,10 +8,12 @@
 #include "views/selectable_text.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QAbstractScrollArea>
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QScrollBar>
 #include <QStringList>
 #include <QWidget>
 
@@ -78,6 +80,9 @@ inline void walk(const QWidget *parent, QStringList &problems, const QWidget *ro
     for (const QWidget *w : shown) {
         if (!scrolled) {
             checkText(w, problems);
+            // A table that scrolls sideways hides its last columns (the training results' status).
+            if (auto *view = qobject_cast<const QAbstractItemView *>(w); view && view->horizontalScrollBar()->isVisible())
+                problems << QStringLiteral("scrolls sideways: %1").arg(describe(w));
             if (!parent->rect().contains(w->geometry()))
                 problems << QStringLiteral("sticks out of %1: %2 at (%3, %4)").arg(describe(parent), describe(w))
                                 .arg(w->x()).arg(w->y());
