@@ -173,7 +173,8 @@ void LectureMode::updateHeader()
         return;
     }
     const Scene &s = deck_.scenes[position_];
-    QString text = QStringLiteral("%1   ·   %2 / %3").arg(s.title.isEmpty() ? s.lab : s.title)
+    // The counter "· 7 / 11" never breaks across the header's two lines (no-break spaces).
+    QString text = QStringLiteral("%1   ·\u00a0\u00a0\u00a0%2\u00a0/\u00a0%3").arg(s.title.isEmpty() ? s.lab : s.title)
                        .arg(position_ + 1).arg(deck_.scenes.size());
     // The deck's title too, unless the slide's own is long: the header stays one or two lines.
     if (!deck_.title.isEmpty() && text.size() + deck_.title.size() <= 70)

@@ -93,7 +93,8 @@ CapacityView::CapacityView(QWidget *parent)
     chart_ = new ChartPanel(tr("Inter-step channel capacity"));
     chart_->setLogAxis(Qt::Horizontal, tr("model width d (log scale)"), 2.0)->setLabelFormat(QStringLiteral("%.0f"));
     chart_->setLogBases({ 2.0, 4.0, 16.0 });  // a tick every octave where the labels fit
-    chart_->setLogAxis(Qt::Vertical, tr("bits per step boundary"), 10.0);
+    QAbstractAxis *bits = chart_->setLogAxis(Qt::Vertical, tr("bits per step boundary"), 10.0);
+    chart_->setShortAxisTitle(bits, tr("bits"));  // a low chart on a 1024 x 768 slide
     QChart *c = chart_->chart();
 
     // Drawn back to front: band, curves, the chapter's widths, the chosen point.

@@ -145,22 +145,34 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
     const QFont normal = pointFont(kAxisTitlePt * fontScale_);
     for (QAbstractAxis *axis : axes) {
         const bool ours = hiddenAxisTitles_.contains(axis);
+        const QString brief = shortAxisTitles_.value(axis);
         QString full = axis->titleText();  // a view may have set a new title since
-        if (ours && full == QLatin1String(" ")) full = hiddenAxisTitles_.value(axis);
+        if (ours && (full == QLatin1String(" ") || (!brief.isEmpty() && full == brief))) full = hiddenAxisTitles_.value(axis);
         if (!axis->isVisible() || full.isEmpty() || !axis->isTitleVisible()) continue;
         const qreal length = axis->orientation() == Qt::Vertical ? plot.height() : plot.width();
-        const qreal need = QFontMetricsF(normal).horizontalAdvance(full) + 8;
-        const qreal scale = (exporting || length <= 0) ? 1.0 : std::min(1.0, length / need);
+        auto scaleFor = [&](const QString &title) {
+            const qreal need = QFontMetricsF(normal).horizontalAdvance(title) + 8;
+            return (exporting || length <= 0) ? 1.0 : std::min(1.0, length / need);
+        };
+        // The full title, else the view's short one ("bits" for "bits per step boundary").
+        QString shown = full;
+        qreal scale = scaleFor(full);
+        if (scale < 0.6 && !brief.isEmpty()) {
+            shown = brief;
+            scale = scaleFor(brief);
+        }
         QFont font = normal;
         if (scale < 1.0) font.setPointSizeF(std::max(normal.pointSizeF() * 0.6, normal.pointSizeF() * scale * 0.97));
         if (axis->titleFont() != font) axis->setTitleFont(font);
-        const bool fits = scale >= 0.6;
-        if (fits && ours) {
-            axis->setTitleText(full);
-            hiddenAxisTitles_.remove(axis);
-        } else if (!fits) {
+        if (scale < 0.6) shown = QStringLiteral(" ");
+        if (shown == full) {
+            if (ours) {
+                axis->setTitleText(full);
+                hiddenAxisTitles_.remove(axis);
+            }
+        } else {
             hiddenAxisTitles_.insert(axis, full);
-            if (axis->titleText() != QLatin1String(" ")) axis->setTitleText(QStringLiteral(" "));
+            if (axis->titleText() != shown) axis->setTitleText(shown);
             hidden << full;
         }
     }
@@ -191,6 +203,12 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
         setToolTip(toolTipBeforeFit_);
         tipSaved_ = false;
     }
+}
+
+void ChartPanel::setShortAxisTitle(QAbstractAxis *axis, const QString &title)
+{
+    shortAxisTitles_.insert(axis, title);
+    fitTexts(size());
 }
 
 void ChartPanel::checkCutLegend()

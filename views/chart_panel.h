@@ -73,6 +73,9 @@ public:
     // What does not fit (for the layout test): every text Qt Charts had to cut short (a title, an
     // axis title, tick labels, legend entries end in "..."), and a plot area too small to read.
     QStringList layoutProblems() const;
+    // The title an axis shows where its whole one does not fit even set smaller (the whole one
+    // then goes to the tooltip); without one the axis shows no title there.
+    void setShortAxisTitle(QAbstractAxis *axis, const QString &title);
     static constexpr int kMinPlotHeight = 60;
 
 protected:
@@ -97,6 +100,7 @@ private:
     qreal legendCutAt_ = 0;      // the widest width at which Qt cut the legend
     qreal legendTooTallAt_ = 0;  // the tallest height at which the legend left the axes too little
     QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
+    QHash<QAbstractAxis *, QString> shortAxisTitles_;   // axis -> what it shows when the whole title does not fit
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;
     QList<double> logBases_;

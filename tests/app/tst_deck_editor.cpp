@@ -208,7 +208,7 @@ private Q_SLOTS:
         QCOMPARE(lecture->position(), 0);
         QCOMPARE(w.currentLab()->name(), QStringLiteral("decay-bound"));
         QCOMPARE(w.currentLab()->values().number("base"), 500000.0);
-        QVERIFY(lecture->header()->text().contains(QStringLiteral("1 / 3")));
+        QVERIFY(lecture->header()->text().contains(QStringLiteral("1\u00a0/\u00a03")));
         QVERIFY(lecture->header()->text().contains(QStringLiteral("My lecture")));
         QTest::keyClick(&w, Qt::Key_PageDown);
         QCOMPARE(lecture->position(), 1);

@@ -114,7 +114,7 @@ private Q_SLOTS:
         lecture->enter();
         QVERIFY(lecture->isActive());
         QVERIFY(lecture->header()->isVisible());
-        QVERIFY(lecture->header()->text().contains(QStringLiteral("1 / ")));
+        QVERIFY(lecture->header()->text().contains(QStringLiteral("1\u00a0/\u00a0")));
         QTest::keyClick(&w, Qt::Key_PageDown);
         QCOMPARE(lecture->position(), 1);
         QCOMPARE(w.currentLab()->name(), lecture->deck().scenes[1].lab);
@@ -174,7 +174,7 @@ private Q_SLOTS:
         QVERIFY2(lecture->header()->fontInfo().pixelSize() >= LectureMode::kTitleFraction * screenHeight - 1,
                  qPrintable(QStringLiteral("title %1 px on a %2 px screen")
                                 .arg(lecture->header()->fontInfo().pixelSize()).arg(screenHeight)));
-        QVERIFY(lecture->header()->text().contains(QStringLiteral("1 / %1").arg(slides)));
+        QVERIFY(lecture->header()->text().contains(QStringLiteral("1\u00a0/\u00a0%1").arg(slides)));
 
         // F6 shows and hides the parameters.
         QVERIFY(!w.currentLab()->isSideVisible());
@@ -196,7 +196,7 @@ private Q_SLOTS:
         // The clicker: Page Down / Page Up step and the counter follows.
         QTest::keyClick(&w, Qt::Key_PageDown);
         QCOMPARE(lecture->position(), 1);
-        QVERIFY(lecture->header()->text().contains(QStringLiteral("2 / %1").arg(slides)));
+        QVERIFY(lecture->header()->text().contains(QStringLiteral("2\u00a0/\u00a0%1").arg(slides)));
         QCOMPARE(w.currentLab()->name(), lecture->deck().scenes[1].lab);
 
         // B blacks out, B again comes back on the same slide.

@@ -75,6 +75,30 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 3);
         QCOMPARE(s->count(), 0);
     }
+
+    // A vertical axis title too long for a low chart shows the short title the view gave, and the
+    // whole one again (not the short one) once the chart is tall enough; without a short title
+    // nothing is shown there. The whole title is in the tooltip meanwhile.
+    void shortAxisTitleOnALowChart()
+    {
+        const QString whole = QStringLiteral("bits per step boundary, on a log scale");
+        ChartPanel panel(QStringLiteral("test"));
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("x"));
+        QAbstractAxis *y = panel.setLogAxis(Qt::Vertical, whole);
+        panel.addLine(QStringLiteral("s"), Qt::black);
+        panel.setShortAxisTitle(y, QStringLiteral("bits"));
+        panel.resize(600, 170);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTRY_COMPARE(y->titleText(), QStringLiteral("bits"));
+        QVERIFY(panel.toolTip().contains(whole));
+        panel.resize(600, 700);
+        QTRY_COMPARE(y->titleText(), whole);
+        QVERIFY(!panel.toolTip().contains(whole));
+        panel.setShortAxisTitle(y, QString());
+        panel.resize(600, 170);
+        QTRY_COMPARE(y->titleText(), QStringLiteral(" "));
+    }
 };
 
 QTEST_MAIN(TestChartPanel)
