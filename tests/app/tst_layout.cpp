@@ -38,7 +38,8 @@ class TestLayout : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        fb::test::useFreshTestSettings(QStringLiteral("FullBandLayoutTest"));
+        // Apart from the device-pixel-ratio 2 run of this test, which CTest may run alongside.
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandLayoutTest-scale%1").arg(qEnvironmentVariable("QT_SCALE_FACTOR", QStringLiteral("1"))));
     }
 
     void everyLabFits_data()

@@ -48,7 +48,10 @@ class TestLectureLayout : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        fb::test::useFreshTestSettings(QStringLiteral("FullBandLectureLayoutTest"));
+        // One settings file per screen size: CTest runs the two sizes side by side, and a window
+        // geometry saved at 1920 x 1080 would be restored on the 1024 x 768 screen.
+        const QSize screen = screenSize();
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandLectureLayoutTest-%1x%2").arg(screen.width()).arg(screen.height()));
         QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), screenSize());
     }
 
