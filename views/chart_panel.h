@@ -8,6 +8,7 @@
 #include <QList>
 #include <QStringList>
 #include <QPointF>
+#include <QPointer>
 
 class QAbstractAxis;
 class QLineSeries;
@@ -58,6 +59,10 @@ public:
     // logarithmic, points that are not strictly positive on it. Points equal to the series' own
     // leave it untouched (no layout, no repaint).
     void replacePoints(QXYSeries *series, const QList<QPointF> &points);
+    // Until settleLayout(): a replaced series is laid out once, by the axis range change that
+    // usually follows its new points, not once for the points and again for the range (Qt Charts
+    // strokes a series' whole path each time). LabView holds every chart while a result is drawn.
+    void holdReplots() { holding_ = true; }
 
     // Sets an axis range with a little padding; ignores empty or non-finite ranges.
     static void setRange(QAbstractAxis *axis, double lo, double hi, double padFraction = 0.04);
@@ -100,7 +105,16 @@ private:
     qreal legendCutAt_ = 0;      // the widest width at which Qt cut the legend
     qreal legendTooTallAt_ = 0;  // the tallest height at which the legend left the axes too little
     QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
-    QHash<QAbstractAxis *, QString> shortAxisTitles_;   // axis -> what it shows when the whole title does not fit
+    QHash<QAbstractAxis *, QString> shortAxisTitles_;
+    // Series replaced while held, with their axes' ranges then: still unchanged at the end, the
+    // series is told of its points (else the range change already laid it out with them).
+    struct HeldReplot {
+        QPointer<QXYSeries> series;
+        QList<QPointF> ranges;
+    };
+    void replotHeld();
+    bool holding_ = false;
+    QList<HeldReplot> held_;   // axis -> what it shows when the whole title does not fit
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;
     QList<double> logBases_;

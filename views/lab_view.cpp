@@ -218,6 +218,8 @@ void LabView::deliverFrame(std::uint64_t generation, const Delivery &draw, const
         readouts_->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
         return;
     }
+    // Every chart lays a replaced series out once (finishDelivery's settleLayout lets go).
+    for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->holdReplots();
     if (draw) draw();
     finishDelivery();
 }

@@ -99,6 +99,51 @@ private Q_SLOTS:
         panel.resize(600, 170);
         QTRY_COMPARE(y->titleText(), QStringLiteral(" "));
     }
+
+    // A chart held while a result is drawn shows the same picture as one that is not: a series
+    // replaced and then given a new range is laid out by the range; one whose range stays is told
+    // of its points when the hold ends.
+    void heldReplotsDrawTheSame()
+    {
+        auto build = [](ChartPanel &panel) {
+            panel.setValueAxis(Qt::Horizontal, QStringLiteral("x"));
+            panel.setValueAxis(Qt::Vertical, QStringLiteral("y"));
+            QLineSeries *s = panel.addLine(QStringLiteral("s"), Qt::black);
+            panel.replacePoints(s, { { 0, 0 }, { 1, 1 }, { 2, 0 } });
+            panel.axisX()->setRange(0, 2);
+            panel.axisY()->setRange(0, 1);
+            panel.resize(400, 300);
+            panel.show();
+            return s;
+        };
+        ChartPanel plain(QStringLiteral("chart")), held(QStringLiteral("chart"));
+        QLineSeries *a = build(plain);
+        QLineSeries *b = build(held);
+        QVERIFY(QTest::qWaitForWindowExposed(&plain) && QTest::qWaitForWindowExposed(&held));
+        const auto same = [&] {
+            plain.settleLayout();
+            return plain.grab().toImage() == held.grab().toImage();
+        };
+        held.settleLayout();
+        QVERIFY(same());
+        QSignalSpy told(b, &QXYSeries::pointsReplaced);
+        // New points and a new range.
+        plain.replacePoints(a, { { 0, 1 }, { 1, 0 }, { 2, 3 } });
+        plain.axisY()->setRange(0, 3);
+        held.holdReplots();
+        held.replacePoints(b, { { 0, 1 }, { 1, 0 }, { 2, 3 } });
+        held.axisY()->setRange(0, 3);
+        held.settleLayout();
+        QCOMPARE(told.count(), 0);  // the range laid it out
+        QVERIFY(same());
+        // New points, the same range.
+        plain.replacePoints(a, { { 0, 2 }, { 1, 2 }, { 2, 0 } });
+        held.holdReplots();
+        held.replacePoints(b, { { 0, 2 }, { 1, 2 }, { 2, 0 } });
+        held.settleLayout();
+        QCOMPARE(told.count(), 1);
+        QVERIFY(same());
+    }
 };
 
 QTEST_MAIN(TestChartPanel)
