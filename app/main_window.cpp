@@ -229,6 +229,12 @@ void MainWindow::fitOnScreen()
         l->invalidate();
         l->activate();  // the window's minimum size follows
     }
+    // The tries count while the minimum stays as it was: a lab still settling (a result on its way)
+    // gets more of them.
+    if (minimumSizeHint() != lastFitMinimum_) {
+        lastFitMinimum_ = minimumSizeHint();
+        fitAttempts_ = 0;
+    }
     const QRect area = s->availableGeometry();
     const QSize frame = frameGeometry().size() - size();
     const QSize fitted = size().boundedTo(area.size() - frame).expandedTo(minimumSizeHint());

@@ -116,6 +116,7 @@ private:
     bool fitQueued_ = false;
     bool overgrown_ = false;  // grown past the screen by a minimum size
     int fitAttempts_ = 0;
+    QSize lastFitMinimum_;
     static constexpr int kFitAttempts = 8;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
@@ -123,7 +124,7 @@ private:
     Toast *toast_ = nullptr;
     QUndoGroup *undo_ = nullptr;
     ChartExportActions *export_ = nullptr;  // the File menu's exports and Copy chart
-    bool compactSidebar_ = false;
+    std::optional<bool> compactSidebar_;  // unset until the first layout: then the pane is fitted too
 };
 
 } // namespace fb

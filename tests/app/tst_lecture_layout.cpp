@@ -82,12 +82,13 @@ private Q_SLOTS:
         w.currentLab()->LabView::waitForResult();
         settle();
         const QRect available = w.screen()->availableGeometry();
-        QVERIFY2(available.contains(w.frameGeometry()),
+        // Within a moment (a loaded machine lays the lab out later).
+        QTRY_VERIFY2_WITH_TIMEOUT(available.contains(w.frameGeometry()),
                  qPrintable(QStringLiteral("%1: the window lies at %2,%3 %4 x %5, the screen offers %6 x %7 (minimum %8 x %9)")
                                 .arg(lab).arg(w.frameGeometry().x()).arg(w.frameGeometry().y())
                                 .arg(w.frameGeometry().width()).arg(w.frameGeometry().height())
                                 .arg(available.width()).arg(available.height())
-                                .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+                                .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())), 3000);
         QSettings().clear();
     }
 
