@@ -68,7 +68,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, lab);
         QSettings().clear();
-        const QString scene = QDir::temp().filePath(QStringLiteral("fullband-first-start-%1.fullband").arg(lab));
+        // This process's own file: CTest runs the two screen sizes side by side.
+        const QString scene = QDir::temp().filePath(QStringLiteral("fullband-first-start-%1-%2.fullband")
+                                                        .arg(QCoreApplication::applicationPid()).arg(lab));
         {
             QFile f(scene);
             QVERIFY(f.open(QIODevice::WriteOnly));
