@@ -6,6 +6,7 @@
 #include "app/lab_image.h"
 #include "app/lab_registry.h"
 #include "app/lecture_mode.h"
+#include "app/screen_fit.h"
 #include "app/start_page.h"
 #include "app/toast.h"
 #include "views/explanation_panel.h"
@@ -28,7 +29,6 @@
 #include <QJsonDocument>
 #include <QKeySequence>
 #include <QLabel>
-#include <QLayout>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -40,7 +40,6 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -92,6 +91,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     lecture_ = new LectureMode(this);
     toast_ = new Toast(this);
+    new ScreenFit(this);  // back onto the screen after a passing minimum pushed it past the edge
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -179,70 +179,6 @@ void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
     updateSidebarWidth();
-    // A lab laid out for the first time can ask for more height than it needs once it has its
-    // size, and the window grows to that minimum; it comes back onto the screen as soon as the
-    // minimum allows. (Only a window held at its minimum: one the user stretched across two
-    // screens stays as it is.)
-    const bool heldAtMinimum = event->size().width() == minimumWidth() || event->size().height() == minimumHeight();
-    if (heldAtMinimum && !isFullScreen() && !isMaximized() && !fitsOnScreen()) {
-        overgrown_ = true;
-        fitAttempts_ = 0;
-        queueFitOnScreen();
-    }
-}
-
-bool MainWindow::event(QEvent *event)
-{
-    const bool handled = QMainWindow::event(event);
-    // The window's minimum is recomputed on a layout request: perhaps it fits again now.
-    if (event->type() == QEvent::LayoutRequest && overgrown_) queueFitOnScreen();
-    return handled;
-}
-
-bool MainWindow::fitsOnScreen() const
-{
-    const QScreen *s = screen();
-    return !s || s->availableGeometry().contains(frameGeometry());
-}
-
-void MainWindow::queueFitOnScreen()
-{
-    // A lab that truly needs more than the screen stays as large as it needs: a few tries, no more.
-    if (fitQueued_ || ++fitAttempts_ > kFitAttempts) return;
-    fitQueued_ = true;
-    QTimer::singleShot(0, this, [this] {
-        fitQueued_ = false;
-        fitOnScreen();
-    });
-}
-
-void MainWindow::fitOnScreen()
-{
-    const QScreen *s = screen();
-    if (!s || isFullScreen() || isMaximized()) return;
-    // A splitter does not pass on its panes' smaller minimum: the layout around it keeps the one it
-    // had when the window grew.
-    for (QSplitter *split : findChildren<QSplitter *>()) split->updateGeometry();
-    // The layouts first take in what changed since the window grew (the lab's smaller minimum).
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    if (QLayout *l = layout()) {
-        l->invalidate();
-        l->activate();  // the window's minimum size follows
-    }
-    // The tries count while the minimum stays as it was: a lab still settling (a result on its way)
-    // gets more of them.
-    if (minimumSizeHint() != lastFitMinimum_) {
-        lastFitMinimum_ = minimumSizeHint();
-        fitAttempts_ = 0;
-    }
-    const QRect area = s->availableGeometry();
-    const QSize frame = frameGeometry().size() - size();
-    const QSize fitted = size().boundedTo(area.size() - frame).expandedTo(minimumSizeHint());
-    if (fitted != size()) resize(fitted);
-    if (frameGeometry().size().boundedTo(area.size()) == frameGeometry().size()) overgrown_ = false;
-    if (!area.contains(frameGeometry()) && frameGeometry().size().boundedTo(area.size()) == frameGeometry().size())
-        move(std::clamp(x(), area.left(), area.right() + 1 - frameGeometry().width()),
-             std::clamp(y(), area.top(), area.bottom() + 1 - frameGeometry().height()));
 }
 
 void MainWindow::updateSidebarWidth(std::optional<bool> force)

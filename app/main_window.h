@@ -87,7 +87,6 @@ public:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
-    bool event(QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -95,10 +94,6 @@ private:
     void buildMenus();
     // Icons only below 1200 px of window width (or as forced).
     void updateSidebarWidth(std::optional<bool> force = std::nullopt);
-    // Back inside the screen's free area when the window has grown past it (and its minimum allows).
-    void fitOnScreen();
-    void queueFitOnScreen();
-    bool fitsOnScreen() const;
     void openDialog();
     void saveDialog();
     void rebuildRecentMenu();
@@ -113,11 +108,6 @@ private:
     QAction *explanationAction_ = nullptr;
     bool explanationPreference_ = true;
     bool firstStart_ = false;
-    bool fitQueued_ = false;
-    bool overgrown_ = false;  // grown past the screen by a minimum size
-    int fitAttempts_ = 0;
-    QSize lastFitMinimum_;
-    static constexpr int kFitAttempts = 8;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
     DeckActions *deck_ = nullptr;  // the deck editor, its dock and menu, presenting
