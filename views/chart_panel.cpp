@@ -13,8 +13,6 @@
 #include <QLegendMarker>
 #include <QMetaObject>
 #include <QResizeEvent>
-#include <QSignalBlocker>
-#include <QXYSeries>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
@@ -22,32 +20,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <utility>
 
 namespace fb {
-
-namespace {
-
-// An axis whose range cannot be read here (categories, dates): a held series is told of its
-// points whatever happened to it (laid out twice at worst).
-const QPointF kUnknownRange(std::numeric_limits<double>::quiet_NaN(), 0.0);
-
-QPointF axisRange(const QAbstractAxis *axis)
-{
-    if (auto *v = qobject_cast<const QValueAxis *>(axis)) return { v->min(), v->max() };
-    if (auto *l = qobject_cast<const QLogValueAxis *>(axis)) return { l->min(), l->max() };
-    return kUnknownRange;
-}
-
-QList<QPointF> axisRanges(QXYSeries *series)
-{
-    QList<QPointF> ranges;
-    for (const QAbstractAxis *axis : series->attachedAxes()) ranges << axisRange(axis);
-    return ranges;
-}
-
-} // namespace
 
 namespace {
 constexpr double kTitlePt = 13.0;
@@ -394,36 +368,8 @@ void ChartPanel::replacePoints(QXYSeries *series, const QList<QPointF> &points)
                return a.x() == b.x() && a.y() == b.y();
            });
     if (same) return;
-    if (!holding_) {
-        series->replace(clean);
-        return;
-    }
-    {
-        const QSignalBlocker quiet(series);  // the chart item is not told yet
-        series->replace(clean);
-    }
-    const QList<QPointF> ranges = axisRanges(series);
-    for (HeldReplot &h : held_)
-        if (h.series == series) {
-            h.ranges = ranges;
-            return;
-        }
-    held_.append({ series, ranges });
-}
-
-void ChartPanel::replotHeld()
-{
-    holding_ = false;
-    const QList<HeldReplot> held = std::exchange(held_, {});
-    for (const HeldReplot &h : held) {
-        if (!h.series) continue;
-        // A range that changed since has laid the series out with its new points already.
-        const QList<QPointF> now = axisRanges(h.series);
-        bool laidOut = false;
-        for (qsizetype i = 0; i < now.size() && i < h.ranges.size(); ++i)
-            if (!std::isnan(now[i].x()) && (now[i].x() != h.ranges[i].x() || now[i].y() != h.ranges[i].y())) laidOut = true;
-        if (!laidOut) Q_EMIT h.series->pointsReplaced();
-    }
+    if (held_.isHolding()) held_.replace(series, clean);
+    else series->replace(clean);
 }
 
 void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padFraction)
@@ -461,7 +407,7 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
 
 void ChartPanel::settleLayout()
 {
-    replotHeld();
+    held_.release();
     fitTexts(size());  // a result may have renamed series or retitled the chart
     // The legend's layout request comes first: laying the legend out asks the chart for a layout.
     QChart *c = chart();

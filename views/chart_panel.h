@@ -2,13 +2,13 @@
 // A styled Qt Charts view: title, labelled axes, legend, readable fonts, no animations, and an
 // export that renders the complete chart at any pixel size.
 #include "views/exportable.h"
+#include "views/replot_hold.h"
 
 #include <QChartView>
 #include <QHash>
 #include <QList>
 #include <QStringList>
 #include <QPointF>
-#include <QPointer>
 
 class QAbstractAxis;
 class QLineSeries;
@@ -62,7 +62,7 @@ public:
     // Until settleLayout(): a replaced series is laid out once, by the axis range change that
     // usually follows its new points, not once for the points and again for the range (Qt Charts
     // strokes a series' whole path each time). LabView holds every chart while a result is drawn.
-    void holdReplots() { holding_ = true; }
+    void holdReplots() { held_.hold(); }
 
     // Sets an axis range with a little padding; ignores empty or non-finite ranges.
     static void setRange(QAbstractAxis *axis, double lo, double hi, double padFraction = 0.04);
@@ -105,16 +105,8 @@ private:
     qreal legendCutAt_ = 0;      // the widest width at which Qt cut the legend
     qreal legendTooTallAt_ = 0;  // the tallest height at which the legend left the axes too little
     QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
-    QHash<QAbstractAxis *, QString> shortAxisTitles_;
-    // Series replaced while held, with their axes' ranges then: still unchanged at the end, the
-    // series is told of its points (else the range change already laid it out with them).
-    struct HeldReplot {
-        QPointer<QXYSeries> series;
-        QList<QPointF> ranges;
-    };
-    void replotHeld();
-    bool holding_ = false;
-    QList<HeldReplot> held_;   // axis -> what it shows when the whole title does not fit
+    QHash<QAbstractAxis *, QString> shortAxisTitles_;   // axis -> what it shows when the whole title does not fit
+    ReplotHold held_;
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;
     QList<double> logBases_;

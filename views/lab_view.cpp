@@ -218,16 +218,12 @@ void LabView::deliverFrame(std::uint64_t generation, const Delivery &draw, const
         readouts_->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
         return;
     }
-    // Every chart lays a replaced series out once (finishDelivery's settleLayout lets go).
-    for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->holdReplots();
+    // Every chart lays a replaced series out once: held while the result is drawn, then its own
+    // layout settled now (one frame per result, not a second one after the next paint).
+    const QList<ChartPanel *> charts = findChildren<ChartPanel *>();
+    for (ChartPanel *chart : charts) chart->holdReplots();
     if (draw) draw();
-    finishDelivery();
-}
-
-void LabView::finishDelivery()
-{
-    // One frame per result: the charts' own layouts now, not after the next paint.
-    for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->settleLayout();
+    for (ChartPanel *chart : charts) chart->settleLayout();
     lastLatencyMs_ = double(sinceChange_.nsecsElapsed()) / 1e6;
     Q_EMIT resultShown();
 }

@@ -103,7 +103,6 @@ protected:
 
 private:
     void deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error);
-    void finishDelivery();
 
     LabSpec spec_;
     QString title_;
