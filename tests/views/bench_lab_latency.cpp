@@ -8,7 +8,7 @@
 // Prints p50 / p95 / max per lab at the chapter's sizes and at the largest sizes, and how many of
 // the lab's drawing surfaces a change repainted on average.
 // Targets: p95 <= 8 ms at the defaults, <= 33 ms at the largest sizes (smooth dragging on a 120 Hz display).
-// Run: QT_QPA_PLATFORM=offscreen build/tests/bench_lab_latency [--defaults-only] [--every-chart] [LAB...]
+// Run: QT_QPA_PLATFORM=offscreen build/tests/bench_lab_latency [--defaults-only] [--every-chart] [--each] [LAB...]
 #include "app/lab_registry.h"
 #include "views/exportable.h"
 #include "views/lab_view.h"
@@ -47,6 +47,7 @@ struct Stats {
 };
 
 bool everyChart = false;  // --every-chart: a frame ends when every chart has been painted
+bool eachChange = false;  // --each: print every change's value and times (to find the slow ones)
 
 double percentile(std::vector<double> v, double q)
 {
@@ -226,6 +227,9 @@ Stats drag(LabView *lab, const ParamSpec &param)
         shown.push_back(atShown);
         cpu.push_back((processCpuSeconds() - cpu0) * 1e3);
         paint.push_back(ms.back() - atShown);
+        if (eachChange)
+            std::printf("  %s = %g: %.2f ms (to result %.2f)\n", param.key.c_str(), lab->values().number(param.key),
+                        ms.back(), atShown);
     }
     s.counted = int(ms.size());
     s.surfacesPainted = ms.empty() ? 0.0 : double(painted) / double(ms.size());
@@ -267,6 +271,7 @@ int main(int argc, char **argv)
     QStringList only = app.arguments().mid(1);
     const bool defaultsOnly = only.removeAll(QStringLiteral("--defaults-only")) > 0;
     everyChart = only.removeAll(QStringLiteral("--every-chart")) > 0;
+    eachChange = only.removeAll(QStringLiteral("--each")) > 0;
     for (const LabEntry &entry : labRegistry()) {
         if (entry.name == QLatin1String("training") || entry.name == QLatin1String("transformer"))
             continue;  // trains live; see bench_event_loop
