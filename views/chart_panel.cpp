@@ -1,6 +1,7 @@
 #include "views/chart_panel.h"
 
 #include "views/fitted_font.h"
+#include "views/minor_grid.h"
 #include "views/nice_number.h"
 
 #include <QChart>
@@ -73,6 +74,7 @@ ChartPanel::ChartPanel(const QString &title, QWidget *parent)
     QChart *initial = chart();
     setChart(c);
     delete initial;
+    new MinorGrid(c);  // owned by the chart
     setRenderHint(QPainter::Antialiasing);
     // A data change moves most of the chart (series, axes, grid): one paint of the whole view is
     // about three times cheaper than the many small regions of the default minimal update.
@@ -188,11 +190,7 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
                 base = b;
                 break;
             }
-        if (logX->base() != base) {
-            logX->setBase(base);
-            // Qt spaces minor ticks evenly between powers: only base 10 has the 2 ... 9 grid.
-            logX->setMinorTickCount(base == 10.0 ? 8 : 0);
-        }
+        if (logX->base() != base) logX->setBase(base);  // base 10 gets the 2 ... 9 grid (MinorGrid)
     }
     if (exporting) return;
     if (!hidden.isEmpty()) {
@@ -311,8 +309,7 @@ QLogValueAxis *ChartPanel::setLogAxis(Qt::Orientation orientation, const QString
     auto *axis = new QLogValueAxis;
     axis->setBase(base);
     axis->setLabelFormat(QStringLiteral("%g"));
-    axis->setMinorTickCount(base == 10.0 ? 8 : 0);
-    styleAxis(axis, title);
+    styleAxis(axis, title);  // no Qt minor ticks: MinorGrid draws base 10's 2 ... 9 grid
     if (orientation == Qt::Horizontal) replaceAxis(chart(), axisX_, axis, Qt::AlignBottom);
     else replaceAxis(chart(), axisY_, axis, Qt::AlignLeft);
     return axis;

@@ -39,9 +39,7 @@ void setLogRange(QAbstractAxis *axis, double lo, double hi)
     lo = std::clamp(lo, kSmallestDrawn, hi);
     const double decades = std::log10(hi / lo);
     const int step = std::max(1, int(std::ceil(decades / 7.0)));
-    log->setBase(std::pow(10.0, step));
-    // Qt spaces minor ticks linearly between majors: only meaningful within one decade.
-    log->setMinorTickCount(step == 1 ? 8 : 0);
+    log->setBase(std::pow(10.0, step));  // base 10 (one decade a step) gets the 2 ... 9 grid (MinorGrid)
     if (decades < 3.0) {
         // Whole decades, nudged outward so that Qt does not drop the ticks at the ends.
         const double a = std::pow(10.0, std::floor(std::log10(lo) + 1e-9));

@@ -1,13 +1,16 @@
 // ChartPanel's range and replace helpers: the round range of an axis set in one step equals what
 // QValueAxis::applyNiceNumbers() gives, and series whose points do not change are left alone.
 #include "views/chart_panel.h"
+#include "views/minor_grid.h"
 
+#include <QGraphicsScene>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QSignalSpy>
 #include <QValueAxis>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -143,6 +146,46 @@ private Q_SLOTS:
         held.settleLayout();
         QCOMPARE(told.count(), 1);
         QVERIFY(same());
+    }
+    // A base-10 log axis has a minor grid line at 2 ... 9 times each power of ten, drawn by one item
+    // as one crisp pixel a line (Qt's own minor ticks stay off); other bases have none.
+    void minorGridOnBaseTen()
+    {
+        ChartPanel panel(QStringLiteral("test"));
+        QLogValueAxis *x = panel.setLogAxis(Qt::Horizontal, QStringLiteral("x"));
+        panel.setValueAxis(Qt::Vertical, QStringLiteral("y"));
+        QLineSeries *s = panel.addLine(QStringLiteral("s"), Qt::black);
+        panel.replacePoints(s, { { 1, 0 }, { 1000, 0 } });
+        x->setRange(1, 1000);
+        panel.axisY()->setRange(-1, 1);
+        panel.resize(600, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.settleLayout();
+        MinorGrid *grid = nullptr;
+        for (QGraphicsItem *item : panel.scene()->items())
+            if (auto *g = dynamic_cast<MinorGrid *>(item)) grid = g;
+        QVERIFY(grid);
+        QCOMPARE(x->minorTickCount(), 0);
+        const QRectF plot = panel.chart()->plotArea();
+        const QList<qreal> at = grid->positions(Qt::Horizontal);
+        QCOMPARE(at.size(), 24);  // 2 ... 9, 20 ... 90 and 200 ... 900
+        QCOMPARE(at[0], std::floor(plot.left() + std::log10(2.0) / 3.0 * plot.width()));
+        QCOMPARE(at[8], std::floor(plot.left() + std::log10(20.0) / 3.0 * plot.width()));
+        QVERIFY(std::is_sorted(at.begin(), at.end()));
+        QVERIFY(at.front() > plot.left() && at.back() < plot.right());
+        QVERIFY(grid->positions(Qt::Vertical).isEmpty());
+
+        // Drawn in the minor grid's colour, one pixel wide, an eighth down the plot (off the series and the major grid).
+        const QImage image = panel.viewport()->grab().toImage();
+        const QPoint line = panel.mapFromScene(QPointF(at[0], plot.top() + plot.height() / 8));
+        const QColor minor = x->minorGridLinePen().color();
+        QCOMPARE(QColor(image.pixel(line)), minor);
+        QCOMPARE(QColor(image.pixel(line + QPoint(1, 0))), QColor(Qt::white));
+        QCOMPARE(QColor(image.pixel(line - QPoint(1, 0))), QColor(Qt::white));
+
+        x->setBase(2.0);
+        QVERIFY(grid->positions(Qt::Horizontal).isEmpty());
     }
 };
 
