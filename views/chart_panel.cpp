@@ -1,5 +1,6 @@
 #include "views/chart_panel.h"
 
+#include "views/export_pens.h"
 #include "views/fitted_font.h"
 #include "views/minor_grid.h"
 #include "views/nice_number.h"
@@ -421,6 +422,7 @@ void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)
     // with no event processing in between, so the chart on screen never shows the export size.
     QChart *c = chart();
     const QRectF oldGeometry = c->geometry();
+    const ExportPens pens(c, painter.deviceTransform().m11());
     fitTexts(QSizeF(logicalSize), true);
     QCoreApplication::sendPostedEvents(c->legend(), QEvent::LayoutRequest);
     c->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));

@@ -187,6 +187,39 @@ private Q_SLOTS:
         x->setBase(2.0);
         QVERIFY(grid->positions(Qt::Horizontal).isEmpty());
     }
+    // An export at a device pixel ratio of 3 draws the hairline grid one logical pixel (three
+    // device pixels) wide, as the window shows it, and leaves the chart's own pens as they were.
+    void exportedGridKeepsItsWeight()
+    {
+        ChartPanel panel(QStringLiteral("test"));
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("x"));
+        panel.setValueAxis(Qt::Vertical, QStringLiteral("y"));
+        QLineSeries *s = panel.addLine(QStringLiteral("s"), Qt::black);
+        panel.replacePoints(s, { { 0, -1 }, { 1, -1 } });
+        panel.axisX()->setRange(0, 1);
+        panel.axisY()->setRange(-1, 1);
+        // The vertical grid lines' width in device pixels: over rows between two horizontal grid
+        // lines, the narrowest of each row's widest run of non-white pixels inside the plot.
+        const auto gridWidth = [&](qreal dpr) {
+            const QImage image = panel.renderImage(QSize(400, 300), dpr);
+            int narrowest = image.width();
+            for (int y = int(image.height() * 0.30); y < int(image.height() * 0.45); ++y) {
+                int widest = 0, run = 0;
+                for (int x = int(image.width() * 0.2); x < int(image.width() * 0.95); ++x) {
+                    run = image.pixel(x, y) == qRgb(255, 255, 255) ? 0 : run + 1;
+                    widest = std::max(widest, run);
+                }
+                narrowest = std::min(narrowest, widest);
+            }
+            return narrowest;
+        };
+        const int one = gridWidth(1.0), three = gridWidth(3.0);
+        QVERIFY2(one >= 1 && one <= 2, qPrintable(QString::number(one)));
+        QVERIFY2(three >= 3 && three <= 5, qPrintable(QString::number(three)));
+        QCOMPARE(panel.axisX()->gridLinePen().widthF(), 0.0);
+        QCOMPARE(panel.axisX()->linePen().widthF(), 0.0);
+        QCOMPARE(panel.axisY()->minorGridLinePen().widthF(), 0.0);
+    }
 };
 
 QTEST_MAIN(TestChartPanel)
