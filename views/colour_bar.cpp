@@ -83,7 +83,7 @@ double ColourBar::labelsWidth(const QFontMetricsF &fm) const
     return w;
 }
 
-void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) const
+void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font, const PaintedText &text) const
 {
     painter.save();
     painter.setFont(font);
@@ -109,20 +109,20 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
         lastTickY = y;
         // Every tick keeps its mark; a label only a line clear of the one below (a low bar).
         if (lastLabelY - y < fm.height() * 1.05) continue;
-        painter.drawText(QRectF(labelX, y - fm.height() / 2, rect.right() - labelX, fm.height()),
+        text.draw(painter, QRectF(labelX, y - fm.height() / 2, rect.right() - labelX, fm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, tickText(t));
         lastLabelY = y;
     }
     // On a log scale the bottom stands for everything at or below the floor.
     if (isLog() && (ticks().isEmpty() || ramp.bottom() - yOf(ticks().front()) > fm.height() * 0.9)) {
         painter.drawLine(QPointF(ramp.right(), ramp.bottom()), QPointF(ramp.right() + kTickLength, ramp.bottom()));
-        painter.drawText(QRectF(labelX, ramp.bottom() - fm.height() / 2, rect.right() - labelX, fm.height()),
+        text.draw(painter, QRectF(labelX, ramp.bottom() - fm.height() / 2, rect.right() - labelX, fm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, floorText());
     }
     // The maximum itself, unless a round tick already sits there.
     if (lastTickY - ramp.top() > fm.height() * 0.9) {
         painter.drawLine(QPointF(ramp.right(), ramp.top()), QPointF(ramp.right() + kTickLength, ramp.top()));
-        painter.drawText(QRectF(labelX, ramp.top() - fm.height() / 2, rect.right() - labelX, fm.height()),
+        text.draw(painter, QRectF(labelX, ramp.top() - fm.height() / 2, rect.right() - labelX, fm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter,
                          maxText());
     }
@@ -133,7 +133,9 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
         painter.setPen(QPen(QColor(90, 90, 90), 1.0));
         painter.drawRect(swatch);
         painter.setPen(QColor(40, 40, 40));
-        painter.drawText(QRectF(labelX, swatch.top(), rect.right() - labelX, swatch.height()),
+        // Centred on the swatch, a line high (lecture mode's font is taller than the swatch).
+        const double lineH = std::max(swatch.height(), fm.height());
+        text.draw(painter, QRectF(labelX, swatch.center().y() - lineH / 2, rect.right() - labelX, lineH),
                          Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("masked"));
     }
 
@@ -144,7 +146,7 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) 
         painter.setPen(QColor(20, 20, 20));
         // A label longer than a low ramp is set smaller (down to 60%) rather than cut at its ends.
         painter.setFont(fittedFont(painter.font(), label_, ramp.height()));
-        painter.drawText(QRectF(-ramp.height() / 2, -fm.ascent(), ramp.height(), fm.height()),
+        text.draw(painter, QRectF(-ramp.height() / 2, -fm.ascent(), ramp.height(), fm.height()),
                          Qt::AlignHCenter | Qt::AlignTop, label_);
     }
     painter.restore();

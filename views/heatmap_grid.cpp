@@ -401,7 +401,7 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size, const PaintedT
                   QFontMetricsF(pf).elidedText(title, Qt::ElideRight, sq.width()), title);
     }
     paintTicks(painter, lay, text);
-    colourBar_.paint(painter, lay.colourBar, f.tick);
+    colourBar_.paint(painter, lay.colourBar, f.tick, text);
 }
 
 void HeatmapGrid::paintEvent(QPaintEvent *)
