@@ -75,7 +75,7 @@ ChartPanel::ChartPanel(const QString &title, QWidget *parent)
     QChart *initial = chart();
     setChart(c);
     delete initial;
-    new MinorGrid(c);  // owned by the chart
+    minorGrid_ = new MinorGrid(c);  // owned by the chart
     setRenderHint(QPainter::Antialiasing);
     // A data change moves most of the chart (series, axes, grid): one paint of the whole view is
     // about three times cheaper than the many small regions of the default minimal update.
@@ -313,6 +313,7 @@ QLogValueAxis *ChartPanel::setLogAxis(Qt::Orientation orientation, const QString
     styleAxis(axis, title);  // no Qt minor ticks: MinorGrid draws base 10's 2 ... 9 grid
     if (orientation == Qt::Horizontal) replaceAxis(chart(), axisX_, axis, Qt::AlignBottom);
     else replaceAxis(chart(), axisY_, axis, Qt::AlignLeft);
+    minorGrid_->watch(axis);
     return axis;
 }
 

@@ -18,6 +18,8 @@ class QXYSeries;
 
 namespace fb {
 
+class MinorGrid;
+
 class ChartPanel : public QChartView, public Exportable {
     Q_OBJECT
 public:
@@ -110,6 +112,7 @@ private:
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;
     QList<double> logBases_;
+    MinorGrid *minorGrid_ = nullptr;  // the log axes' 2 ... 9 grid; a child of the chart
 };
 
 } // namespace fb

@@ -1,6 +1,7 @@
 #include "views/colour_bar.h"
 
 #include "views/fitted_font.h"
+#include "views/painted_text.h"
 #include "views/palette.h"
 
 #include <QFontMetricsF>
@@ -81,6 +82,11 @@ double ColourBar::labelsWidth(const QFontMetricsF &fm) const
     if (showMasked_) w = std::max(w, fm.horizontalAdvance(QStringLiteral("masked")));
     if (isLog()) w = std::max(w, fm.horizontalAdvance(floorText()));
     return w;
+}
+
+void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) const
+{
+    paint(painter, rect, font, PaintedText {});
 }
 
 void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font, const PaintedText &text) const

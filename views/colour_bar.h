@@ -2,8 +2,6 @@
 // The shared colour scale of a heatmap figure: a vertical viridis ramp from 0 to a maximum (or,
 // logarithmic, from a floor to the maximum) with round-number ticks, the maximum itself marked, a rotated label, and optionally a grey swatch for
 // masked cells. Not a widget: whoever draws the figure paints it, on screen and into exports alike.
-#include "views/painted_text.h"
-
 #include <QFont>
 #include <QList>
 #include <QRectF>
@@ -13,6 +11,8 @@ class QFontMetricsF;
 class QPainter;
 
 namespace fb {
+
+struct PaintedText;
 
 class ColourBar {
 public:
@@ -41,7 +41,8 @@ public:
     double preferredWidth(const QFont &font) const;
     // Paints into rect (its height is the ramp's height; the swatch, if any, goes below it). Its
     // text goes through text, which notes what does not fit (the layout tests).
-    void paint(QPainter &painter, const QRectF &rect, const QFont &font, const PaintedText &text = {}) const;
+    void paint(QPainter &painter, const QRectF &rect, const QFont &font, const PaintedText &text) const;
+    void paint(QPainter &painter, const QRectF &rect, const QFont &font) const;
 
     static constexpr double kRampWidth = 18.0;
 

@@ -9,7 +9,10 @@ namespace {
 
 QPen logicalPixel(QPen pen)
 {
-    if (pen.widthF() == 0.0) pen.setWidthF(1.0);  // a width of 1 scales with the painter; 0 does not
+    if (pen.widthF() == 0.0 || pen.isCosmetic()) {
+        pen.setWidthF(1.0);  // a width of 1 scales with the painter; 0 (or a cosmetic pen) does not
+        pen.setCosmetic(false);
+    }
     return pen;
 }
 

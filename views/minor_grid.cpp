@@ -10,8 +10,15 @@ namespace fb {
 
 namespace {
 
-constexpr qreal kTick = 2.0;        // Qt Charts' minor tick: half its label padding of 4
-constexpr qreal kChartZ = 2.0;      // Qt Charts' grid lies at z 2 (ChartPresenter::GridZValue)
+constexpr qreal kTick = 2.0;          // Qt Charts' minor tick: half its label padding of 4
+constexpr qreal kGridZ = 2.0;         // Qt Charts' grid lies at z 2 (ChartPresenter::GridZValue)
+constexpr double kMinDecadePx = 8.0;  // narrower decades get no minor grid (8 lines in under 8 px)
+
+// The device pixel that holds p, back in logical coordinates (scale: device pixels per unit).
+qreal snapped(qreal p, qreal scale)
+{
+    return scale > 0 ? std::floor(p * scale) / scale : std::floor(p);
+}
 
 } // namespace
 
@@ -19,17 +26,34 @@ MinorGrid::MinorGrid(QChart *chart)
     : chart_(chart)
 {
     setParentItem(chart);
-    setZValue(kChartZ - 0.5);  // above the plot's background and shades, below the major grid
+    setZValue(kGridZ - 0.5);  // above the plot's background and shades, below the major grid
     setAcceptedMouseButtons(Qt::NoButton);
-    setAcceptHoverEvents(false);
+    plotAreaChanged(chart->plotArea());
     connect(chart, &QChart::plotAreaChanged, this, &MinorGrid::plotAreaChanged);
+}
+
+void MinorGrid::watch(QAbstractAxis *axis)
+{
+    const auto repaint = [this] { update(); };
+    connect(axis, &QAbstractAxis::visibleChanged, this, repaint);
+    connect(axis, &QAbstractAxis::minorGridVisibleChanged, this, repaint);
+    connect(axis, &QAbstractAxis::minorGridLinePenChanged, this, repaint);
+    connect(axis, &QAbstractAxis::lineVisibleChanged, this, repaint);
+    connect(axis, &QAbstractAxis::linePenChanged, this, repaint);
+    connect(axis, &QAbstractAxis::reverseChanged, this, repaint);
+    if (auto *log = qobject_cast<QLogValueAxis *>(axis)) {
+        connect(log, &QLogValueAxis::rangeChanged, this, repaint);
+        connect(log, &QLogValueAxis::baseChanged, this, repaint);
+    }
 }
 
 QLogValueAxis *MinorGrid::logAxis(Qt::Orientation orientation) const
 {
     for (QAbstractAxis *axis : chart_->axes(orientation)) {
         auto *log = qobject_cast<QLogValueAxis *>(axis);
-        if (log && log->isVisible() && log->base() == 10.0 && log->min() > 0.0 && log->max() > log->min()) return log;
+        if (log && log->isVisible() && log->base() == 10.0 && std::isfinite(log->min()) && std::isfinite(log->max())
+            && log->min() > 0.0 && log->max() > log->min())
+            return log;
     }
     return nullptr;
 }
@@ -43,13 +67,17 @@ QList<qreal> MinorGrid::positions(Qt::Orientation orientation) const
     const double lo = std::log10(axis->min()), hi = std::log10(axis->max());
     const bool horizontal = orientation == Qt::Horizontal;
     const double length = horizontal ? plot.width() : plot.height();
+    if (length / (hi - lo) < kMinDecadePx) return out;
+    // Measured from the left and from the bottom, as Qt Charts places its ticks (the other end when
+    // the axis is reversed).
+    const bool fromEnd = axis->isReverse();
     for (double decade = std::floor(lo); decade <= std::ceil(hi); ++decade) {
         for (int m = 2; m <= 9; ++m) {
             const double at = decade + std::log10(double(m));
             if (at <= lo || at >= hi) continue;
-            const double offset = (at - lo) / (hi - lo) * length;
-            // Whole pixels, as Qt Charts places its major grid (floor from the left, up from the bottom).
-            out.append(horizontal ? std::floor(plot.left() + offset) : std::ceil(plot.bottom() - offset));
+            double offset = (at - lo) / (hi - lo) * length;
+            if (fromEnd) offset = length - offset;
+            out.append(horizontal ? plot.left() + offset : plot.bottom() - offset);
         }
     }
     return out;
@@ -58,7 +86,7 @@ QList<qreal> MinorGrid::positions(Qt::Orientation orientation) const
 void MinorGrid::plotAreaChanged(const QRectF &plotArea)
 {
     prepareGeometryChange();
-    bounds_ = plotArea.adjusted(-kTick - 1, -1, 1, kTick + 1);
+    bounds_ = plotArea.adjusted(-kTick - 1, -kTick - 1, kTick + 1, kTick + 1);
 }
 
 QRectF MinorGrid::boundingRect() const
@@ -70,33 +98,36 @@ void MinorGrid::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidg
 {
     const QRectF plot = chart_->plotArea();
     if (plot.isEmpty()) return;
+    const QTransform device = painter->deviceTransform();
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, false);
     for (Qt::Orientation o : { Qt::Horizontal, Qt::Vertical }) {
         const QLogValueAxis *axis = logAxis(o);
         if (!axis) continue;
-        const QList<qreal> at = positions(o);
-        if (at.isEmpty()) continue;
+        const bool horizontal = o == Qt::Horizontal;
+        const qreal scale = horizontal ? device.m11() : device.m22();
         QList<QLineF> grid, ticks;
-        grid.reserve(at.size());
-        ticks.reserve(at.size());
         const bool start = axis->alignment() & (Qt::AlignLeft | Qt::AlignTop);
-        for (qreal p : at) {
-            if (o == Qt::Horizontal) {
+        for (qreal exact : positions(o)) {
+            // An unantialiased line at p fills the device pixel [p, p + 1): the one holding the position.
+            const qreal p = snapped(exact, scale);
+            if (horizontal) {
+                if (p < plot.left() || p > plot.right()) continue;
                 grid.append(QLineF(p, plot.top(), p, plot.bottom()));
                 const qreal y = start ? plot.top() : plot.bottom();
                 ticks.append(QLineF(p, y, p, start ? y - kTick : y + kTick));
             } else {
+                if (p < plot.top() || p > plot.bottom()) continue;
                 grid.append(QLineF(plot.left(), p, plot.right(), p));
                 const qreal x = start ? plot.left() : plot.right();
                 ticks.append(QLineF(start ? x - kTick : x + kTick, p, x, p));
             }
         }
-        if (axis->isMinorGridLineVisible()) {
+        if (axis->isMinorGridLineVisible() && !grid.isEmpty()) {
             painter->setPen(axis->minorGridLinePen());
             painter->drawLines(grid);
         }
-        if (axis->isLineVisible()) {
+        if (axis->isLineVisible() && !ticks.isEmpty()) {
             painter->setPen(axis->linePen());
             painter->drawLines(ticks);
         }

@@ -147,17 +147,19 @@ private Q_SLOTS:
         QCOMPARE(told.count(), 1);
         QVERIFY(same());
     }
-    // A base-10 log axis has a minor grid line at 2 ... 9 times each power of ten, drawn by one item
-    // as one crisp pixel a line (Qt's own minor ticks stay off); other bases have none.
+    // A base-10 log axis has a minor grid line at 2 ... 9 times each power of ten, where Qt Charts
+    // itself maps those values, drawn by one item one crisp pixel wide, in the pixel that holds the
+    // position (Qt's own minor ticks stay off). It follows a new range and draws into exports; other
+    // bases, a hidden axis and a hidden minor grid have none.
     void minorGridOnBaseTen()
     {
         ChartPanel panel(QStringLiteral("test"));
         QLogValueAxis *x = panel.setLogAxis(Qt::Horizontal, QStringLiteral("x"));
-        panel.setValueAxis(Qt::Vertical, QStringLiteral("y"));
+        QLogValueAxis *y = panel.setLogAxis(Qt::Vertical, QStringLiteral("y"));
         QLineSeries *s = panel.addLine(QStringLiteral("s"), Qt::black);
-        panel.replacePoints(s, { { 1, 0 }, { 1000, 0 } });
+        panel.replacePoints(s, { { 1, 1 }, { 1000, 1 } });  // along the bottom edge
         x->setRange(1, 1000);
-        panel.axisY()->setRange(-1, 1);
+        y->setRange(1, 100);
         panel.resize(600, 400);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -167,26 +169,69 @@ private Q_SLOTS:
             if (auto *g = dynamic_cast<MinorGrid *>(item)) grid = g;
         QVERIFY(grid);
         QCOMPARE(x->minorTickCount(), 0);
-        const QRectF plot = panel.chart()->plotArea();
-        const QList<qreal> at = grid->positions(Qt::Horizontal);
-        QCOMPARE(at.size(), 24);  // 2 ... 9, 20 ... 90 and 200 ... 900
-        QCOMPARE(at[0], std::floor(plot.left() + std::log10(2.0) / 3.0 * plot.width()));
-        QCOMPARE(at[8], std::floor(plot.left() + std::log10(20.0) / 3.0 * plot.width()));
-        QVERIFY(std::is_sorted(at.begin(), at.end()));
-        QVERIFY(at.front() > plot.left() && at.back() < plot.right());
-        QVERIFY(grid->positions(Qt::Vertical).isEmpty());
+        QCOMPARE(y->minorTickCount(), 0);
 
-        // Drawn in the minor grid's colour, one pixel wide, an eighth down the plot (off the series and the major grid).
-        const QImage image = panel.viewport()->grab().toImage();
-        const QPoint line = panel.mapFromScene(QPointF(at[0], plot.top() + plot.height() / 8));
+        QChart *chart = panel.chart();
+        const auto xOf = [&](double v) { return chart->mapToPosition(QPointF(v, 10), s).x(); };
+        const auto yOf = [&](double v) { return chart->mapToPosition(QPointF(10, v), s).y(); };
+        const auto minors = [](int decades) {
+            QList<double> v;
+            for (int d = 0; d < decades; ++d)
+                for (int m = 2; m <= 9; ++m) v << m * std::pow(10.0, d);
+            return v;
+        };
+        const auto same = [](const QList<qreal> &at, const QList<qreal> &want) {
+            if (at.size() != want.size()) return false;
+            for (qsizetype i = 0; i < at.size(); ++i)
+                if (std::fabs(at[i] - want[i]) > 1e-6) return false;
+            return true;
+        };
+        QList<qreal> wantX, wantY;
+        for (double v : minors(3)) wantX << xOf(v);
+        for (double v : minors(2)) wantY << yOf(v);
+        QVERIFY(same(grid->positions(Qt::Horizontal), wantX));  // 2 ... 9, 20 ... 90, 200 ... 900
+        QVERIFY(same(grid->positions(Qt::Vertical), wantY));    // 2 ... 9, 20 ... 90
+
+        // One pixel of the minor grid's colour between white ones: a vertical line (at x = 2) on
+        // the row of y = 1.4, a horizontal one (at y = 2) in the column of x = 1.4.
         const QColor minor = x->minorGridLinePen().color();
-        QCOMPARE(QColor(image.pixel(line)), minor);
-        QCOMPARE(QColor(image.pixel(line + QPoint(1, 0))), QColor(Qt::white));
-        QCOMPARE(QColor(image.pixel(line - QPoint(1, 0))), QColor(Qt::white));
+        const QPoint origin = panel.mapFromScene(QPointF(0, 0));
+        const auto pixel = [&](const QImage &image, double px, double py, int dx, int dy) {
+            return QColor(image.pixel(origin.x() + int(std::floor(px)) + dx, origin.y() + int(std::floor(py)) + dy));
+        };
+        QImage image = panel.viewport()->grab().toImage();
+        QCOMPARE(pixel(image, xOf(2), yOf(1.4), 0, 0), minor);
+        QCOMPARE(pixel(image, xOf(2), yOf(1.4), 1, 0), QColor(Qt::white));
+        QCOMPARE(pixel(image, xOf(2), yOf(1.4), -1, 0), QColor(Qt::white));
+        QCOMPARE(pixel(image, xOf(1.4), yOf(2), 0, 0), minor);
+        QCOMPARE(pixel(image, xOf(1.4), yOf(2), 0, 1), QColor(Qt::white));
+        QCOMPARE(pixel(image, xOf(1.4), yOf(2), 0, -1), QColor(Qt::white));
 
+        // A new range: the lines move with Qt's mapping.
+        x->setRange(1, 100);
+        panel.settleLayout();
+        wantX.clear();
+        for (double v : minors(2)) wantX << xOf(v);
+        QVERIFY(same(grid->positions(Qt::Horizontal), wantX));
+        image = panel.viewport()->grab().toImage();
+        QCOMPARE(pixel(image, xOf(3), yOf(1.4), 0, 0), minor);
+
+        // An export at its own size has the grid too (unantialiased: the exact colour, hundreds of pixels).
+        const QImage exported = panel.renderImage(QSize(800, 500));
+        int minorPixels = 0;
+        for (int py = 0; py < exported.height(); ++py)
+            for (int px = 0; px < exported.width(); ++px) minorPixels += QColor(exported.pixel(px, py)) == minor;
+        QVERIFY2(minorPixels > 2000, qPrintable(QString::number(minorPixels)));
+
+        y->setMinorGridLineVisible(false);
+        image = panel.viewport()->grab().toImage();
+        QCOMPARE(pixel(image, xOf(1.4), yOf(2), 0, 0), QColor(Qt::white));
         x->setBase(2.0);
         QVERIFY(grid->positions(Qt::Horizontal).isEmpty());
+        y->setVisible(false);
+        QVERIFY(grid->positions(Qt::Vertical).isEmpty());
     }
+
     // An export at a device pixel ratio of 3 draws the hairline grid one logical pixel (three
     // device pixels) wide, as the window shows it, and leaves the chart's own pens as they were.
     void exportedGridKeepsItsWeight()
