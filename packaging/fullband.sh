@@ -34,13 +34,15 @@ list_only=0
 # use (without it fontconfig slants the regular face, and the views render differently);
 # fonts-noto-mono has the glyphs Qt's fallback finds missing from DejaVu Sans Mono (subscripts).
 # locales has the sources of de_DE.UTF-8, which the locale test compiles with localedef into a folder of its own.
+# libblas3 and liblapack3: FFmpeg's libavfilter pulls in pocketsphinx, which needs some BLAS and LAPACK;
+# on a machine without OpenBLAS apt picks these two, and every test that links the app maps them.
 # FFmpeg's libraries write animations (H.264 through libavcodec59's libx264, GIF with the
 # palettegen/paletteuse filters); no test needs the ffmpeg program (apt-get install ffmpeg to play
 # or probe what fullband animate wrote).
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
-          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev
+          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev libblas3 liblapack3
           xvfb xauth fonts-dejavu-core fonts-dejavu-extra fonts-noto-mono locales)
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
