@@ -84,11 +84,6 @@ double ColourBar::labelsWidth(const QFontMetricsF &fm) const
     return w;
 }
 
-void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font) const
-{
-    paint(painter, rect, font, PaintedText {});
-}
-
 void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font, const PaintedText &text) const
 {
     painter.save();

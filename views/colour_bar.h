@@ -42,7 +42,6 @@ public:
     // Paints into rect (its height is the ramp's height; the swatch, if any, goes below it). Its
     // text goes through text, which notes what does not fit (the layout tests).
     void paint(QPainter &painter, const QRectF &rect, const QFont &font, const PaintedText &text) const;
-    void paint(QPainter &painter, const QRectF &rect, const QFont &font) const;
 
     static constexpr double kRampWidth = 18.0;
 

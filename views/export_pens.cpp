@@ -3,14 +3,18 @@
 #include <QAbstractAxis>
 #include <QChart>
 
+#include <algorithm>
+
 namespace fb {
 
 namespace {
 
 QPen logicalPixel(QPen pen)
 {
-    if (pen.widthF() == 0.0 || pen.isCosmetic()) {
-        pen.setWidthF(1.0);  // a width of 1 scales with the painter; 0 (or a cosmetic pen) does not
+    // A cosmetic pen (width 0 is one) keeps its width in device pixels; as a plain pen of at least 1
+    // it scales with the painter like everything else.
+    if (pen.isCosmetic()) {
+        pen.setWidthF(std::max(pen.widthF(), 1.0));
         pen.setCosmetic(false);
     }
     return pen;

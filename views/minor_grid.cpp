@@ -60,9 +60,12 @@ QLogValueAxis *MinorGrid::logAxis(Qt::Orientation orientation) const
 
 QList<qreal> MinorGrid::positions(Qt::Orientation orientation) const
 {
+    return positions(logAxis(orientation), orientation, chart_->plotArea());
+}
+
+QList<qreal> MinorGrid::positions(const QLogValueAxis *axis, Qt::Orientation orientation, const QRectF &plot)
+{
     QList<qreal> out;
-    const QLogValueAxis *axis = logAxis(orientation);
-    const QRectF plot = chart_->plotArea();
     if (!axis || plot.isEmpty()) return out;
     const double lo = std::log10(axis->min()), hi = std::log10(axis->max());
     const bool horizontal = orientation == Qt::Horizontal;
@@ -108,7 +111,7 @@ void MinorGrid::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidg
         const qreal scale = horizontal ? device.m11() : device.m22();
         QList<QLineF> grid, ticks;
         const bool start = axis->alignment() & (Qt::AlignLeft | Qt::AlignTop);
-        for (qreal exact : positions(o)) {
+        for (qreal exact : positions(axis, o, plot)) {
             // An unantialiased line at p fills the device pixel [p, p + 1): the one holding the position.
             const qreal p = snapped(exact, scale);
             if (horizontal) {

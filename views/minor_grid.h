@@ -35,6 +35,7 @@ public:
 
 private:
     QLogValueAxis *logAxis(Qt::Orientation orientation) const;
+    static QList<qreal> positions(const QLogValueAxis *axis, Qt::Orientation orientation, const QRectF &plot);
     void plotAreaChanged(const QRectF &plotArea);
 
     QChart *chart_ = nullptr;
