@@ -1,8 +1,8 @@
 // FullBand: a desktop lab for the transformer and latent feedback.
-#include "app/cli.h"
-#include "app/commands.h"
-#include "app/main_window.h"
-#include "app/settings_guard.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/window/main_window.h"
+#include "app/window/settings_guard.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

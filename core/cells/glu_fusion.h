@@ -10,14 +10,14 @@
 //   mean gate value 0.495, fraction of gates above 0.5: 0.493
 //   with the h columns zeroed, sensitivity to h_t: 0.0e+00
 //
-// FullBand draws the same float32 numbers (core/torch_generator.h; the division by sqrt(d_e + d) in
+// FullBand draws the same float32 numbers (core/torch/torch_generator.h; the division by sqrt(d_e + d) in
 // float32 as torch does it) and computes in double. alpha scales the h columns of W_a and W_b:
 // alpha = 1 is the cell's W, alpha = 0 the cell's zeroed columns, the standard decoder. Since
 // [W_e, alpha W_h] u = W_e e + alpha (W_h h), the products W_e e, W_h h and W_h h' are formed once
 // (GluFusion) and any alpha costs only the elementwise gate: the channel opens continuously and a
 // slider on alpha stays cheap. At alpha = 0 the alpha (W_h h) terms are exactly 0, so x(h) and x(h')
 // are the same bits and the sensitivity is exactly 0.
-#include "core/torch_generator.h"
+#include "core/torch/torch_generator.h"
 
 #include <Eigen/Dense>
 

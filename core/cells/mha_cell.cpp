@@ -1,8 +1,8 @@
 #include "core/cells/mha_cell.h"
 
-#include "core/attention.h"
-#include "core/positional.h"
-#include "core/torch_init.h"
+#include "core/attention/attention.h"
+#include "core/attention/positional.h"
+#include "core/torch/torch_init.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -5,13 +5,13 @@
 //   Positional encoding range: [-1.000, 1.000]
 //   Output norm: 1.7207          (out.norm(dim=-1).mean(): mean over batch and positions of ||out[b, i, :]||)
 //
-// FullBand draws the cell's float32 numbers exactly (core/torch_init.h) and computes the rest in
+// FullBand draws the cell's float32 numbers exactly (core/torch/torch_init.h) and computes the rest in
 // double; PyTorch computes in float32 (1.72068846 there, 1.72068853 here). The sinusoidal table is the
 // chapter's PE(pos, 2i) = sin(pos 10000^(-2i/d)), PE(pos, 2i+1) = cos(...), in double
-// (core/positional.h); PyTorch's float32 table differs by at most a few 1e-7.
+// (core/attention/positional.h); PyTorch's float32 table differs by at most a few 1e-7.
 //
 // For the attention lab it also returns each head's attention weights for batch item 0 and the table.
-#include "core/torch_generator.h"
+#include "core/torch/torch_generator.h"
 
 #include <Eigen/Dense>
 

@@ -1,7 +1,7 @@
 #include "core/cells/residual_block_cell.h"
 
 #include "core/cnn/residual_block.h"
-#include "core/torch_init.h"
+#include "core/torch/torch_init.h"
 
 #include <cmath>
 #include <cstddef>

@@ -5,7 +5,7 @@
 //   Input shape: torch.Size([2, 16, 8, 8]), Output shape: torch.Size([2, 16, 8, 8])
 //   Input gradient norm: 37.9606
 //
-// FullBand draws exactly the cell's float32 numbers (core/torch_init.h): conv1's weight, conv2's
+// FullBand draws exactly the cell's float32 numbers (core/torch/torch_init.h): conv1's weight, conv2's
 // weight (kaiming_uniform_, bound 1/sqrt(9 C)), then x = torch.randn(N, C, H, W), the input of the
 // cell's first forward and backward, and x_req = torch.randn(N, C, H, W), the input whose gradient is
 // printed. BatchNorm is in training mode, so the first pass changes only the running statistics,
@@ -21,7 +21,7 @@
 // silent, F = 0 and dF/dx = 0, so the residual block passes exactly dL/dS while the plain block's
 // gradient is exactly zero. blocks > 1 stacks blocks (nn.Sequential of ResidualBlock, drawn in order)
 // to show the gradient norm at every depth.
-#include "core/torch_generator.h"
+#include "core/torch/torch_generator.h"
 
 #include <array>
 #include <cstdint>

@@ -13,7 +13,7 @@
 // Both stacks use the very same weights and input, so the only difference is the "+ x". Going
 // backward through a residual block gives dL/dx_l = dL/dx_{l+1} (I + dF/dx): the chapter's
 // "dL/dx = dL/dH (1 + dF/dx)". All in double precision.
-#include "core/run_control.h"
+#include "core/run/run_control.h"
 
 #include <Eigen/Dense>
 

@@ -6,9 +6,9 @@
 //                  "lstm_hidden", "lstm_carousel", "rates": {...}}
 //   classifier:   {"task": "lstm-vs-mean", "arms": [{"arm", "params", "accuracy", "heldout_accuracy",
 //                  "heldout_loss", "heldout_majority", "curve", "seconds", "status", "message"}]}
-#include "core/depth/depth_lab_spec.h"
-#include "core/json_writer.h"
-#include "core/run_control.h"
+#include "core/labs/depth_gradients_spec.h"
+#include "core/io/json_writer.h"
+#include "core/run/run_control.h"
 
 #include <functional>
 #include <vector>

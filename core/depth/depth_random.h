@@ -3,7 +3,7 @@
 // Eigen::Random or std::rand), and every independent part of a computation (the input batch, layer
 // l's weights, the training set, the held-out set ...) draws from its own stream, so one layer's
 // weights do not depend on how many layers there are or on which thread drew them.
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 
 #include <Eigen/Dense>
 

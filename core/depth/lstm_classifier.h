@@ -14,7 +14,7 @@
 //
 // Note the task: label = [sum of tokens > T vocab / 2] is a linear function of the token counts, so
 // mean pooling followed by a linear layer can represent it exactly. Nothing here favours the LSTM.
-#include "core/budget.h"
+#include "core/run/budget.h"
 #include "core/optim/adam.h"
 #include "core/depth/lstm.h"
 #include "core/training/trainer.h"
@@ -55,7 +55,7 @@ struct ClassifierConfig {
 };
 
 // The memory and the work of training one arm of config (the training set's forward and backward
-// pass every step, the held-out passes), for the budget of core/budget.h.
+// pass every step, the held-out passes), for the budget of core/run/budget.h.
 Cost classifierCost(const ClassifierConfig &config, ClassifierArm arm);
 // Empty when the arms of config may train one after the other; otherwise one sentence naming the
 // figure over the budget (memory: the larger arm's, work: the sum).

@@ -4,7 +4,7 @@
 // samples"), with one 64-bit draw per try (7 bits pick the strip, 53 bits the abscissa). About five
 // times faster than Rng::normal()'s Box-Muller, which matters when a 200-layer, 512-wide stack
 // needs 50 million weights drawn (twice: once forward, once backward, to avoid storing them).
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 
 #include <array>
 #include <cmath>

@@ -2,8 +2,8 @@
 // Lab: what the wider channel costs (218.6.4 and Part C of the cell in 218.6.5 of
 // 000_031aadcae6604a46.txt): parameter and decode overheads, k-pass multipliers, the whole-run
 // multiplier and the compute saved against a baseline that needs more data, swept over L or phi.
-#include "core/accounting.h"
-#include "core/lab.h"
+#include "core/channel/accounting.h"
+#include "core/lab/lab.h"
 
 #include <vector>
 

@@ -1,8 +1,8 @@
 #include "core/labs/attention_lab.h"
 
-#include "core/context_extension.h"
+#include "core/rope/context_extension.h"
 #include "core/labs/common_params.h"
-#include "core/positional.h"
+#include "core/attention/positional.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,12 +4,12 @@
 // how far the pre-softmax logits are from Toeplitz (RoPE on a repeated token: a function of j - i);
 // with sinusoidal positions the table PE(pos, i) the lab adds and each pair's wavelength; and the
 // chapter's multi-head attention cell (218.4.5, core/cells/mha_cell.h) at the lab's sizes and seed.
-#include "core/attention.h"
-#include "core/budget.h"
+#include "core/attention/attention.h"
+#include "core/run/budget.h"
 #include "core/cells/mha_cell.h"
-#include "core/lab.h"
-#include "core/matrix_pool.h"
-#include "core/toeplitz.h"
+#include "core/lab/lab.h"
+#include "core/numeric/matrix_pool.h"
+#include "core/attention/toeplitz.h"
 
 #include <memory>
 #include <string>
@@ -52,7 +52,7 @@ public:
     // n, d_model, heads, positional, base, causal, scaled, seed, content, sentence
     static const LabSpec &spec();
     static std::string check(const ParamValues &values);  // heads | d_model, even RoPE heads, 1-512 words
-    static Cost cost(const ParamValues &values);  // of checked values (core/budget.h; check applies it)
+    static Cost cost(const ParamValues &values);  // of checked values (core/run/budget.h; check applies it)
     static AttentionParams params(const ParamValues &values);  // checked values
     // Reuses the memory of results nobody holds any more (a live lab recomputes at the same sizes).
     Result compute(const ParamValues &values, const RunControl &stop);

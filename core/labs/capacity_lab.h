@@ -2,8 +2,8 @@
 // Lab: bits crossing one decoding-step boundary (218.6.1 and Figure 218.2, left, of
 // 000_031aadcae6604a46.txt): the token channel log2(V) against the Gaussian capacity
 // (d/2) log2(1 + SNR) of the latent carry, with the chapter's two tables.
-#include "core/capacity.h"
-#include "core/lab.h"
+#include "core/channel/capacity.h"
+#include "core/lab/lab.h"
 
 #include <vector>
 

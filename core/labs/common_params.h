@@ -2,8 +2,8 @@
 // Parameters several labs share, written down once: RoPE's width and base, the context-extension
 // factor and trained length, seeds. Sizes are capped so that no setting can exhaust memory or keep a
 // panel busy for more than about a second on two cores.
-#include "core/context_extension.h"
-#include "core/param_spec.h"
+#include "core/rope/context_extension.h"
+#include "core/lab/param_spec.h"
 
 #include <string>
 #include <vector>

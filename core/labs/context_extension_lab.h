@@ -2,8 +2,8 @@
 // Command-line lab: RoPE's frequencies under a context-extension recipe (PI, NTK-aware, YaRN), the
 // effective base and YaRN's attention factor (218.4.4 of 000_031aadcae6604a46.txt). The decay-bound
 // lab draws the same recipes.
-#include "core/context_extension.h"
-#include "core/lab.h"
+#include "core/rope/context_extension.h"
+#include "core/lab/lab.h"
 
 namespace fb {
 

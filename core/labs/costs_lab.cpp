@@ -1,6 +1,6 @@
 #include "core/labs/costs_lab.h"
 
-#include "core/costs.h"
+#include "core/costs/costs.h"
 
 #include <algorithm>
 #include <cmath>

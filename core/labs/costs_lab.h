@@ -1,9 +1,9 @@
 #pragma once
 // Lab: the encyclopedia page's cost formulas (004_21534ea083b6ce9c.txt): the KV cache of MHA, GQA and
 // MQA, 12·L·d² parameters, C ≈ 6ND, attention against dense compute per token and the decode
-// bandwidth ceiling. Parameters, presets and figures: core/costs_lab_spec.h; formulas: core/costs.h.
-#include "core/costs_lab_spec.h"
-#include "core/lab.h"
+// bandwidth ceiling. Parameters, presets and figures: core/labs/costs_spec.h; formulas: core/costs/costs.h.
+#include "core/labs/costs_spec.h"
+#include "core/lab/lab.h"
 
 #include <array>
 #include <vector>

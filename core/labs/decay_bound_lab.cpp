@@ -1,7 +1,7 @@
 #include "core/labs/decay_bound_lab.h"
 
 #include "core/labs/common_params.h"
-#include "core/positional.h"
+#include "core/attention/positional.h"
 
 #include <algorithm>
 #include <cmath>

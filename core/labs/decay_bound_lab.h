@@ -1,9 +1,9 @@
 #pragma once
 // Lab: the long-term decay of RoPE's bound (Figure 218.1, right, of 000_031aadcae6604a46.txt), with
 // context extension (PI, NTK-aware, YaRN) and the wavelength of each frequency pair.
-#include "core/decay_bound.h"
-#include "core/budget.h"
-#include "core/lab.h"
+#include "core/rope/decay_bound.h"
+#include "core/run/budget.h"
+#include "core/lab/lab.h"
 
 #include <string>
 #include <vector>
@@ -30,7 +30,7 @@ public:
     using Result = DecayBoundLabResult;
     // d, base, max_distance, scaling, factor, trained_length
     static const LabSpec &spec();
-    static std::string check(const ParamValues &values);  // also the budget of core/budget.h
+    static std::string check(const ParamValues &values);  // also the budget of core/run/budget.h
     static Cost cost(const ParamValues &values);           // of checked values
     static DecayBoundParams params(const ParamValues &values);  // checked values
     Result compute(const ParamValues &values, const RunControl &stop);

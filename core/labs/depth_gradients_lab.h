@@ -3,11 +3,11 @@
 // layer through a plain and a residual stack on the same weights; the chapter's residual block cell
 // (218.1, core/labs/residual_block_lab.h): its input gradient through the identity and the branch;
 // study 2: gradients through time in an RNN and an LSTM. (Study 3, the LSTM against mean pooling trained live, runs on its own worker:
-// core/depth/lstm_classifier.h.) Parameters: core/depth/depth_lab_spec.h.
+// core/depth/lstm_classifier.h.) Parameters: core/labs/depth_gradients_spec.h.
 #include "core/depth/depth_gradients.h"
-#include "core/depth/depth_lab_spec.h"
+#include "core/labs/depth_gradients_spec.h"
 #include "core/depth/time_gradients.h"
-#include "core/lab.h"
+#include "core/lab/lab.h"
 #include "core/labs/residual_block_lab.h"
 
 #include <optional>

@@ -8,7 +8,7 @@
 // The lab keeps the cell's draws between calls and draws again only when a width, the batch or the
 // seed changes: a change of alpha, layers or bins costs one elementwise pass over batch x d_model.
 #include "core/cells/glu_fusion.h"
-#include "core/lab.h"
+#include "core/lab/lab.h"
 
 #include <memory>
 #include <string>

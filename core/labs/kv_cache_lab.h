@@ -2,8 +2,8 @@
 // Command-line lab: the KV cache of one sequence, from the encyclopedia page's formula
 // (004_21534ea083b6ce9c.txt): 2 · layers · KV heads · head dim · bytes per value per token.
 // The costs lab draws it for MHA, GQA and MQA.
-#include "core/costs.h"
-#include "core/lab.h"
+#include "core/costs/costs.h"
+#include "core/lab/lab.h"
 
 namespace fb {
 

@@ -1,5 +1,5 @@
-// FullBand's labs in the chapter's order: one line each. See core/lab.h.
-#include "core/lab.h"
+// FullBand's labs in the chapter's order: one line each. See core/lab/lab.h.
+#include "core/lab/lab.h"
 #include "core/labs/accounting_lab.h"
 #include "core/labs/attention_lab.h"
 #include "core/labs/bayes_floor_lab.h"

@@ -7,7 +7,7 @@
 //   Output norm: 1.7207
 // The attention lab's window shows the same cell beside its own heads.
 #include "core/cells/mha_cell.h"
-#include "core/lab.h"
+#include "core/lab/lab.h"
 
 #include <string>
 #include <vector>

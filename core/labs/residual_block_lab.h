@@ -7,7 +7,7 @@
 // identity path and the branch, per channel, with and without the shortcut, and per block. The depth
 // lab's window shows the same cell (its "block" study).
 #include "core/cells/residual_block_cell.h"
-#include "core/lab.h"
+#include "core/lab/lab.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,5 @@
 #include "core/labs/training_lab.h"
+#include "core/labs/training_spec.h"
 
 namespace fb {
 

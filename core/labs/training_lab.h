@@ -2,7 +2,7 @@
 // Lab: latent-feedback training (218.6.5 and Figure 218.2, right, of 000_031aadcae6604a46.txt). The
 // trainings themselves run on their own threads (core/training/training_run.h, `fullband train`);
 // what a parameter change computes is the preview: both arms' sizes.
-#include "core/lab.h"
+#include "core/lab/lab.h"
 #include "core/training/trainer.h"
 
 namespace fb {

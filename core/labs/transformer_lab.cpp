@@ -1,6 +1,7 @@
 #include "core/labs/transformer_lab.h"
 
 #include "core/transformer/transformer_trainer.h"
+#include "core/labs/transformer_spec.h"
 
 namespace fb {
 

@@ -4,7 +4,7 @@
 // of 218.6 trained exactly or with k passes. The trainings run on their own thread
 // (core/transformer/transformer_trainer.h, `fullband train --set model=transformer`); what a
 // parameter change computes is the preview: the model's size, its FLOPs per step and its memory.
-#include "core/lab.h"
+#include "core/lab/lab.h"
 #include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_report.h"
 

@@ -33,7 +33,7 @@
 // Concatenated inputs are never built: W [a; b] is computed as W[:, :A] a + W[:, A:] b. Where the
 // part is a token embedding (token-only layer 1, the fusion's E[y_{t-1}] half) the product is folded
 // into a (rows, V_b) table first (nn::embedding_linear_*), the same function at V_b/N of the cost.
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 #include "core/training/layers.h"
 #include "core/training/toy_task.h"
 #include "core/training/trainer.h"

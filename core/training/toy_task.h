@@ -7,7 +7,7 @@
 // The chapter's make_batch() draws the same quantities; the order of draws differs (it is fb::Rng,
 // not torch.rand): per sequence, z0 first and then a_0 .. a_{T-1}. Sequences are therefore drawn one
 // after the other, so the held-out set is the same whichever chunk size evaluates it.
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 
 #include <Eigen/Core>
 

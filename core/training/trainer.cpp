@@ -2,9 +2,9 @@
 // mean cross entropy of freshly drawn batches, then the held-out loss and accuracy.
 #include "core/training/trainer.h"
 
-#include "core/budget.h"
+#include "core/run/budget.h"
 #include "core/optim/adam.h"
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 #include "core/training/toy_model.h"
 #include "core/training/toy_task.h"
 

@@ -2,9 +2,9 @@
 // Trains the two arms of Figure 218.2 (right) of 000_031aadcae6604a46.txt on the toy phase
 // accumulator with FullBand's own forward and backward passes. Callable from any thread;
 // observable through a per-step callback and controllable through a RunControl.
-#include "core/budget.h"
-#include "core/param_spec.h"
-#include "core/run_control.h"
+#include "core/run/budget.h"
+#include "core/lab/param_spec.h"
+#include "core/run/run_control.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -109,12 +109,7 @@ std::string checkTrainConfig(const TrainConfig &config);
 // Added: bytes of the workspaces a training of config allocates.
 double trainWorkspaceBytes(const TrainConfig &config);
 // The memory and the work of one training of config (checkTrainConfig refuses one over the budget
-// of core/budget.h; arm=both runs two at once, and trainFrom checks their sum).
+// of core/run/budget.h; arm=both runs two at once, and trainFrom checks their sum).
 Cost trainCost(const TrainConfig &config);
-
-// Keys: arm (token-only|latent-feedback|both), steps, batch, lr, seq_len, buckets, d_emb, d_hid,
-// d_fuse, passes, seed, clip. trainFrom fills config (arm "both" sets bothArms).
-const LabSpec &trainSpec();
-std::string trainFrom(const ParamValues &v, TrainConfig &out, bool &bothArms);
 
 } // namespace fb

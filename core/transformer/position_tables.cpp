@@ -1,6 +1,6 @@
 #include "core/transformer/position_tables.h"
 
-#include "core/positional.h"
+#include "core/attention/positional.h"
 
 #include <cmath>
 

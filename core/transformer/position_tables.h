@@ -2,10 +2,10 @@
 // The positional tables one forward pass reads (218.4.3, 218.4.4 of 000_031aadcae6604a46.txt): the
 // sinusoidal table added to the input, or RoPE's cos and sin for the queries and keys of every head,
 // and the scale of the attention logits. Built once per evaluation setting (training: plain RoPE;
-// length generalisation: RoPE rescaled by PI, NTK-aware or YaRN through core/context_extension),
+// length generalisation: RoPE rescaled by PI, NTK-aware or YaRN through core/rope/context_extension),
 // never inside the step loop.
-#include "core/attention.h"
-#include "core/context_extension.h"
+#include "core/attention/attention.h"
+#include "core/rope/context_extension.h"
 #include "core/training/layers.h"
 
 namespace fb {

@@ -3,7 +3,7 @@
 // KV cache of core/transformer/transformer_net.h (forwardPosition), so that a feedback model decodes
 // exactly as its recurrence says (x_t reads h_{t-1}). The context is the trained length T: when it is
 // full, the last T/2 characters are fed again from position 0 and sampling continues.
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 #include "core/transformer/position_tables.h"
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_net.h"

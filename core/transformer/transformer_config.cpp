@@ -4,6 +4,7 @@
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_layout.h"
 #include "core/transformer/transformer_workspace.h"
+#include "core/labs/transformer_spec.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,9 +6,9 @@
 // d 64, RoPE base 10000, feedback off, 2 passes, Adam lr 1e-3, 1500 steps, seed 0.
 // Plus the checks and the sizes a lab shows before training: parameter count, FLOPs per step and
 // workspace bytes, and the command-line keys (transformerSpec) with their ranges.
-#include "core/attention.h"
-#include "core/context_extension.h"
-#include "core/param_spec.h"
+#include "core/attention/attention.h"
+#include "core/rope/context_extension.h"
+#include "core/lab/param_spec.h"
 
 #include <cstdint>
 #include <string>
@@ -104,11 +104,5 @@ double transformerFlopsPerStep(const TransformerConfig &config);
 // Bytes of every buffer a training of config allocates (parameters, Adam, workspaces, batches,
 // snapshots); checkTransformerConfig refuses more than 2 GiB.
 double transformerWorkspaceBytes(const TransformerConfig &config);
-
-// Command-line keys: task, text (a file path), vocab, buckets, seq_len, batch, layers, heads, d_model,
-// pos, base, scaling, factor, feedback, passes, lr, steps, seed, embed_scale, eval_every, clip, threads.
-const LabSpec &transformerSpec();
-// Fills out from values (reading the text file when task is text); "" or one sentence.
-std::string transformerFrom(const ParamValues &values, TransformerConfig &out);
 
 } // namespace fb

@@ -5,7 +5,7 @@
 // scores on fresh sequences and the length-generalisation table. Works in its own workspace, so that
 // nothing it does touches the training's numbers. The held-out losses and the probe allocate
 // nothing; the after-training functions do.
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 #include "core/transformer/position_tables.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_report.h"

@@ -6,7 +6,7 @@
 //  repeat_loss}]), "extended", "gate_mean", "ms_per_step", "flops_per_step", "gflops", "seconds",
 //  "wall_seconds", "status", "message"}. Figures that do not apply (second-half loss outside the
 // induction tasks ...) are null.
-#include "core/json_writer.h"
+#include "core/io/json_writer.h"
 #include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_report.h"
 

@@ -20,7 +20,7 @@
 // Parameters live in one flat vector (params, grads the same layout: TransformerLayout). A forward
 // pass reads its activations from and writes them to a TransformerWorkspace sized beforehand; no
 // forward or backward pass allocates.
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 #include "core/transformer/parallel_runner.h"
 #include "core/transformer/position_tables.h"
 #include "core/transformer/transformer_batch.h"

@@ -1,7 +1,7 @@
 #pragma once
 // What a transformer training reports (core/transformer/transformer_trainer.h): the per-step
 // progress, the periodic snapshots the lab draws live, and the result.
-#include "core/context_extension.h"
+#include "core/rope/context_extension.h"
 #include "core/training/trainer.h"
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_config.h"

@@ -12,7 +12,7 @@
 //                    evenly over the last 10%
 // The induction tasks' sequences of n tokens give n - 1 input positions (the last token is only a
 // target); a probe (a batch without targets, for attention maps) reads all n.
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_batch.h"
 #include "core/transformer/transformer_config.h"

@@ -4,7 +4,7 @@
 #include "core/transformer/transformer_trainer.h"
 
 #include "core/optim/adam.h"
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 #include "core/transformer/text_sampler.h"
 #include "core/transformer/transformer_evaluator.h"
 #include "core/transformer/transformer_net.h"

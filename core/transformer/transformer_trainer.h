@@ -4,7 +4,7 @@
 // snapshots, what the lab draws (attention maps, induction scores, the feedback gate, held-out
 // losses, text samples); then the held-out figures and the length-generalisation table.
 // Callable from any thread; stopped and paused through one fb::RunControl.
-#include "core/run_control.h"
+#include "core/run/run_control.h"
 #include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_report.h"
 

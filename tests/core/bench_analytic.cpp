@@ -1,8 +1,8 @@
 // Timings of the analytic labs at the chapter's sizes and at the largest the labs accept.
 // Run: build/tests/bench_analytic (add -iterations N or -minimumvalue for steadier numbers).
-#include "core/attention.h"
-#include "core/decay_bound.h"
-#include "core/rope_invariance.h"
+#include "core/attention/attention.h"
+#include "core/rope/decay_bound.h"
+#include "core/rope/rope_invariance.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // Prints the libFuzzer dictionary of the scene loader: the structural words of tests/fuzz/scene.dict
 // come first (packaging/fullband.sh concatenates them), then what core's list of labs holds: every
 // window lab's name, parameter keys and choices. A new lab or key reaches the fuzzer without an edit.
-#include "core/lab.h"
+#include "core/lab/lab.h"
 
 #include <cstdio>
 #include <set>

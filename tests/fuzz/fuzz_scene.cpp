@@ -2,8 +2,8 @@
 // real parameter specs. Besides the sanitizers' own checks (ASan, UBSan) it checks one property:
 // whatever the loader accepts is valid for its lab and survives a save and reload unchanged (lab,
 // title, every parameter, the lab's extra state, the notes; a deck's title and scenes).
-#include "app/scene.h"
-#include "core/lab.h"
+#include "app/scene/scene.h"
+#include "core/lab/lab.h"
 
 #include <QByteArray>
 #include <QString>

@@ -5,7 +5,7 @@
 // tensor's gradient,
 //     ||analytic - numeric|| / max(||analytic||, ||numeric||)   (0 when both vanish),
 // over the entries checked (all of them, or a seeded sample for large tensors).
-#include "core/rng.h"
+#include "core/numeric/rng.h"
 
 #include <Eigen/Dense>
 

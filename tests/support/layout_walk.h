@@ -2,10 +2,10 @@
 // The layout tests' walk over a window (tst_layout, tst_lecture_layout): text cut in a label or
 // button, widgets sticking out of their parents or lying on their siblings, and inside the charts
 // (Qt Charts, the heatmap grid, the positional table) text cut, shortened or outside the chart.
-#include "views/chart_panel.h"
-#include "views/heatmap_grid.h"
-#include "views/positional_table.h"
-#include "views/selectable_text.h"
+#include "views/widgets/chart_panel.h"
+#include "views/widgets/heatmap_grid.h"
+#include "views/labs/positional_table.h"
+#include "views/widgets/selectable_text.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>

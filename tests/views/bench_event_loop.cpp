@@ -2,8 +2,8 @@
 // thread records how late each tick comes (actual interval - 5 ms) while the curves are pulled into
 // the chart at 30 Hz and painted. Prints p50 / p95 / max. Targets: p95 < 16 ms, max < 50 ms.
 // Run: QT_QPA_PLATFORM=offscreen build/tests/bench_event_loop [STEPS]
-#include "views/loss_curve_chart.h"
-#include "views/training_view.h"
+#include "views/training/loss_curve_chart.h"
+#include "views/training/training_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

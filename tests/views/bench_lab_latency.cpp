@@ -9,10 +9,10 @@
 // the lab's drawing surfaces a change repainted on average.
 // Targets: p95 <= 8 ms at the defaults, <= 33 ms at the largest sizes (smooth dragging on a 120 Hz display).
 // Run: QT_QPA_PLATFORM=offscreen build/tests/bench_lab_latency [--defaults-only] [--every-chart] [--each] [LAB...]
-#include "app/lab_registry.h"
-#include "views/exportable.h"
-#include "views/lab_view.h"
-#include "views/param_panel.h"
+#include "app/registry/lab_registry.h"
+#include "views/widgets/exportable.h"
+#include "views/lab/lab_view.h"
+#include "views/lab/param_panel.h"
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>

@@ -1,0 +1,97 @@
+#include "app/export/export_dialog.h"
+
+#include "app/export/image_export.h"
+#include "views/widgets/exportable.h"
+#include "views/lab/lab_view.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+
+namespace fb {
+
+ExportDialog::ExportDialog(LabView *lab, QWidget *parent)
+    : QDialog(parent)
+    , lab_(lab)
+{
+    setWindowTitle(tr("Export chart"));
+    auto *form = new QFormLayout(this);
+    chart_ = new QComboBox;
+    for (Exportable *e : lab->exportables()) chart_->addItem(e->exportTitle());
+    form->addRow(tr("Chart"), chart_);
+
+    QSettings settings;
+    width_ = new QSpinBox;
+    width_->setRange(16, 8192);
+    width_->setValue(settings.value(QStringLiteral("export/width"), 1600).toInt());
+    width_->setSuffix(tr(" px"));
+    height_ = new QSpinBox;
+    height_->setRange(16, 8192);
+    height_->setValue(settings.value(QStringLiteral("export/height"), 1000).toInt());
+    height_->setSuffix(tr(" px"));
+    auto *sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(width_);
+    sizeRow->addWidget(height_);
+    form->addRow(tr("Size"), sizeRow);
+
+    scale_ = new QComboBox;
+    scale_->addItem(tr("1× (screen)"), 1.0);
+    scale_->addItem(tr("2× (slides, twice the pixels)"), 2.0);
+    scale_->setCurrentIndex(settings.value(QStringLiteral("export/scale"), 1.0).toDouble() > 1.5 ? 1 : 0);
+    form->addRow(tr("Resolution"), scale_);
+
+    path_ = new QLineEdit;
+    auto *browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
+    auto *pathRow = new QHBoxLayout;
+    pathRow->addWidget(path_, 1);
+    pathRow->addWidget(browse);
+    form->addRow(tr("File"), pathRow);
+    connect(chart_, &QComboBox::currentIndexChanged, this, &ExportDialog::suggestPath);
+    suggestPath();
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        QSettings s;
+        s.setValue(QStringLiteral("export/width"), width_->value());
+        s.setValue(QStringLiteral("export/height"), height_->value());
+        s.setValue(QStringLiteral("export/scale"), scale());
+        s.setValue(QStringLiteral("export/folder"), QFileInfo(path()).absolutePath());
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    form->addRow(buttons);
+}
+
+int ExportDialog::chartIndex() const { return chart_->currentIndex(); }
+QSize ExportDialog::size() const { return QSize(width_->value(), height_->value()); }
+qreal ExportDialog::scale() const { return scale_->currentData().toDouble(); }
+QString ExportDialog::path() const { return path_->text(); }
+
+void ExportDialog::suggestPath()
+{
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder"),
+        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
+    const QString file = QStringLiteral("%1-%2.png").arg(lab_->name(), fileSlug(chart_->currentText()));
+    path_->setText(QDir(folder).filePath(file));
+}
+
+void ExportDialog::browse()
+{
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export chart"), path(), tr("PNG images (*.png);;SVG drawings (*.svg);;CSV data (*.csv)"));
+    if (file.isEmpty()) return;
+    const bool known = file.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) || file.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)
+        || file.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
+    path_->setText(known ? file : file + QStringLiteral(".png"));
+}
+
+} // namespace fb

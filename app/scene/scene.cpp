@@ -1,0 +1,233 @@
+#include "app/scene/scene.h"
+
+#include "core/io/atomic_file.h"
+#include "core/io/bounded_read.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+#include <cmath>
+#include <cstring>
+
+namespace fb {
+
+namespace {
+
+QString describeJson(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::String: return QStringLiteral("'%1'").arg(v.toString().left(60));
+    case QJsonValue::Double: return QString::fromStdString(formatNumber(v.toDouble()));
+    case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    default: return QStringLiteral("nothing");
+    }
+}
+
+// The optional "notes": text of at most kMaxNotesChars characters.
+QString parseNotes(const QJsonObject &o, const QString &where, Scene &scene)
+{
+    const QJsonValue notes = o.value(QStringLiteral("notes"));
+    if (notes.isUndefined()) return {};
+    if (!notes.isString()) return QStringLiteral("%1notes must be text, got %2").arg(where, describeJson(notes));
+    if (notes.toString().size() > kMaxNotesChars)
+        return QStringLiteral("%1notes are %2 characters long; notes are at most %3 characters")
+            .arg(where).arg(notes.toString().size()).arg(kMaxNotesChars);
+    scene.notes = notes.toString();
+    return {};
+}
+
+// Parses one scene object found at `where` ("" for a lone scene, "scenes[2]." in a deck).
+QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup &specFor, Scene &out,
+                   QStringList &warnings)
+{
+    const QJsonValue labValue = o.value(QStringLiteral("lab"));
+    if (!labValue.isString()) return QStringLiteral("%1lab must be a lab name, got %2").arg(where, describeJson(labValue));
+    const QString lab = labValue.toString();
+    const LabSpec *spec = specFor(lab);
+    if (!spec) return QStringLiteral("%1lab '%2' is not a FullBand lab").arg(where, lab.left(60));
+    Scene scene;
+    scene.lab = lab;
+    scene.values = spec->defaults();
+    if (o.contains(QStringLiteral("title"))) {
+        if (!o.value(QStringLiteral("title")).isString())
+            return QStringLiteral("%1title must be text, got %2").arg(where, describeJson(o.value(QStringLiteral("title"))));
+        scene.title = o.value(QStringLiteral("title")).toString().left(200);
+    }
+    if (QString err = parseNotes(o, where, scene); !err.isEmpty()) return err;
+    const QJsonValue paramsValue = o.value(QStringLiteral("params"));
+    if (!paramsValue.isUndefined() && !paramsValue.isObject())
+        return QStringLiteral("%1params must be an object, got %2").arg(where, describeJson(paramsValue));
+    const QJsonObject params = paramsValue.toObject();
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        const QString place = QStringLiteral("%1params.%2").arg(where, it.key());
+        const ParamSpec *p = spec->find(it.key().toStdString());
+        if (!p) {
+            warnings << QStringLiteral("%1 is not a parameter of %2 and was ignored").arg(place, lab);
+            continue;
+        }
+        std::string err;
+        if (p->kind == ParamKind::Choice || p->kind == ParamKind::Text) {
+            if (!it.value().isString())
+                return QStringLiteral("%1 must be %2, got %3").arg(place, QString::fromStdString(rangeText(*p)), describeJson(it.value()));
+            err = checkText(*p, it.value().toString().toStdString());
+            if (err.empty()) scene.values.texts[p->key] = it.value().toString().toStdString();
+        } else {
+            double v = 0;
+            if (it.value().isDouble()) v = it.value().toDouble();
+            else if (it.value().isBool()) v = it.value().toBool() ? 1.0 : 0.0;
+            else return QStringLiteral("%1 must be %2, got %3").arg(place, QString::fromStdString(rangeText(*p)), describeJson(it.value()));
+            err = checkNumber(*p, v);
+            if (err.empty()) scene.values.numbers[p->key] = v;
+        }
+        if (!err.empty()) return QStringLiteral("%1: %2").arg(place, QString::fromStdString(err));
+    }
+    const QJsonValue extra = o.value(QStringLiteral("extra"));
+    if (!extra.isUndefined() && !extra.isObject())
+        return QStringLiteral("%1extra must be an object, got %2").arg(where, describeJson(extra));
+    scene.extra = extra.toObject();
+    if (o.contains(QStringLiteral("animation")))
+        if (QString err = parseSceneAnimation(o.value(QStringLiteral("animation")), where + QStringLiteral("animation"),
+                                              *spec, scene.animation);
+            !err.isEmpty())
+            return err;
+    static const QStringList known { QStringLiteral("format"), QStringLiteral("lab"), QStringLiteral("title"),
+                                     QStringLiteral("params"), QStringLiteral("extra"), QStringLiteral("animation") };
+    for (const QString &key : o.keys())
+        if (!known.contains(key) && key != QLatin1String("notes"))  // notes: parseNotes
+            warnings << QStringLiteral("%1%2 is not a scene key and was ignored").arg(where, key);
+    out = std::move(scene);
+    return {};
+}
+
+} // namespace
+
+SceneParse parseSceneOrDeck(const QByteArray &json, const SpecLookup &specFor)
+{
+    SceneParse r;
+    if (json.size() > kMaxSceneBytes) {
+        r.error = QStringLiteral("the file is %1 bytes; scenes and decks are at most %2 bytes").arg(json.size()).arg(kMaxSceneBytes);
+        return r;
+    }
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
+    if (perr.error != QJsonParseError::NoError) {
+        r.error = QStringLiteral("not valid JSON at byte %1: %2").arg(perr.offset).arg(perr.errorString());
+        return r;
+    }
+    if (!doc.isObject()) {
+        r.error = QStringLiteral("a scene or deck must be a JSON object");
+        return r;
+    }
+    const QJsonObject o = doc.object();
+    const QJsonValue format = o.value(QStringLiteral("format"));
+    if (!format.isDouble() || format.toDouble() != kSceneFormat) {
+        r.error = QStringLiteral("format must be %1 (this FullBand reads format %1), got %2").arg(kSceneFormat).arg(describeJson(format));
+        return r;
+    }
+    if (o.contains(QStringLiteral("scenes"))) {
+        r.isDeck = true;
+        const QJsonValue t = o.value(QStringLiteral("deck"));
+        if (!t.isUndefined() && !t.isString()) {
+            r.error = QStringLiteral("deck must be the deck's title, got %1").arg(describeJson(t));
+            return r;
+        }
+        r.deck.title = t.toString().left(200);
+        const QJsonValue scenes = o.value(QStringLiteral("scenes"));
+        if (!scenes.isArray() || scenes.toArray().isEmpty()) {
+            r.error = QStringLiteral("scenes must be a non-empty array of scenes, got %1").arg(describeJson(scenes));
+            return r;
+        }
+        const QJsonArray arr = scenes.toArray();
+        for (qsizetype i = 0; i < arr.size(); ++i) {
+            const QString where = QStringLiteral("scenes[%1].").arg(i);
+            if (!arr[i].isObject()) {
+                r.error = QStringLiteral("scenes[%1] must be a scene object, got %2").arg(i).arg(describeJson(arr[i]));
+                return r;
+            }
+            Scene s;
+            if (QString err = parseScene(arr[i].toObject(), where, specFor, s, r.warnings); !err.isEmpty()) {
+                r.error = err;
+                return r;
+            }
+            r.deck.scenes.append(s);
+        }
+        for (const QString &key : o.keys())
+            if (key != QLatin1String("format") && key != QLatin1String("deck") && key != QLatin1String("scenes"))
+                r.warnings << QStringLiteral("%1 is not a deck key and was ignored").arg(key);
+        return r;
+    }
+    r.error = parseScene(o, QString(), specFor, r.scene, r.warnings);
+    return r;
+}
+
+SceneParse readSceneFile(const QString &path, const SpecLookup &specFor)
+{
+    SceneParse r;
+    // A regular file of at most kMaxSceneBytes, opened without blocking (a FIFO is refused).
+    std::string bytes;
+    if (const std::string err = readRegularFile(QFile::encodeName(path).toStdString(), std::size_t(kMaxSceneBytes), bytes);
+        !err.empty()) {
+        r.error = QString::fromStdString(err);
+        return r;
+    }
+    return parseSceneOrDeck(QByteArray::fromStdString(bytes), specFor);
+}
+
+QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec)
+{
+    QJsonObject params;
+    for (const auto &p : spec.params) {
+        if (p.kind == ParamKind::Choice || p.kind == ParamKind::Text)
+            params.insert(QString::fromStdString(p.key), QString::fromStdString(scene.values.text(p.key)));
+        else
+            params.insert(QString::fromStdString(p.key), scene.values.number(p.key));
+    }
+    QJsonObject o;
+    o.insert(QStringLiteral("format"), kSceneFormat);
+    o.insert(QStringLiteral("lab"), scene.lab);
+    if (!scene.title.isEmpty()) o.insert(QStringLiteral("title"), scene.title);
+    if (!scene.notes.isEmpty()) o.insert(QStringLiteral("notes"), scene.notes);
+    o.insert(QStringLiteral("params"), params);
+    if (!scene.extra.isEmpty()) o.insert(QStringLiteral("extra"), scene.extra);
+    if (scene.animation.isSet()) o.insert(QStringLiteral("animation"), sceneAnimationToJson(scene.animation));
+    return o;
+}
+
+QByteArray serializeScene(const Scene &scene, const LabSpec &spec)
+{
+    return QJsonDocument(sceneToJson(scene, spec)).toJson(QJsonDocument::Indented);
+}
+
+QByteArray serializeDeck(const Deck &deck, const SpecLookup &specFor)
+{
+    QJsonArray scenes;
+    for (const Scene &s : deck.scenes) {
+        const LabSpec *spec = specFor(s.lab);
+        if (!spec) continue;
+        QJsonObject o = sceneToJson(s, *spec);
+        o.remove(QStringLiteral("format"));
+        scenes.append(o);
+    }
+    QJsonObject o;
+    o.insert(QStringLiteral("format"), kSceneFormat);
+    o.insert(QStringLiteral("deck"), deck.title);
+    o.insert(QStringLiteral("scenes"), scenes);
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+QString writeFileAtomically(const QString &path, const QByteArray &bytes)
+{
+    const std::string err = fb::writeFileAtomically(QFile::encodeName(path).toStdString(),
+                                                    std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (err.empty()) return {};
+    // "cannot write 'x': reason" -> "cannot save 'x': reason": the window's word for scenes.
+    return QStringLiteral("cannot save") + QString::fromStdString(err).mid(int(std::strlen("cannot write")));
+}
+
+} // namespace fb

@@ -1,0 +1,68 @@
+#pragma once
+// Scenes: the whole state of one lab (its parameters and extras such as pinned curves) as a small,
+// human-readable JSON file (.fullband), and decks: ordered lists of scenes for a lecture.
+//
+//   { "format": 1, "lab": "decay-bound", "title": "Figure 218.1, right",
+//     "params": { "d": 64, "base": 10000, "scaling": "none", ... },
+//     "extra": { ... lab-specific, e.g. pinned curves ... }, "notes": "the lecturer's notes" }
+//   { "format": 1, "deck": "The Road to Transformers", "scenes": [ {scene}, {scene}, ... ] }
+#include "app/scene/scene_animation.h"
+#include "core/lab/param_spec.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace fb {
+
+constexpr int kSceneFormat = 1;
+constexpr qint64 kMaxSceneBytes = 1 << 20;  // 1 MiB: larger files are refused unread
+constexpr int kMaxNotesChars = 20000;        // a slide's notes; longer notes are refused
+
+struct Scene {
+    QString lab;          // lab name, e.g. "decay-bound"
+    QString title;        // shown in lecture mode's header; may be empty
+    ParamValues values;   // every parameter of the lab
+    QJsonObject extra;    // lab-specific state (pins, ghosts); may be empty
+    QString notes;        // the lecturer's notes (presenter view); may be empty
+    SceneAnimation animation;  // a live sweep instead of a still (app/scene/scene_animation.h); may be unset
+};
+
+struct Deck {
+    QString title;
+    QList<Scene> scenes;
+};
+
+// Looks up a lab's parameter spec by name; nullptr for unknown labs.
+using SpecLookup = std::function<const LabSpec *(const QString &lab)>;
+
+struct SceneParse {
+    QString error;          // empty on success: then scene/deck hold the result
+    QStringList warnings;   // unknown keys that were ignored, named with their place
+    bool isDeck = false;
+    Scene scene;
+    Deck deck;
+};
+
+// Parses a scene or a deck. Parameters missing from the file keep the lab's defaults; unknown keys
+// are reported in warnings; out-of-range values, wrong types, a wrong format version and unknown
+// labs are errors that name the place ("scenes[2].params.d"), the value and the valid range.
+SceneParse parseSceneOrDeck(const QByteArray &json, const SpecLookup &specFor);
+
+// Reads and parses a file: only a regular file, opened without blocking, of at most kMaxSceneBytes
+// (larger files are refused unread).
+SceneParse readSceneFile(const QString &path, const SpecLookup &specFor);
+
+QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec);
+QByteArray serializeScene(const Scene &scene, const LabSpec &spec);
+QByteArray serializeDeck(const Deck &deck, const SpecLookup &specFor);
+
+// Writes all or nothing (core/io/atomic_file.h): a failed save leaves the previous file exactly as it
+// was. Returns an error message naming the path and the reason, or empty.
+QString writeFileAtomically(const QString &path, const QByteArray &bytes);
+
+} // namespace fb

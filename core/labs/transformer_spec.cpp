@@ -1,0 +1,129 @@
+// The parameters of a transformer training for the command line and the lab's panel: keys, ranges
+// and defaults (the PyTorch reference's, baselines/torch_tiny_transformer.py).
+#include "core/labs/transformer_spec.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace fb {
+
+namespace {
+
+ParamSpec integer(const char *key, const char *label, double min, double max, double def, const char *help,
+                  long long multipleOf = 1)
+{
+    ParamSpec p { key, label, "", ParamKind::Integer, min, max, def };
+    p.multipleOf = multipleOf;
+    p.help = help;
+    return p;
+}
+
+ParamSpec real(const char *key, const char *label, double min, double max, double def, bool logScale, const char *help)
+{
+    ParamSpec p { key, label, "", ParamKind::Real, min, max, def };
+    p.logScale = logScale;
+    p.help = help;
+    return p;
+}
+
+ParamSpec choice(const char *key, const char *label, std::vector<std::string> choices, const char *def, const char *help)
+{
+    ParamSpec p { key, label, "", ParamKind::Choice };
+    p.choices = std::move(choices);
+    p.defText = def;
+    p.help = help;
+    return p;
+}
+
+LabSpec makeSpec()
+{
+    LabSpec spec { "transformer", "Tiny transformer training", {} };
+    spec.source = "218.4, 218.6.2, 218.6.4, 218.6.5";
+    spec.summary = "A decoder-only transformer trained live: its attention heads, induction heads forming, "
+                   "RoPE against sinusoidal positions, and latent feedback trained exactly or with k passes.";
+    spec.section = "218.4 The transformer, trained; 218.6 latent feedback";
+    auto &p = spec.params;
+    p.push_back(choice("task", "task", { "induction-fixed", "induction", "accumulator", "text" }, "induction-fixed",
+                       "induction-fixed: T/2 random tokens repeated; induction: a repeat at a random offset; "
+                       "accumulator: the phase accumulator of 218.6.5; text: the characters of your own text."));
+    ParamSpec text { "text", "text file", "", ParamKind::Text };
+    text.maxLength = 4096;
+    text.help = "Path of a UTF-8 text file for task=text.";
+    p.push_back(text);
+    p.push_back(integer("vocab", "vocabulary V", 2, 512, 16, "Token count of the induction tasks."));
+    p.push_back(integer("buckets", "buckets V_b", 2, 64, 4, "Buckets of the accumulator (its vocabulary)."));
+    p.push_back(integer("seq_len", "sequence length T", 2, 256, 32,
+                        "Tokens per sequence (even, at least 4, for the induction tasks)."));
+    p.push_back(integer("batch", "batch size", 1, 512, 32, "Sequences per training step."));
+    p.push_back(integer("layers", "layers L", 1, 8, 2, "Transformer blocks."));
+    p.push_back(integer("heads", "heads H", 1, 16, 4, "Attention heads; must divide d_model with an even d_head."));
+    p.push_back(integer("d_model", "width d", 4, 512, 64, "Model width; the FFN is 4d wide.", 2));
+    p.push_back(choice("pos", "positions", { "none", "sinusoidal", "rope" }, "rope",
+                       "none, the sinusoidal table added to the input, or RoPE on every head's q and k."));
+    p.push_back(real("base", "base b", 2, 1e9, 10000, true, "Base of the sinusoidal table and of RoPE's frequencies."));
+    p.push_back(choice("scaling", "RoPE rescaling", { "none", "pi", "ntk", "yarn" }, "none",
+                       "Context extension used for the extra held-out evaluation at factor x T (pos=rope)."));
+    p.push_back(real("factor", "extension factor s", 1, 8, 1, false,
+                     "Length of the extra held-out evaluation in units of T."));
+    p.push_back(choice("feedback", "latent feedback", { "off", "kpass", "exact" }, "off",
+                       "off; kpass: the k-pass objective of 218.6.4; exact: T sequential steps (BPTT)."));
+    p.push_back(integer("passes", "passes k", 1, 256, 2, "Passes of the k-pass objective (at most seq_len)."));
+    p.push_back(real("lr", "learning rate", 1e-6, 1000, 1e-3, true, "Adam learning rate."));
+    p.push_back(integer("steps", "training steps", 1, 100000, 1500, "Adam steps, one fresh batch each."));
+    p.push_back(integer("seed", "seed", 0, 2147483648.0, 0, "Seed of the initialisation and of the batches."));
+    p.push_back(integer("embed_scale", "scale embeddings", 0, 1, 0, "1: inputs are sqrt(d) E[tok] (Vaswani et al.)."));
+    p.push_back(integer("eval_every", "held-out every", 0, 100000, 100, "Steps between held-out losses (0: at the end)."));
+    p.push_back(real("clip", "gradient clip", 0, 1000, 0, false, "Gradient-norm clipping threshold; 0 = off."));
+    p.push_back(integer("threads", "threads", 1, 64, 1, "Threads of one training (the result does not depend on it)."));
+    return spec;
+}
+
+} // namespace
+
+const LabSpec &transformerSpec()
+{
+    static const LabSpec spec = makeSpec();
+    return spec;
+}
+
+std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
+{
+    const LabSpec &spec = transformerSpec();
+    if (std::string err = checkAll(spec, v); !err.empty()) return err;
+    TransformerConfig c;
+    parseTransformerTask(v.text("task"), c.task);
+    parsePositionalScheme(v.text("pos"), c.pos);
+    parseScalingMethod(v.text("scaling"), c.scaling);
+    parseFeedbackMode(v.text("feedback"), c.feedback);
+    c.vocab = int(v.integer("vocab"));
+    c.buckets = int(v.integer("buckets"));
+    c.seqLen = int(v.integer("seq_len"));
+    c.batch = int(v.integer("batch"));
+    c.layers = int(v.integer("layers"));
+    c.heads = int(v.integer("heads"));
+    c.dModel = int(v.integer("d_model"));
+    c.base = v.number("base");
+    c.factor = v.number("factor");
+    c.passes = int(v.integer("passes"));
+    c.lr = v.number("lr");
+    c.steps = int(v.integer("steps"));
+    c.seed = std::uint64_t(v.integer("seed"));
+    c.embedScale = v.integer("embed_scale") != 0;
+    c.evalEvery = int(v.integer("eval_every"));
+    c.clip = v.number("clip");
+    c.threads = int(v.integer("threads"));
+    if (c.task == TransformerTask::Text) {
+        const std::string &path = v.text("text");
+        if (path.empty()) return "text must name a UTF-8 text file for task=text";
+        std::ifstream file(path, std::ios::binary);
+        if (!file) return "text: cannot read '" + path + "'";
+        std::ostringstream bytes;
+        bytes << file.rdbuf();
+        c.text = bytes.str();
+    }
+    if (std::string err = checkTransformerConfig(c); !err.empty()) return err;
+    out = std::move(c);
+    return {};
+}
+
+} // namespace fb

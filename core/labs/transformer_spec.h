@@ -1,0 +1,17 @@
+#pragma once
+// The tiny transformer's parameters (`fullband train --set model=transformer` and the transformer
+// lab's panel): keys, ranges and defaults, the PyTorch reference's (baselines/torch_tiny_transformer.py).
+#include "core/lab/param_spec.h"
+#include "core/transformer/transformer_config.h"
+
+#include <string>
+
+namespace fb {
+
+// Command-line keys: task, text (a file path), vocab, buckets, seq_len, batch, layers, heads, d_model,
+// pos, base, scaling, factor, feedback, passes, lr, steps, seed, embed_scale, eval_every, clip, threads.
+const LabSpec &transformerSpec();
+// Fills out from values (reading the text file when task is text); "" or one sentence.
+std::string transformerFrom(const ParamValues &values, TransformerConfig &out);
+
+} // namespace fb

@@ -1,0 +1,160 @@
+// Every lab at classroom resolutions, its explanation shown and collapsed, and the start page: no
+// text cut (a label, button or check box narrower or lower than its text needs), no widget sticking
+// out of its parent (a chart cut in half), no two visible siblings on top of each other, and the
+// side columns leave most of the width to the charts.
+// With FULLBAND_SHOTS=folder it also writes a screenshot of every lab at every size there.
+#include "app/registry/lab_registry.h"
+#include "app/lecture/lecture_mode.h"
+#include "app/window/main_window.h"
+#include "views/widgets/chart_panel.h"
+#include "app/window/start_page.h"
+#include "views/lab/explanation_panel.h"
+#include "views/lab/lab_view.h"
+#include "support/layout_walk.h"
+#include "support/sanitized.h"
+#include "support/test_settings.h"
+
+#include <QAbstractButton>
+#include <QAbstractScrollArea>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QListWidget>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace fb;
+
+using namespace fb::layoutwalk;
+
+class TestLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Apart from the device-pixel-ratio 2 run of this test, which CTest may run alongside.
+        fb::test::useFreshTestSettings(QStringLiteral("FullBandLayoutTest-scale%1").arg(qEnvironmentVariable("QT_SCALE_FACTOR", QStringLiteral("1"))));
+    }
+
+    void everyLabFits_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x768") << QSize(1024, 768);
+        // Under the sanitizers one size walks every widget of every lab: the geometry is the
+        // Release build's to check, the memory this build's.
+        if (sanitizedBuild()) return;
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1366x768") << QSize(1366, 768);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("2560x1440") << QSize(2560, 1440);
+    }
+    void everyLabFits()
+    {
+        QFETCH(QSize, size);
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList problems;
+        for (int i = 0; i < w.labCount(); ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            w.showLab(i);
+            LabView *lab = w.currentLab();
+            // The training labs train in waitForResult: a short run shows the same layout.
+            if (ParamValues v = lab->values(); v.numbers.count("steps")) {
+                v.numbers["steps"] = 20;
+                QCOMPARE(lab->setValues(v), QString());
+            }
+            lab->waitForResult();
+            QCoreApplication::processEvents();
+            qInfo("%s at %dx%d: %lld ms", qPrintable(lab->name()), size.width(), size.height(), qint64(timer.elapsed()));
+            // The offscreen platform does not hold a window to its minimum size; xcb does, and a
+            // window whose minimum is taller than the screen runs off its bottom edge.
+            const QSize least = w.minimumSizeHint().expandedTo(w.minimumSize());
+            QVERIFY2(least.width() <= size.width() && least.height() <= size.height(),
+                     qPrintable(QStringLiteral("%1: the window needs at least %2x%3, more than the %4x%5 screen")
+                                    .arg(lab->name()).arg(least.width()).arg(least.height())
+                                    .arg(size.width()).arg(size.height())));
+            QVERIFY2(w.size() == size, qPrintable(QStringLiteral("%1: the window grew to %2x%3 (its minimum: %4x%5)")
+                                                      .arg(lab->name()).arg(w.width()).arg(w.height())
+                                                      .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+            QStringList found;
+            if (!lab->explanation()->isVisible() || !lab->explanation()->isExpanded())
+                found << QStringLiteral("the explanation is not shown");
+            walk(&w, found);
+            if (auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide")))
+                walkPanel(side->widget(), found);
+            // Inside the charts: titles, axis titles, tick labels and legends whole, plots readable.
+            found << chartProblems(lab);
+            // Collapsed, the explanation is one line above the charts, which take the rest.
+            w.setExplanationShown(false);
+            for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
+            if (w.size() != size) found << QStringLiteral("the window grew with the explanation collapsed");
+            QStringList collapsed;
+            walk(&w, collapsed);
+            collapsed << chartProblems(lab);
+            for (const QString &p : collapsed) found << QStringLiteral("explanation collapsed: ") + p;
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("%1-%2x%3-collapsed.png").arg(lab->name())
+                                                       .arg(size.width()).arg(size.height())));
+            w.setExplanationShown(true);
+            for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
+            // The lab list and the parameter column together leave the charts most of the width.
+            const auto *list = w.findChild<QListWidget *>(QStringLiteral("labList"));
+            const auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide"));
+            const int columns = (list->isVisible() ? list->width() : 0) + (side && side->isVisible() ? side->width() : 0);
+            if (columns > 0.42 * size.width())
+                found << QStringLiteral("side columns take %1 of %2 px").arg(columns).arg(size.width());
+            for (const QString &p : found) problems << lab->name() + QStringLiteral(": ") + p;
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("%1-%2x%3.png").arg(lab->name())
+                                                       .arg(size.width()).arg(size.height())));
+        }
+        problems.removeDuplicates();
+        for (const QString &p : problems) qWarning("%s", qPrintable(p));  // every one, not the first few
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The start page at the same sizes: the window keeps its size, the page scrolls only
+    // vertically, and inside it nothing is cut, sticks out or overlaps.
+    void startPageFits_data() { everyLabFits_data(); }
+    void startPageFits()
+    {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showStartPage();
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QVERIFY(w.isStartPageShown());
+        QCOMPARE(w.size(), size);
+        QStringList problems;
+        walk(&w, problems);
+        StartPage *page = w.startPage();
+        QWidget *content = page->widget();
+        walk(content, problems, content);
+        if (content->width() > page->viewport()->width())
+            problems << QStringLiteral("the page is %1 px wide in a %2 px view").arg(content->width()).arg(page->viewport()->width());
+        if (page->horizontalScrollBar()->isVisible()) problems << QStringLiteral("the page scrolls sideways");
+        if (size.width() >= 1024 && page->columns() != 2)
+            problems << QStringLiteral("%1 column(s) at %2 px").arg(page->columns()).arg(size.width());
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        if (!shots.isEmpty())
+            w.grab().save(QDir(shots).filePath(QStringLiteral("start-%1x%2.png").arg(size.width()).arg(size.height())));
+        problems.removeDuplicates();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestLayout)
+#include "tst_layout.moc"

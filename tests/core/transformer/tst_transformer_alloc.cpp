@@ -1,0 +1,156 @@
+// The transformer's step loop allocates nothing: every buffer is sized before the first step
+// (TransformerWorkspace::reserve, TransformerBatch::resize, the evaluator's held-out set, the
+// snapshot's maps). Counted as in tst_train_alloc: the C library's malloc interposed in a normal
+// build, the sanitizer's allocation hook under AddressSanitizer or ThreadSanitizer.
+#include "core/numeric/rng.h"
+#include "support/sanitized.h"
+#include "core/transformer/transformer_net.h"
+#include "core/transformer/transformer_tasks.h"
+#include "core/transformer/transformer_trainer.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <cstddef>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FULLBAND_SANITIZER_ALLOCATOR 1
+// From the sanitizers' allocator interface (compiler-rt's sanitizer/allocator_interface.h, which
+// GCC does not install); the runtime of every GCC and clang sanitizer defines it.
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*mallocHook)(const volatile void *, std::size_t),
+                                                        void (*freeHook)(const volatile void *));
+#endif
+
+namespace {
+std::atomic<bool> counting { false };
+std::atomic<long> mallocs { 0 };
+
+void countOne()
+{
+    if (counting.load(std::memory_order_relaxed)) mallocs.fetch_add(1, std::memory_order_relaxed);
+}
+} // namespace
+
+#ifdef FULLBAND_SANITIZER_ALLOCATOR
+namespace {
+void mallocHook(const volatile void *, std::size_t) { countOne(); }
+void freeHook(const volatile void *) {}
+const int hooksInstalled = __sanitizer_install_malloc_and_free_hooks(mallocHook, freeHook);
+} // namespace
+#else
+extern "C" void *__libc_malloc(std::size_t);
+
+extern "C" void *malloc(std::size_t size)
+{
+    countOne();
+    return __libc_malloc(size);
+}
+#endif
+
+namespace {
+
+// Runs f with malloc counted; returns the number of calls.
+template <typename F>
+long countMallocs(F &&f)
+{
+    mallocs = 0;
+    counting = true;
+    f();
+    counting = false;
+    return mallocs.load();
+}
+
+} // namespace
+
+using namespace fb;
+
+class TestTransformerAlloc : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void counterWorks()
+    {
+#ifdef FULLBAND_SANITIZER_ALLOCATOR
+        QVERIFY2(hooksInstalled != 0, "the sanitizer did not accept the allocation hook");
+#endif
+        QVERIFY(countMallocs([] { Eigen::MatrixXf m(100, 100); m.setZero(); }) >= 1);
+    }
+
+    void forwardBackwardDoNotAllocate_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("passes");
+        QTest::newRow("off") << int(FeedbackMode::Off) << 1;
+        QTest::newRow("kpass k = 3") << int(FeedbackMode::KPass) << 3;
+        QTest::newRow("exact") << int(FeedbackMode::Exact) << 1;
+    }
+    void forwardBackwardDoNotAllocate()
+    {
+        QFETCH(int, mode);
+        QFETCH(int, passes);
+        TransformerConfig c;  // the reference's sizes
+        c.feedback = FeedbackMode(mode);
+        TransformerShape s;
+        s.feedback = c.feedback != FeedbackMode::Off;
+        TransformerNet<float> net(s);
+        Rng rng(1);
+        net.init(rng);
+        TransformerTasks tasks(c, nullptr, 4 * c.seqLen);
+        TransformerBatch batch;
+        tasks.resize(batch, c.batch, c.seqLen, true);
+        PositionTables<float> pos;
+        pos.build(PositionalScheme::Rope, s.dModel, s.heads, 10000.0, c.seqLen);
+        TransformerWorkspace<float> ws;
+        ws.reserve(s, batch.columns(), batch.positions, true);
+        const long n = countMallocs([&] {
+            for (int i = 0; i < 2; ++i) {
+                tasks.drawTraining(rng, batch);
+                net.forward(ws, batch, pos, c.feedback, passes);
+                net.zeroGrad();
+                net.backward(ws, batch, pos, c.feedback, passes);
+            }
+        });
+        QCOMPARE(n, 0L);
+    }
+
+    // The whole of trainTransformer: allocations happen before the first step and after the last,
+    // so 60 steps (12 under the sanitizers) allocate exactly what 2 do, with held-out evaluations and snapshots (and text
+    // samples) along the way.
+    void trainLoopDoesNotAllocate_data()
+    {
+        QTest::addColumn<int>("task");
+        QTest::addColumn<int>("feedback");
+        QTest::newRow("induction-fixed, off") << int(TransformerTask::InductionFixed) << int(FeedbackMode::Off);
+        QTest::newRow("induction, kpass") << int(TransformerTask::Induction) << int(FeedbackMode::KPass);
+        QTest::newRow("accumulator, exact") << int(TransformerTask::Accumulator) << int(FeedbackMode::Exact);
+        QTest::newRow("text, kpass") << int(TransformerTask::Text) << int(FeedbackMode::KPass);
+    }
+    void trainLoopDoesNotAllocate()
+    {
+        QFETCH(int, task);
+        QFETCH(int, feedback);
+        TransformerConfig c;
+        c.task = TransformerTask(task);
+        c.feedback = FeedbackMode(feedback);
+        c.seqLen = 16;
+        c.batch = 8;
+        c.dModel = 32;
+        c.heads = 2;
+        c.evalEvery = 1;
+        c.probeEvery = 1;
+        c.evalSequences = 16;
+        c.sampleChars = 10;
+        for (int i = 0; i < 30; ++i) c.text += "pack my box with five dozen liquor jugs. ";
+        int snapshots = 0;
+        auto onSnapshot = [&](const TransformerSnapshot &) { ++snapshots; };
+        c.steps = 2;
+        trainTransformer(c);  // once uncounted: the first call builds what lives for the process (transformerSpec)
+        const long few = countMallocs([&] { trainTransformer(c, {}, onSnapshot); });
+        c.steps = sanitizedBuild() ? 12 : 60;
+        const long many = countMallocs([&] { trainTransformer(c, {}, onSnapshot); });
+        QCOMPARE(many, few);
+        QCOMPARE(snapshots, 2 + 2 + c.steps + 2);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTransformerAlloc)
+#include "tst_transformer_alloc.moc"

@@ -1,0 +1,329 @@
+// Gradient checks of the transformer's layers (core/transformer/transformer_layers.h, and the layers
+// of core/training/layers.h it reuses), in double against central differences with FullBand's one
+// checker (tests/support/gradient_check.h): the relative error of each tensor's gradient,
+// ||analytic - numeric|| / max(||analytic||, ||numeric||), must stay below kTol = 1e-6. Central differences in double reach 1e-11 .. 1e-8 here (FULLBAND_SHOW_ERRORS=1
+// prints the largest per layer); a missing or wrong term gives 1e-2 or more.
+// Also: the layers' values against direct formulas, the causal mask, one-position attention against
+// the whole sequence, and RoPE's invariance of the logits to a common shift (218.4.4).
+#include "core/attention/positional.h"
+#include "core/numeric/rng.h"
+#include "core/transformer/position_tables.h"
+#include "core/transformer/transformer_layers.h"
+#include "support/gradient_check.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace fb;
+using Md = Eigen::MatrixXd;
+using Vd = Eigen::VectorXd;
+
+namespace {
+
+constexpr double kTol = 1e-6;
+
+Md random(Rng &rng, Eigen::Index rows, Eigen::Index cols, double sd = 1.0)
+{
+    return test::randomMatrix(rng, rows, cols, sd);
+}
+
+#define CHECK_DONE(check, what)                                                                              \
+    do {                                                                                                     \
+        if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))                                               \
+            qInfo("%s: max relative error %.3g over %d entries", what, check.maxRelError, check.checked);    \
+        QVERIFY2(check.checked > 0, what);                                                                   \
+        QVERIFY2(check.maxRelError < kTol, qPrintable(QString::fromStdString(check.worst)));                 \
+    } while (0)
+
+// A (3d, N) qkv buffer's view of one sequence and head, as TransformerStack reads it.
+struct HeadViews {
+    Eigen::Index B, d, dh;
+    nn::Strided<double> view(Md &qkv, Eigen::Index part, Eigen::Index b, Eigen::Index h, Eigen::Index p0,
+                             Eigen::Index n) const
+    {
+        return nn::Strided<double>(qkv.data() + (p0 * B + b) * 3 * d + part * d + h * dh, dh, n,
+                                   Eigen::OuterStride<>(B * 3 * d));
+    }
+};
+
+} // namespace
+
+class TestTransformerLayers : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void layerNorm()
+    {
+        Rng rng(1);
+        Md inp = random(rng, 6, 7, 2.0), r = random(rng, 6, 7), out(6, 7);
+        Vd w = Vd(random(rng, 6, 1).col(0)).array() + 1.0, b = random(rng, 6, 1).col(0), mean(7), rstd(7);
+        inp.col(2).setConstant(0.5);  // a constant column: variance 0, output = bias (eps keeps it finite)
+        auto loss = [&] {
+            nn::layernorm_forward<double>(out, mean, rstd, inp, w, b);
+            return (out.array() * r.array()).sum();
+        };
+        loss();
+        // the value against torch.nn.LayerNorm's definition (biased variance, eps 1e-5)
+        for (Eigen::Index n = 0; n < 7; ++n) {
+            const double m = inp.col(n).mean(), var = (inp.col(n).array() - m).square().mean();
+            const Vd ref = ((inp.col(n).array() - m) / std::sqrt(var + 1e-5)) * w.array() + b.array();
+            QVERIFY((out.col(n) - ref).norm() < 1e-13);
+        }
+        Md dinp = Md::Zero(6, 7);
+        Vd dw = Vd::Zero(6), db = Vd::Zero(6);
+        nn::layernorm_backward_inp<double>(dinp, r, inp, w, mean, rstd);
+        nn::layernorm_backward_params<double>(dw, db, r, inp, mean, rstd);
+        test::GradCheck check;
+        test::checkTensor(check, "dinp[:, :2]", inp.data(), dinp.data(), 12, loss);
+        // the constant column's rstd is 1/sqrt(eps) = 316: its curvature needs a smaller step
+        test::checkTensor(check, "dinp[:, 2]", inp.col(2).data(), dinp.col(2).data(), 6, loss, 1 << 30, 1e-7);
+        test::checkTensor(check, "dinp[:, 3:]", inp.col(3).data(), dinp.col(3).data(), 24, loss);
+        test::checkTensor(check, "dweight", w.data(), dw.data(), w.size(), loss);
+        test::checkTensor(check, "dbias", b.data(), db.data(), b.size(), loss);
+        CHECK_DONE(check, "layernorm");
+    }
+
+    void relu()
+    {
+        Rng rng(2);
+        Md inp = random(rng, 5, 6), r = random(rng, 5, 6), out(5, 6);
+        for (Eigen::Index i = 0; i < inp.size(); ++i)  // keep every entry away from the kink at 0
+            if (std::abs(inp.data()[i]) < 0.1) inp.data()[i] = 0.3;
+        auto loss = [&] {
+            out = inp;
+            nn::relu_forward_inplace<double>(out);
+            return (out.array() * r.array()).sum();
+        };
+        loss();
+        QVERIFY((out - inp.cwiseMax(0.0)).norm() == 0.0);
+        Md d = r;
+        nn::relu_backward_inplace<double>(d, out);
+        test::GradCheck check;
+        test::checkTensor(check, "dinp", inp.data(), d.data(), inp.size(), loss);
+        CHECK_DONE(check, "relu");
+    }
+
+    // x = E[tok] (+ PE(t)): the lookup and the table add, as the transformer's input stage
+    void embeddingAndSinusoidal()
+    {
+        Rng rng(3);
+        const Eigen::Index d = 6, V = 4, B = 2, T = 4, N = B * T;
+        Md table = random(rng, d, V), r = random(rng, d, N), out(d, N);
+        const int idx[N] = { 0, 3, 3, 1, 0, 2, 1, 3 };  // repeated tokens: their gradients add up
+        PositionTables<double> pos;
+        pos.build(PositionalScheme::Sinusoidal, int(d), 2, 10000.0, T);
+        const Md ref = sinusoidalTable(int(T), int(d), 10000.0);  // (T, d)
+        QVERIFY((pos.pe.transpose() - ref).norm() == 0.0);
+        auto loss = [&] {
+            nn::embedding_forward<double>(out, table, idx);
+            for (Eigen::Index n = 0; n < N; ++n) out.col(n) += pos.pe.col(n / B);  // column n is at t = n / B
+            return (out.array() * r.array()).sum();
+        };
+        Md dtable = Md::Zero(d, V);
+        nn::embedding_backward<double>(dtable, r, idx);  // x += PE(t) passes the gradient through
+        test::GradCheck check;
+        test::checkTensor(check, "dtable", table.data(), dtable.data(), table.size(), loss);
+        CHECK_DONE(check, "embedding + sinusoidal");
+    }
+
+    void rope()
+    {
+        Rng rng(4);
+        const int d = 8, H = 2, B = 3, T = 5;
+        PositionTables<double> pos;
+        pos.build(PositionalScheme::Rope, d, H, 100.0, T);
+        Md x = random(rng, d, B * T), r = random(rng, d, B * T), out;
+        auto loss = [&] {
+            out = x;
+            nn::rope_forward<double>(out, pos.cos, pos.sin, 0, B);
+            return (out.array() * r.array()).sum();
+        };
+        loss();
+        // against core/attention/positional's applyRope, head by head, at position t = n / B
+        const Vd theta = ropeInvFreq(d / H, 100.0);
+        for (Eigen::Index n = 0; n < x.cols(); ++n)
+            for (int h = 0; h < H; ++h) {
+                const Vd ref = applyRope(Vd(x.col(n).segment(h * d / H, d / H)), double(n / B), theta);
+                QVERIFY((out.col(n).segment(h * d / H, d / H) - ref).norm() < 1e-14);
+            }
+        // a block that starts mid-position (column 4 of B = 3) rotates by the same angles
+        Md part = x.middleCols(4, 7);
+        nn::rope_forward<double>(part, pos.cos, pos.sin, 4, B);
+        QVERIFY((part - out.middleCols(4, 7)).norm() < 1e-15);
+        Md d1 = r;
+        nn::rope_backward_inplace<double>(d1, pos.cos, pos.sin, 0, B);
+        test::GradCheck check;
+        test::checkTensor(check, "dx", x.data(), d1.data(), x.size(), loss);
+        CHECK_DONE(check, "rope");
+    }
+
+    // 218.4.4: (R_m q)'(R_n k) depends on n - m only, for the plain frequencies and the rescaled ones.
+    void ropeLogitsShiftInvariant()
+    {
+        Rng rng(5);
+        const int d = 16, H = 2, dh = d / H, n = 200;
+        for (ScalingMethod m : { ScalingMethod::None, ScalingMethod::PI, ScalingMethod::NTK, ScalingMethod::YaRN }) {
+            PositionTables<double> pos;
+            pos.build(PositionalScheme::Rope, d, H, 10000.0, n, ContextExtension { m, 4.0, 32.0 });
+            const Md q = random(rng, d, 1), k = random(rng, d, 1);
+            auto logits = [&](Eigen::Index qm, Eigen::Index kn) {
+                Md qr = q, kr = k;
+                nn::rope_forward<double>(qr, pos.cos, pos.sin, qm, 1);
+                nn::rope_forward<double>(kr, pos.cos, pos.sin, kn, 1);
+                Vd out(H);
+                for (int h = 0; h < H; ++h) out[h] = qr.col(0).segment(h * dh, dh).dot(kr.col(0).segment(h * dh, dh));
+                return out;
+            };
+            double worst = 0.0, scale = 0.0;
+            for (Eigen::Index offset : { 0, 3, 17 }) {
+                const Vd ref = logits(0, offset);
+                scale = std::max(scale, ref.cwiseAbs().maxCoeff());
+                for (Eigen::Index shift = 1; shift + offset < n; shift += 7)
+                    worst = std::max(worst, (logits(shift, shift + offset) - ref).cwiseAbs().maxCoeff());
+            }
+            QVERIFY2(worst < 1e-12 * std::max(scale, 1.0),
+                     qPrintable(QStringLiteral("%1: %2").arg(QString::fromStdString(scalingMethodName(m))).arg(worst)));
+        }
+    }
+
+    // One (sequence, head) of causal attention inside a (3d, N) buffer of B sequences, as the stack
+    // calls it: values, the mask, gradients, and queries one position at a time against the cache.
+    void causalAttention()
+    {
+        Rng rng(6);
+        const Eigen::Index B = 2, T = 5, d = 8, H = 2, dh = d / H, b = 1, h = 1;
+        const double scale = 1.0 / std::sqrt(double(dh));
+        const HeadViews hv { B, d, dh };
+        Md qkv = random(rng, 3 * d, B * T), atty = Md::Zero(d, B * T), att(nn::attentionRows(T), T), r = random(rng, dh, T);
+        auto run = [&] {
+            auto y = nn::Strided<double>(atty.data() + b * d + h * dh, dh, T, Eigen::OuterStride<>(B * d));
+            nn::attention_forward<double>(y, att, hv.view(qkv, 0, b, h, 0, T), hv.view(qkv, 1, b, h, 0, T),
+                                          hv.view(qkv, 2, b, h, 0, T), 0, scale);
+            return (Md(y).array() * r.array()).sum();
+        };
+        run();
+        // against softmax(q'k / sqrt(dh)) with keys j <= i
+        const Md q = hv.view(qkv, 0, b, h, 0, T), k = hv.view(qkv, 1, b, h, 0, T), v = hv.view(qkv, 2, b, h, 0, T);
+        for (Eigen::Index i = 0; i < T; ++i) {
+            Vd w = (k.leftCols(i + 1).transpose() * q.col(i) * scale).array().exp();
+            w /= w.sum();
+            QVERIFY((att.col(i).head(i + 1) - w).norm() < 1e-14);
+            QVERIFY(att.col(i).tail(att.rows() - i - 1).isZero(0.0));  // the causal mask and the padding: exactly zero
+            const Md y = nn::Strided<double>(atty.data() + b * d + h * dh, dh, T, Eigen::OuterStride<>(B * d));
+            QVERIFY((y.col(i) - v.leftCols(i + 1) * w).norm() < 1e-14);
+        }
+        // the other sequence and head are untouched
+        QVERIFY(atty.topRows(h * dh).isZero(0.0));
+        // one position at a time, the earlier keys and values as the cache: the same numbers
+        const Md full = atty;
+        atty.setZero();
+        for (Eigen::Index t = 0; t < T; ++t) {
+            auto y = nn::Strided<double>(atty.data() + (t * B + b) * d + h * dh, dh, 1, Eigen::OuterStride<>(B * d));
+            nn::attention_forward<double>(y, att, hv.view(qkv, 0, b, h, t, 1), hv.view(qkv, 1, b, h, 0, t + 1),
+                                          hv.view(qkv, 2, b, h, 0, t + 1), t, scale);
+        }
+        QVERIFY((atty - full).norm() < 1e-14);
+        // gradients, with the whole sequence and position by position (the backward of the cache)
+        for (bool stepwise : { false, true }) {
+            run();
+            Md dqkv = Md::Zero(3 * d, B * T), datt(att.rows(), T);
+            const Md dy = r;
+            if (!stepwise) {
+                nn::attention_backward<double>(hv.view(dqkv, 0, b, h, 0, T), hv.view(dqkv, 1, b, h, 0, T),
+                                               hv.view(dqkv, 2, b, h, 0, T), datt, dy, att, hv.view(qkv, 0, b, h, 0, T),
+                                               hv.view(qkv, 1, b, h, 0, T), hv.view(qkv, 2, b, h, 0, T), 0, scale);
+            } else {
+                for (Eigen::Index t = T - 1; t >= 0; --t)
+                    nn::attention_backward<double>(hv.view(dqkv, 0, b, h, t, 1), hv.view(dqkv, 1, b, h, 0, t + 1),
+                                                   hv.view(dqkv, 2, b, h, 0, t + 1), datt, dy.col(t), att,
+                                                   hv.view(qkv, 0, b, h, t, 1), hv.view(qkv, 1, b, h, 0, t + 1),
+                                                   hv.view(qkv, 2, b, h, 0, t + 1), t, scale);
+            }
+            test::GradCheck check;
+            test::checkTensor(check, "dqkv", qkv.data(), dqkv.data(), qkv.size(), run);
+            CHECK_DONE(check, stepwise ? "attention, position by position" : "attention");
+        }
+    }
+
+    // The FFN of a block: out = W2 relu(W1 x + b1) + b2, with the products the stack uses.
+    void feedForward()
+    {
+        Rng rng(7);
+        const Eigen::Index d = 4, f = 16, N = 6;
+        Md x = random(rng, d, N), W1 = random(rng, f, d), W2 = random(rng, d, f), r = random(rng, d, N);
+        Md b1 = random(rng, f, 1), b2 = random(rng, d, 1), fc(f, N), out(d, N);
+        auto loss = [&] {
+            nn::linear_forward<double>(fc, x, W1, Vd(b1.col(0)));
+            nn::relu_forward_inplace<double>(fc);
+            nn::linear_forward<double>(out, fc, W2, Vd(b2.col(0)));
+            return (out.array() * r.array()).sum();
+        };
+        loss();
+        Md dfc = Md::Zero(f, N), dx = Md::Zero(d, N), dW1 = Md::Zero(f, d), dW2 = Md::Zero(d, f);
+        Vd db1 = Vd::Zero(f), db2 = Vd::Zero(d);
+        nn::linear_backward<double>(dfc, dW2, db2, r, fc, W2);
+        nn::relu_backward_inplace<double>(dfc, fc);
+        nn::linear_backward<double>(dx, dW1, db1, dfc, x, W1);
+        test::GradCheck check;
+        test::checkTensor(check, "dx", x.data(), dx.data(), x.size(), loss);
+        test::checkTensor(check, "dW1", W1.data(), dW1.data(), W1.size(), loss);
+        test::checkTensor(check, "db1", b1.data(), db1.data(), b1.size(), loss);
+        test::checkTensor(check, "dW2", W2.data(), dW2.data(), W2.size(), loss);
+        test::checkTensor(check, "db2", b2.data(), db2.data(), b2.size(), loss);
+        CHECK_DONE(check, "ffn");
+    }
+
+    // The GLU fusion x = (W_a u + b_a) * sigmoid(W_b u + b_b), u = [e; h] (218.6.2).
+    void gluFusion()
+    {
+        Rng rng(8);
+        const Eigen::Index d = 3, N = 5;
+        Md u = random(rng, 2 * d, N), W = random(rng, 2 * d, 2 * d), bias = random(rng, 2 * d, 1), r = random(rng, d, N);
+        Md fz(2 * d, N), x(d, N), sig(d, N);
+        auto loss = [&] {
+            nn::linear_forward<double>(fz, u, W, Vd(bias.col(0)));
+            nn::glu_forward<double>(x, sig, fz);
+            return (x.array() * r.array()).sum();
+        };
+        loss();
+        Md dfz = Md::Zero(2 * d, N), du = Md::Zero(2 * d, N), dW = Md::Zero(2 * d, 2 * d);
+        Vd db = Vd::Zero(2 * d);
+        nn::glu_backward<double>(dfz, r, fz, sig);
+        nn::linear_backward<double>(du, dW, db, dfz, u, W);
+        test::GradCheck check;
+        test::checkTensor(check, "du", u.data(), du.data(), u.size(), loss);
+        test::checkTensor(check, "dW", W.data(), dW.data(), W.size(), loss);
+        test::checkTensor(check, "db", bias.data(), db.data(), bias.size(), loss);
+        CHECK_DONE(check, "glu fusion");
+    }
+
+    void crossEntropy()
+    {
+        Rng rng(9);
+        const Eigen::Index V = 16, N = 8;
+        Md logits = random(rng, V, N, 2.0), probs(V, N);
+        Vd colmax(N), logsum(N);
+        int targets[N];
+        for (Eigen::Index n = 0; n < N; ++n) targets[n] = int(rng.below(V));
+        logits(3, 4) = 90.0;  // the stable softmax must not overflow
+        auto loss = [&] { return nn::crossentropy_forward<double>(logits, targets, probs, colmax, logsum) / double(N); };
+        double expected = 0.0;
+        for (Eigen::Index n = 0; n < N; ++n) {
+            const double m = logits.col(n).maxCoeff();
+            expected += std::log((logits.col(n).array() - m).exp().sum()) + m - logits(targets[n], n);
+        }
+        QVERIFY(std::abs(loss() - expected / double(N)) < 1e-13);
+        // (the gradient is checked at ordinary logits: next to a logit of 90, central differences
+        // lose their digits to the rounding of the loss)
+        logits(3, 4) = 1.5;
+        loss();
+        Md dlogits = Md::Zero(V, N);
+        nn::crossentropy_backward<double>(dlogits, probs, targets, 1.0);
+        test::GradCheck check;
+        test::checkTensor(check, "dlogits", logits.data(), dlogits.data(), logits.size(), loss);
+        CHECK_DONE(check, "cross entropy");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTransformerLayers)
+#include "tst_transformer_layers.moc"

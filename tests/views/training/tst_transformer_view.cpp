@@ -1,0 +1,112 @@
+// The transformer lab, offscreen: a small induction run trains on its worker while the window's
+// event loop runs; the attention maps change while it trains (snapshots drawn live), pause parks
+// the worker, and at the end the length table and the induction scores are shown. Tiny sizes, so
+// that it takes seconds, also under the sanitizers.
+#include "views/widgets/heatmap_grid.h"
+#include "views/training/length_table.h"
+#include "views/widgets/readout_panel.h"
+#include "views/training/transformer_loss_chart.h"
+#include "views/training/transformer_view.h"
+
+#include <QPushButton>
+#include <QTest>
+
+#include <cmath>
+#include <memory>
+
+using namespace fb;
+
+namespace {
+constexpr int kPatienceMs = 120000;  // generous: a passing test never waits this long
+} // namespace
+
+class TestTransformerView : public QObject {
+    Q_OBJECT
+private:
+    static std::unique_ptr<TransformerView> makeView(int steps)
+    {
+        auto view = std::make_unique<TransformerView>();
+        ParamValues v = view->values();
+        v.texts["task"] = "induction";
+        v.numbers["vocab"] = 8;
+        v.numbers["seq_len"] = 12;
+        v.numbers["batch"] = 8;
+        v.numbers["layers"] = 1;
+        v.numbers["heads"] = 2;
+        v.numbers["d_model"] = 16;
+        v.numbers["steps"] = steps;
+        v.numbers["eval_every"] = 20;
+        const QString err = view->setValues(v);
+        if (!err.isEmpty()) qFatal("%s", qPrintable(err));
+        view->resize(1024, 700);
+        view->show();
+        return view;
+    }
+
+    static QImage firstMap(const TransformerView &v)
+    {
+        const auto &images = v.maps()->data().images;
+        return images.isEmpty() ? QImage() : images.first();
+    }
+
+private Q_SLOTS:
+    void preview()
+    {
+        TransformerView view;
+        view.LabView::waitForResult();  // the preview only (the view's own waitForResult trains)
+        QVERIFY(view.readouts()->value(QStringLiteral("params")).contains(QStringLiteral("101")));
+    }
+
+    // The maps are redrawn while training: a later snapshot's first map differs from the first.
+    void mapsChangeWhileTraining()
+    {
+        auto view = makeView(100000);
+        view->start();
+        QCOMPARE(view->state(), TransformerView::State::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(view->framesShown() >= 1 && !firstMap(*view).isNull(), kPatienceMs);
+        QCOMPARE(view->maps()->data().images.size(), 2);  // 1 layer x 2 heads
+        const QImage before = firstMap(*view);
+        const int stepBefore = view->lastFrameStep();
+        QTRY_VERIFY_WITH_TIMEOUT(view->lastFrameStep() > stepBefore + 50 && firstMap(*view) != before, kPatienceMs);
+        QVERIFY(view->stepsDone() > 0);
+        view->pause();
+        QTRY_VERIFY_WITH_TIMEOUT(view->isHeld(), kPatienceMs);
+        const int held = view->stepsDone();
+        view->pull();
+        QVERIFY(view->stepsDone() >= held);
+        view->resume();
+        view->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QVERIFY(view->result().has_value());
+        QCOMPARE(view->result()->status, TrainStatus::Cancelled);
+        QVERIFY(view->button(QStringLiteral("ghost"))->isEnabled());
+        view->keepGhost();
+        QCOMPARE(view->chart()->ghostCount(), 1);
+    }
+
+    // A finished run: the length table (rope and its rescalings at T, 2T, 4T) and the scores.
+    void finishedRunShowsTheTable()
+    {
+        auto view = makeView(60);
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QCOMPARE(view->stepsDone(), 60);
+        QCOMPARE(view->result()->status, TrainStatus::Finished);
+        QVERIFY(view->lengthTable()->rowCount() >= 4);
+        QVERIFY(view->chart()->heldoutPoints() >= 2);
+        QVERIFY(view->readouts()->value(QStringLiteral("induction")) != QStringLiteral("—"));
+        QVERIFY(view->maps()->data().panelTitles.first().contains(QStringLiteral("ind")));
+    }
+
+    // Closing while training abandons the run and joins its thread.
+    void closeWhileTraining()
+    {
+        auto view = makeView(100000);
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() > 0 || view->framesShown() > 0, kPatienceMs);
+        view.reset();
+    }
+};
+
+QTEST_MAIN(TestTransformerView)
+#include "tst_transformer_view.moc"

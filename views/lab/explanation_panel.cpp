@@ -1,0 +1,111 @@
+#include "views/lab/explanation_panel.h"
+
+#include "views/widgets/selectable_text.h"
+
+#include <QResizeEvent>
+#include <QScrollArea>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace fb {
+
+ExplanationPanel::ExplanationPanel(const QString &html, QWidget *parent)
+    : QFrame(parent)
+{
+    setObjectName(QStringLiteral("labExplanation"));
+    setStyleSheet(QStringLiteral("QFrame#labExplanation { background:#f4f6fa; border:1px solid #d9dfea; "
+                                 "border-radius:4px; }"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 4);
+    layout->setSpacing(0);
+
+    toggle_ = new QToolButton;
+    toggle_->setObjectName(QStringLiteral("explanationToggle"));
+    toggle_->setText(tr("Explanation"));
+    toggle_->setToolTip(tr("Show or hide the explanation of what this lab shows (F7)"));
+    toggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toggle_->setAutoRaise(true);
+    toggle_->setCheckable(true);
+    toggle_->setChecked(true);
+    toggle_->setArrowType(Qt::DownArrow);
+    QFont bold = toggle_->font();
+    bold.setBold(true);
+    toggle_->setFont(bold);
+    layout->addWidget(toggle_, 0, Qt::AlignLeft);
+
+    text_ = new SelectableText;
+    text_->setObjectName(QStringLiteral("explanationText"));
+    text_->setTextFormat(Qt::RichText);
+    text_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    text_->setMargin(4);
+    text_->setText(html);
+    body_ = new QScrollArea;
+    body_->setObjectName(QStringLiteral("explanationBody"));
+    body_->setWidget(text_);
+    body_->setWidgetResizable(true);
+    body_->setFrameShape(QFrame::NoFrame);
+    body_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    body_->setStyleSheet(QStringLiteral("QScrollArea { background:transparent; }"));
+    body_->viewport()->setAutoFillBackground(false);
+    layout->addWidget(body_, 1);
+
+    connect(toggle_, &QToolButton::clicked, this, [this](bool on) {
+        setExpanded(on);
+        Q_EMIT toggled(on);
+    });
+}
+
+QString ExplanationPanel::text() const
+{
+    return text_->text();
+}
+
+void ExplanationPanel::setExpanded(bool expanded)
+{
+    toggle_->setChecked(expanded);
+    if (expanded == expanded_) return;
+    expanded_ = expanded;
+    toggle_->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
+    body_->setVisible(expanded);
+    fitBody();
+    Q_EMIT expandedChanged(expanded);
+}
+
+QSize ExplanationPanel::sizeHint() const
+{
+    const QSize natural = QFrame::sizeHint();
+    return QSize(std::min(natural.width(), 320), natural.height());
+}
+
+void ExplanationPanel::setBodyLimit(int maxHeight)
+{
+    limit_ = maxHeight;
+    fitBody();
+}
+
+void ExplanationPanel::resizeEvent(QResizeEvent *event)
+{
+    QFrame::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width()) fitBody();
+}
+
+void ExplanationPanel::fitBody()
+{
+    if (limit_ < 0) {
+        body_->setMinimumHeight(0);
+        body_->setMaximumHeight(QWIDGETSIZE_MAX);
+        body_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+        return;
+    }
+    // The text's height at the body's width: all of it when it fits, else the limit and a scroll bar.
+    const QMargins m = layout()->contentsMargins();
+    const int width = std::max(1, contentsRect().width() - m.left() - m.right());
+    const int need = text_->heightForWidth(width);
+    const bool fits = need <= limit_;
+    body_->setVerticalScrollBarPolicy(fits ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    body_->setFixedHeight(fits ? need : limit_);
+}
+
+} // namespace fb

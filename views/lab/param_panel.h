@@ -1,0 +1,94 @@
+#pragma once
+// The parameter panel of a lab: for every parameter of a LabSpec a slider and a spin box (or a
+// combo box, check box or text field), its unit and valid range visible, a reset button, and a
+// message line. Invalid input is refused with a message naming the key and range, and changes
+// nothing.
+#include "core/lab/param_spec.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <map>
+#include <string>
+
+class QCheckBox;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QSlider;
+
+namespace fb {
+
+class NumberSpinBox;
+
+class ParamPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParamPanel(const LabSpec &spec, QWidget *parent = nullptr);
+
+    const LabSpec &spec() const { return spec_; }
+    const ParamValues &values() const { return values_; }
+
+    // Cross-key rules beyond each parameter's own range (e.g. d_model divisible by heads).
+    // Returns an empty string when the values are acceptable.
+    void setValidator(std::function<std::string(const ParamValues &)> validator);
+
+    // Applies all values (checked as a whole); on error shows and returns the message and keeps
+    // the current values. Emits valuesChanged on success.
+    QString setValues(const ParamValues &values);
+
+    // Applies one parameter from text (as the command line does).
+    QString setValue(const std::string &key, const std::string &text);
+
+    // Back to the chapter's values.
+    void reset();
+
+    // The message line (errors in red).
+    QString message() const;
+
+    // Slider position <-> value, exposed for tests.
+    static int sliderPosition(const ParamSpec &spec, double value);
+    static double sliderValue(const ParamSpec &spec, int position);
+    // The slider's last position (its range is 0 to this).
+    static int sliderSteps(const ParamSpec &spec);
+    static constexpr int kSliderSteps = 1000;
+
+Q_SIGNALS:
+    void valuesChanged(const fb::ParamValues &values);
+
+protected:
+    // Wrapped labels (a parameter's name and range on two lines) get the height their text needs
+    // at their width: the grid would otherwise give them one line and cut the range.
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    struct Row {
+        const ParamSpec *spec = nullptr;
+        QSlider *slider = nullptr;
+        NumberSpinBox *spin = nullptr;
+        QComboBox *combo = nullptr;
+        QCheckBox *check = nullptr;
+        QLineEdit *edit = nullptr;
+    };
+
+    void buildRow(const ParamSpec &spec, QGridLayout *grid, int &row);
+    // A control changed: check the candidate values; apply or refuse.
+    void propose(ParamValues candidate);
+    // A slider or spin box moved key to value; with skipRefused a single step onto a value the
+    // validator refuses continues to the next accepted one.
+    void proposeStep(const std::string &key, double value, bool skipRefused);
+    void syncControls();
+    void showMessage(const QString &text, bool error);
+
+    LabSpec spec_;
+    ParamValues values_;
+    std::function<std::string(const ParamValues &)> validator_;
+    std::map<std::string, Row> rows_;
+    QLabel *message_ = nullptr;
+    bool syncing_ = false;
+};
+
+} // namespace fb
+
+Q_DECLARE_METATYPE(fb::ParamValues)

@@ -1,0 +1,59 @@
+#include "views/training/length_table.h"
+
+#include "core/transformer/transformer_report.h"
+
+#include <QHeaderView>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+LengthTable::LengthTable(QWidget *parent)
+    : QTableWidget(0, 4, parent)
+{
+    setObjectName(QStringLiteral("lengthTable"));
+    setHorizontalHeaderLabels({ tr("positions"), QStringLiteral("T"), QStringLiteral("2T"), QStringLiteral("4T") });
+    verticalHeader()->setVisible(false);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    setToolTip(tr("Held-out loss (nats) on fresh sequences of T, 2T and 4T tokens after training; for the "
+                  "induction tasks on the repeat only. The RoPE rows rescale the frequencies for the longer lengths."));
+}
+
+void LengthTable::clearRows()
+{
+    setRowCount(0);
+}
+
+void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
+{
+    setRowCount(int(rows.size()));
+    for (int r = 0; r < int(rows.size()); ++r) {
+        const LengthRow &row = rows[std::size_t(r)];
+        setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.label)));
+        const std::vector<double> &loss = repeat ? row.repeatLoss : row.loss;
+        for (int c = 0; c < 3; ++c) {
+            const double v = std::size_t(c) < loss.size() ? loss[std::size_t(c)] : NAN;
+            QString text = std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—");
+            if (c == 0 && std::size_t(c) < row.lengths.size())
+                horizontalHeaderItem(1)->setText(QStringLiteral("T = %1").arg(row.lengths[0]));
+            auto *item = new QTableWidgetItem(text);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            setItem(r, c + 1, item);
+        }
+    }
+    // Tall enough for every row (at most four: RoPE and its three rescalings), no scroll bar.
+    int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth();
+    for (int r = 0; r < rowCount(); ++r) height += rowHeight(r);
+    setMinimumHeight(std::max(minimumHeight(), height));
+    setMaximumHeight(std::max(maximumHeight(), height));
+    if (!rows.empty() && rows.front().lengths.size() >= 3) {
+        horizontalHeaderItem(2)->setText(QStringLiteral("2T = %1").arg(rows.front().lengths[1]));
+        horizontalHeaderItem(3)->setText(QStringLiteral("4T = %1").arg(rows.front().lengths[2]));
+    }
+}
+
+} // namespace fb

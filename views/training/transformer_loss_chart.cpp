@@ -1,0 +1,155 @@
+#include "views/training/transformer_loss_chart.h"
+
+#include "views/training/moving_average.h"
+#include "views/widgets/palette.h"
+
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+TransformerLossChart::TransformerLossChart(QWidget *parent)
+    : ChartPanel(tr("Loss while training"), parent)
+{
+    setValueAxis(Qt::Horizontal, tr("training step"));
+    setValueAxis(Qt::Vertical, tr("loss (nats)"));
+    QColor faint = seriesColor(0);
+    faint.setAlphaF(0.25);
+    raw_ = addLine(tr("training, each step"), faint, 1.0);
+    smooth_ = addLine(tr("training"), seriesColor(0), 2.5);
+    held_ = addLine(tr("held-out"), seriesColor(1), 2.5);
+    repeat_ = addLine(tr("repeat"), seriesColor(2), 2.5, Qt::DashLine);
+    heldDots_ = attach(new QScatterSeries);
+    heldDots_->setColor(seriesColor(1));
+    heldDots_->setBorderColor(seriesColor(1));
+    heldDots_->setMarkerSize(7);
+    heldDots_->setName(QString());
+    // one legend entry per quantity: the raw curve and the dots belong to the lines in front of them
+    for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(heldDots_), static_cast<QAbstractSeries *>(raw_) })
+        for (QLegendMarker *m : chart()->legend()->markers(s)) m->setVisible(false);
+    repeat_->setVisible(false);
+    updateRanges();
+}
+
+void TransformerLossChart::setPlannedSteps(int steps)
+{
+    if (steps_ == std::max(1, steps)) return;
+    steps_ = std::max(1, steps);
+    updateRanges();
+}
+
+void TransformerLossChart::startRun(int steps, double maxLoss, bool repeatCurve)
+{
+    steps_ = std::max(1, steps);
+    yTop_ = std::max(0.5, maxLoss * 1.1);
+    repeatCurve_ = repeatCurve;
+    repeat_->setVisible(repeatCurve);
+    if (chart()->legend()->markers(repeat_).size()) chart()->legend()->markers(repeat_).first()->setVisible(repeatCurve);
+    losses_.clear();
+    heldSteps_.clear();
+    heldLoss_.clear();
+    repeatLoss_.clear();
+    redrawTraining();
+    redrawHeldout();
+    updateRanges();
+}
+
+void TransformerLossChart::appendLosses(const std::vector<double> &losses)
+{
+    if (losses.empty()) return;
+    losses_.insert(losses_.end(), losses.begin(), losses.end());
+    redrawTraining();
+}
+
+void TransformerLossChart::appendHeldout(int step, double loss, double repeatLoss)
+{
+    if (!heldSteps_.empty() && heldSteps_.back() >= step) return;
+    heldSteps_.push_back(step);
+    heldLoss_.push_back(loss);
+    repeatLoss_.push_back(repeatLoss);
+    redrawHeldout();
+}
+
+void TransformerLossChart::setHeldout(std::vector<int> steps, std::vector<double> loss, std::vector<double> repeatLoss)
+{
+    heldSteps_ = std::move(steps);
+    heldLoss_ = std::move(loss);
+    repeatLoss_ = std::move(repeatLoss);
+    redrawHeldout();
+}
+
+void TransformerLossChart::setWindow(int window)
+{
+    window_ = std::max(1, window);
+    redrawTraining();
+    for (Ghost &g : ghosts_) replacePoints(g.series, smoothed(g.losses));
+}
+
+QList<QPointF> TransformerLossChart::smoothed(const std::vector<double> &losses) const
+{
+    const int w = std::min<int>(window_, std::max<int>(1, int(losses.size())));
+    const std::vector<double> avg = movingAverage(losses, w);
+    QList<QPointF> points;
+    points.reserve(qsizetype(avg.size()));
+    // the mean of steps i+1 .. i+w, drawn at its last step
+    for (std::size_t i = 0; i < avg.size(); ++i) points.append(QPointF(double(i + std::size_t(w)), avg[i]));
+    return points;
+}
+
+void TransformerLossChart::redrawTraining()
+{
+    QList<QPointF> raw;
+    raw.reserve(qsizetype(losses_.size()));
+    for (std::size_t i = 0; i < losses_.size(); ++i) raw.append(QPointF(double(i + 1), losses_[i]));
+    replacePoints(raw_, raw);
+    replacePoints(smooth_, smoothed(losses_));
+}
+
+void TransformerLossChart::redrawHeldout()
+{
+    QList<QPointF> held, repeat;
+    for (std::size_t i = 0; i < heldSteps_.size(); ++i) {
+        held.append(QPointF(heldSteps_[i], heldLoss_[i]));
+        if (repeatCurve_) repeat.append(QPointF(heldSteps_[i], repeatLoss_[i]));
+    }
+    replacePoints(held_, held);
+    replacePoints(heldDots_, held);
+    replacePoints(repeat_, repeat);
+}
+
+void TransformerLossChart::addGhost(const QString &label)
+{
+    if (losses_.empty()) return;
+    Ghost g;
+    g.label = label;
+    g.losses = losses_;
+    QColor colour = seriesColor(3 + int(ghosts_.size()) % 5);
+    colour.setAlphaF(0.7);
+    g.series = addLine(label, colour, 1.5, Qt::DashLine);
+    replacePoints(g.series, smoothed(g.losses));
+    ghosts_.push_back(std::move(g));
+    updateRanges();
+}
+
+void TransformerLossChart::clearGhosts()
+{
+    for (Ghost &g : ghosts_) removeSeries(g.series);
+    ghosts_.clear();
+    updateRanges();
+}
+
+void TransformerLossChart::updateRanges()
+{
+    int steps = steps_;
+    for (const Ghost &g : ghosts_) steps = std::max(steps, int(g.losses.size()));
+    setRange(axisX(), 0, steps, 0.0);
+    setRange(axisY(), 0, yTop_, 0.0);
+}
+
+} // namespace fb

@@ -1,0 +1,61 @@
+#pragma once
+// The loss chart of the transformer lab: the training loss (faint raw, smoothed in front), the
+// held-out loss and, for the induction tasks, the held-out loss on the repeat, growing live; ghost
+// curves (smoothed training losses) kept from earlier runs. Every redraw is one replace per series.
+#include "views/widgets/chart_panel.h"
+
+#include <QString>
+
+#include <vector>
+
+class QLineSeries;
+class QScatterSeries;
+
+namespace fb {
+
+class TransformerLossChart : public ChartPanel {
+    Q_OBJECT
+public:
+    explicit TransformerLossChart(QWidget *parent = nullptr);
+
+    // A new run of steps steps, starting near maxLoss (ln V): empties the live curves.
+    // Before a run: the x axis spans the steps Start would train (the losses are not touched).
+    void setPlannedSteps(int steps);
+    void startRun(int steps, double maxLoss, bool repeatCurve);
+    void appendLosses(const std::vector<double> &losses);
+    void appendHeldout(int step, double loss, double repeatLoss);
+    // Replaces the held-out points (the run's complete list at its end: live snapshots may skip some).
+    void setHeldout(std::vector<int> steps, std::vector<double> loss, std::vector<double> repeatLoss);
+    const std::vector<double> &losses() const { return losses_; }
+    int heldoutPoints() const { return int(heldSteps_.size()); }
+
+    void setWindow(int window);  // moving average in steps (1 = raw)
+    int window() const { return window_; }
+    void addGhost(const QString &label);  // the live training curve, smoothed, kept under label
+    void clearGhosts();
+    int ghostCount() const { return int(ghosts_.size()); }
+
+private:
+    struct Ghost {
+        QString label;
+        std::vector<double> losses;
+        QLineSeries *series = nullptr;
+    };
+    void redrawTraining();
+    void redrawHeldout();
+    void updateRanges();
+    QList<QPointF> smoothed(const std::vector<double> &losses) const;
+
+    QLineSeries *raw_ = nullptr, *smooth_ = nullptr, *held_ = nullptr, *repeat_ = nullptr;
+    QScatterSeries *heldDots_ = nullptr;
+    std::vector<double> losses_;
+    std::vector<int> heldSteps_;
+    std::vector<double> heldLoss_, repeatLoss_;
+    std::vector<Ghost> ghosts_;
+    int window_ = 15;
+    int steps_ = 1500;
+    double yTop_ = 3.0;
+    bool repeatCurve_ = false;
+};
+
+} // namespace fb
