@@ -1,17 +1,16 @@
 #pragma once
-// One run of the latent-feedback lab: one training thread per arm, each calling fb::train() on its
-// own copy of a TrainConfig. The threads append each step's loss to a buffer under a mutex; the GUI
-// pulls whatever is new with take() on a timer, holding the lock only to swap the buffers out
-// (the PlotJuggler pattern), so a fast trainer turns into redraws at frame rate and the GUI thread
-// never waits for a training step. Destroying a run cancels it and joins its threads.
+// One run of the latent-feedback lab: one background run (core/run/background_run.h) per arm, each
+// calling fb::train() on its own copy of a TrainConfig. Each arm publishes its steps' losses; the
+// GUI pulls whatever is new with take() on a timer, holding a lock only to swap the buffers out, so
+// a fast trainer turns into redraws at frame rate and the GUI thread never waits for a training
+// step. Destroying a run abandons it and joins its threads.
+#include "core/run/background_run.h"
+#include "core/run/pace.h"
 #include "core/training/trainer.h"
 
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace fb {
@@ -40,7 +39,7 @@ public:
     // that a lecturer can narrate a run that would be over in a second. Takes effect at once, also
     // in the middle of a wait between two steps; a cancel ends such a wait at once too.
     void setPace(double stepsPerSecond);
-    double pace() const { return pace_.load(); }
+    double pace() const { return pace_.get(); }
 
     void setPaused(bool paused);
     bool isPaused() const { return paused_; }
@@ -54,24 +53,13 @@ public:
     void join();
 
 private:
-    struct Arm {
-        RunControl control;
-        std::thread thread;
-        std::atomic<bool> ended { false };
-        // Guarded by the run's mutex:
-        std::vector<double> pending;
-        std::optional<TrainResult> result;
-        std::string error;
-        bool reported = false;  // result/error handed out by take()
-    };
-
-    void runArm(std::size_t index);
+    using Arm = BackgroundRun<std::vector<double>, TrainResult>;
+    TrainResult trainArm(const TrainConfig &config, RunControl &control, Arm::Outbox &out);
 
     std::vector<TrainConfig> configs_;
-    std::vector<std::unique_ptr<Arm>> arms_;
-    std::mutex mutex_;
+    Pace pace_;  // before arms_: the arms read it from their first step
     bool paused_ = false;
-    std::atomic<double> pace_ { 0.0 };
+    std::vector<std::unique_ptr<Arm>> arms_;
 };
 
 } // namespace fb

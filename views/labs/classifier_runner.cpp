@@ -1,31 +1,43 @@
 #include "views/labs/classifier_runner.h"
 
-#include <QCoreApplication>
-#include <QEvent>
+#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
 
 namespace fb {
 
+namespace {
+constexpr int kPullMs = 33;
+} // namespace
+
 ClassifierRunner::ClassifierRunner(QObject *parent)
     : QObject(parent)
-    , runner_(std::make_unique<LatestWinsRunner>(std::chrono::milliseconds(0)))
 {
+    timer_ = new QTimer(this);
+    timer_->setInterval(kPullMs);
+    connect(timer_, &QTimer::timeout, this, &ClassifierRunner::pull);
 }
 
 ClassifierRunner::~ClassifierRunner()
 {
-    runner_.reset();  // cancels the running training and joins; queued calls to this object are dropped with it
+    // Every training is told first, then each is joined (at most one step each).
+    if (run_) run_->control().abandon();
+    for (auto &r : retired_) r->control().abandon();
+    run_.reset();
+    retired_.clear();
 }
 
 void ClassifierRunner::start(const ClassifierConfig &config)
 {
+    if (run_) {
+        run_->cancel();
+        retired_.push_back(std::move(run_));
+    }
     ClassifierConfig c = config;
     c.evalEvery = std::max(1, c.steps / 40);
-    // The job owns copies of everything it uses; it reaches this object only through queued calls,
-    // which cannot outlive it (the destructor joins the worker first).
-    latest_ = runner_->submit([this, c](std::uint64_t generation, const RunControl &stop) {
+    // The work owns its copy of the config and reaches nothing of this object.
+    run_ = std::make_unique<Run>([c](RunControl &stop, Run::Outbox &out) {
         using Clock = std::chrono::steady_clock;
         auto lastPost = Clock::now() - std::chrono::seconds(1);
         std::vector<ClassifierResult> results;
@@ -35,31 +47,40 @@ void ClassifierRunner::start(const ClassifierConfig &config)
                 const auto now = Clock::now();
                 if (now - lastPost < std::chrono::milliseconds(50) && p.step != p.steps) return;
                 lastPost = now;
-                QMetaObject::invokeMethod(this, [this, generation, armIndex, step = p.step, steps = p.steps,
-                                                 seconds = p.elapsedSeconds] {
-                    if (generation != latest_) return;
-                    progressArm_ = armIndex;
-                    progressStep_ = step;
-                    progressSteps_ = steps;
-                    progressSeconds_ = seconds;
-                    Q_EMIT progressed();
-                }, Qt::QueuedConnection);
+                out.publish([&](Progress &u) { u = Progress { armIndex, p.step, p.steps, p.elapsedSeconds, true }; });
             }, &stop));
-            if (stop.stopRequested()) return;  // a newer request replaces this one
+            if (stop.stopRequested()) break;  // replaced: nobody reads these results
         }
-        QMetaObject::invokeMethod(this, [this, generation, results = std::move(results)]() mutable {
-            if (generation != latest_) return;
-            results_ = std::move(results);
-            deliveredGeneration_ = generation;
-            Q_EMIT resultsReady();
-        }, Qt::QueuedConnection);
+        return results;
     });
+    timer_->start();
+}
+
+void ClassifierRunner::pull()
+{
+    retired_.erase(std::remove_if(retired_.begin(), retired_.end(), [](const auto &r) { return r->ended(); }),
+                   retired_.end());  // returned already: destroying them joins at once
+    if (run_) {
+        Run::Taken t = run_->take();
+        if (t.update.fresh) {
+            progress_ = t.update;
+            Q_EMIT progressed();
+        }
+        if (t.result || !t.error.empty()) {
+            run_.reset();  // its thread has returned
+            if (t.result) {
+                results_ = std::move(*t.result);
+                Q_EMIT resultsReady();
+            }
+        }
+    }
+    if (!run_ && retired_.empty()) timer_->stop();
 }
 
 void ClassifierRunner::wait()
 {
-    runner_->waitIdle();
-    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+    if (run_) run_->join();
+    pull();
 }
 
 } // namespace fb

@@ -1,16 +1,19 @@
 #pragma once
-// Trains the two arms of the chapter's LSTM vs mean-pooling cell on a worker thread (never the GUI
-// thread), on a latest-wins runner with no grace: start() makes the running training stale, and the
-// runner cancels it at once (it stops within one step); a request still waiting is replaced.
-// Results and throttled progress come back to the GUI thread as queued calls; the destructor cancels
-// and joins.
+// Trains the two arms of the chapter's LSTM vs mean-pooling cell as core's one background run
+// (core/run/background_run.h), never on the GUI thread. start() replaces the running training: that
+// one is cancelled at once (it stops within one step) and set aside until its thread has returned,
+// which a timer notices; the GUI thread never waits for it. The timer also pulls the progress
+// (throttled to about 20 updates a second by the work) and the results. The destructor abandons and
+// joins.
 #include "core/depth/lstm_classifier.h"
-#include "core/run/latest_wins_runner.h"
+#include "core/run/background_run.h"
 
 #include <QObject>
 
 #include <memory>
 #include <vector>
+
+class QTimer;
 
 namespace fb {
 
@@ -24,29 +27,38 @@ public:
     // along the way for the curves).
     void start(const ClassifierConfig &config);
 
-    // Blocks until the latest training has finished and its result has been delivered (tests, export).
+    // Blocks until the latest training has finished and its result has been delivered (tests and
+    // the command line; the window never calls it).
     void wait();
 
     // The latest finished training: [0] LSTM, [1] mean pooling. Empty before the first one.
     const std::vector<ClassifierResult> &results() const { return results_; }
-    bool busy() const { return latest_ != deliveredGeneration_; }
+    bool busy() const { return run_ != nullptr; }
     // Progress of the running training, for a status line.
-    int progressArm() const { return progressArm_; }
-    int progressStep() const { return progressStep_; }
-    int progressSteps() const { return progressSteps_; }
-    double progressSeconds() const { return progressSeconds_; }  // the running arm's training time so far
+    int progressArm() const { return progress_.arm; }
+    int progressStep() const { return progress_.step; }
+    int progressSteps() const { return progress_.steps; }
+    double progressSeconds() const { return progress_.seconds; }  // the running arm's training time so far
 
 Q_SIGNALS:
     void progressed();    // progressStep() moved (at most about 20 times a second)
     void resultsReady();  // results() holds a new training
 
 private:
-    std::unique_ptr<LatestWinsRunner> runner_;
-    std::uint64_t latest_ = 0;               // the runner's generation of the newest request
-    std::uint64_t deliveredGeneration_ = 0;
+    struct Progress {
+        int arm = 0, step = 0, steps = 0;
+        double seconds = 0.0;
+        bool fresh = false;  // set by the work, cleared by take()
+    };
+    using Run = BackgroundRun<Progress, std::vector<ClassifierResult>>;
+
+    void pull();
+
+    std::unique_ptr<Run> run_;                   // the latest training, until its results are delivered
+    std::vector<std::unique_ptr<Run>> retired_;  // replaced trainings, cancelled, until their threads return
+    QTimer *timer_ = nullptr;
+    Progress progress_;
     std::vector<ClassifierResult> results_;
-    int progressArm_ = 0, progressStep_ = 0, progressSteps_ = 0;
-    double progressSeconds_ = 0.0;
 };
 
 } // namespace fb

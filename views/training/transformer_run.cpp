@@ -11,26 +11,22 @@ namespace fb {
 TransformerRun::TransformerRun(TransformerConfig config)
     : config_(std::move(config))
 {
-    pending_.reserve(std::size_t(config_.steps));
-    thread_ = std::thread([this] { work(); });
+    // The work owns a copy of the config; makeFrame is static and touches nothing of this object.
+    run_ = std::make_unique<Run>([config = config_](RunControl &control, Run::Outbox &out) {
+        TransformerResult r = trainTransformer(
+            config,
+            [&out](const TransformerProgress &p) { out.publish([&](Pending &u) { u.losses.push_back(p.loss); }); },
+            [&out, task = config.task](const TransformerSnapshot &s) {
+                std::shared_ptr<const TransformerFrame> f = makeFrame(s, task);
+                out.publish([&](Pending &u) { u.frame = std::move(f); });
+            },
+            &control);
+        r.curve.clear();  // the view has every loss from take()
+        return r;
+    });
 }
 
-TransformerRun::~TransformerRun()
-{
-    control_.abandon();
-    join();
-}
-
-void TransformerRun::join()
-{
-    if (thread_.joinable()) thread_.join();
-}
-
-void TransformerRun::setPaused(bool paused)
-{
-    if (paused) control_.pause();
-    else control_.resume();
-}
+TransformerRun::~TransformerRun() = default;  // the run abandons and joins
 
 std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSnapshot &snap, TransformerTask task)
 {
@@ -76,43 +72,14 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     return f;
 }
 
-void TransformerRun::work()
-{
-    try {
-        TransformerResult r = trainTransformer(
-            config_,
-            [this](const TransformerProgress &p) {
-                std::lock_guard<std::mutex> lock(mutex_);
-                pending_.push_back(p.loss);
-            },
-            [this](const TransformerSnapshot &s) {
-                std::shared_ptr<const TransformerFrame> f = makeFrame(s, config_.task);
-                std::lock_guard<std::mutex> lock(mutex_);
-                frame_ = std::move(f);
-            },
-            &control_);
-        r.curve.clear();  // the view has every loss from take()
-        std::lock_guard<std::mutex> lock(mutex_);
-        result_ = std::move(r);
-    } catch (const std::exception &e) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        error_ = e.what();
-    }
-    ended_ = true;
-}
-
 TransformerRun::Update TransformerRun::take()
 {
+    Run::Taken t = run_->take();
     Update u;
-    std::lock_guard<std::mutex> lock(mutex_);
-    u.losses.swap(pending_);
-    u.frame = std::move(frame_);
-    frame_.reset();
-    if (!reported_ && ended_) {
-        if (result_) u.result = std::move(result_);
-        u.error = error_;
-        reported_ = true;
-    }
+    u.losses = std::move(t.update.losses);
+    u.frame = std::move(t.update.frame);
+    u.result = std::move(t.result);
+    u.error = std::move(t.error);
     return u;
 }
 

@@ -1,20 +1,17 @@
 #pragma once
-// One training of the transformer lab on its own thread: fb::trainTransformer on a copy of the
-// config, stopped and paused through one fb::RunControl. The training thread appends each step's
-// loss to a buffer and, at every snapshot (about 12 a second), colours the attention maps into
-// images itself (HeatmapGrid::colourInto), so the GUI thread only swaps buffers out in take() and
-// paints. Destroying a run abandons it and joins its thread.
+// One training of the transformer lab: fb::trainTransformer on a copy of the config, as core's one
+// background run (core/run/background_run.h). The work publishes each step's loss and, at every
+// snapshot (about 12 a second), colours the attention maps into images (HeatmapGrid::colourInto)
+// on the run's thread, so the GUI thread only swaps buffers out in take() and paints. This file
+// hands that work in and starts no thread. Destroying a run abandons it and joins its thread.
 #include "core/labs/transformer_lab.h"
-#include "core/run/run_control.h"
+#include "core/run/background_run.h"
 #include "core/transformer/transformer_report.h"
 #include "views/widgets/heatmap_grid.h"
 
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace fb {
@@ -54,29 +51,26 @@ public:
 
     const TransformerConfig &config() const { return config_; }
     Update take();  // GUI thread; holds the lock only to swap buffers
-    void setPaused(bool paused);
-    bool isHeld() const { return ended_ || control_.parkedWorkers() > 0; }
-    void cancel() { control_.cancel(); }
-    bool ended() const { return ended_; }
-    void join();
+    void setPaused(bool paused) { run_->setPaused(paused); }
+    bool isHeld() const { return run_->isHeld(); }
+    void cancel() { run_->cancel(); }
+    bool ended() const { return run_->ended(); }
+    void join() { run_->join(); }
 
     // The frame of a snapshot (public for tests): panels titled "L1 H2 · 0.83" (the induction score).
     // Token labels on the axes except for text (whose probe is characters: positions then).
     static std::shared_ptr<TransformerFrame> makeFrame(const TransformerSnapshot &snap, TransformerTask task);
 
 private:
-    void work();
+    // What the work publishes between two take()s.
+    struct Pending {
+        std::vector<double> losses;
+        std::shared_ptr<const TransformerFrame> frame;
+    };
+    using Run = BackgroundRun<Pending, TransformerResult>;
 
     TransformerConfig config_;
-    RunControl control_;
-    std::atomic<bool> ended_ { false };
-    std::mutex mutex_;
-    std::vector<double> pending_;
-    std::shared_ptr<const TransformerFrame> frame_;
-    std::optional<TransformerResult> result_;
-    std::string error_;
-    bool reported_ = false;
-    std::thread thread_;
+    std::unique_ptr<Run> run_;
 };
 
 } // namespace fb
