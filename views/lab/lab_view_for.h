@@ -3,32 +3,34 @@
 // values are explained by Lab::check, and every parameter change runs Lab::compute on the lab's
 // worker. The view receives its own result type in draw() and only draws it: no casts, no maths.
 // An optional prepare step runs on the worker too, after compute, for drawing work that is too
-// heavy for the GUI thread (colouring heatmaps); it must use only what it is given.
+// heavy for the GUI thread (colouring heatmaps); it must use only what it is given. Base is the
+// kind of lab: LabView, or a LabView with more to it (TrainingLabView for the labs that train).
 #include "views/lab/lab_view.h"
 
 #include <memory>
 
 namespace fb {
 
-template <typename Lab, typename Frame = typename Lab::Result>
-class LabViewFor : public LabView {
+template <typename Lab, typename Frame = typename Lab::Result, typename Base = LabView>
+class LabViewFor : public Base {
 public:
     using Result = typename Lab::Result;
 
     explicit LabViewFor(QWidget *parent = nullptr)
-        : LabView(Lab::spec(), parent)
+        : Base(Lab::spec(), parent)
     {
-        setValidator(&Lab::check);
+        this->setValidator(&Lab::check);
     }
 
 protected:
     using Prepare = std::function<Frame(Result &&)>;
+    using Delivery = LabView::Delivery;
 
     // Call once, at the end of the subclass's constructor: computes the first result.
     void beginComputing(Prepare prepare = {})
     {
         auto lab = std::make_shared<Lab>();  // used by one job at a time, on the worker only
-        setJob([this, lab, prepare = std::move(prepare)](const ParamValues &values, const RunControl &stop) -> Delivery {
+        this->setJob([this, lab, prepare = std::move(prepare)](const ParamValues &values, const RunControl &stop) -> Delivery {
             Result result = lab->compute(values, stop);
             if (stop.stopRequested()) return {};
             std::shared_ptr<const Frame> frame;

@@ -7,7 +7,6 @@
 #include "views/training/training_configs.h"
 #include "views/training/training_control_bar.h"
 #include "views/training/training_results_table.h"
-#include "core/run/time_left.h"
 #include "core/training/training_run.h"
 #include "core/labs/training_spec.h"
 
@@ -20,48 +19,26 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace fb {
 
 namespace {
 
-constexpr int kFrameMs = 33;  // pull new training data at most ~30 times a second
-
-
 } // namespace
 
 TrainingView::TrainingView(QWidget *parent)
     : LabViewFor(parent)
 {
-    controls_ = new TrainingControlBar;
     chart_ = new LossCurveChart;
     table_ = new TrainingResultsTable;
     table_->setMinimumHeight(130);
     table_->setMaximumHeight(230);
-    chartArea()->addWidget(controls_);
     addChart(chart_, chart_, 1);
     chartArea()->addWidget(table_, 0);
 
-    connect(controls_->startButton(), &QPushButton::clicked, this, &TrainingView::start);
-    connect(controls_->pauseButton(), &QPushButton::clicked, this, &TrainingView::pause);
-    connect(controls_->resumeButton(), &QPushButton::clicked, this, &TrainingView::resume);
-    connect(controls_->stopButton(), &QPushButton::clicked, this, &TrainingView::stop);
-    connect(controls_->resetButton(), &QPushButton::clicked, this, &TrainingView::reset);
-    connect(controls_->ghostButton(), &QPushButton::clicked, this, &TrainingView::keepGhost);
-    connect(controls_->clearGhostsButton(), &QPushButton::clicked, this, &TrainingView::clearGhosts);
-    connect(controls_, &TrainingControlBar::windowChanged, this, [this](int w) {
-        chart_->setWindow(w);
-        if (!configs_.empty()) updateProgress();
-    });
-    chart_->setWindow(controls_->windowSlider()->value());
-    connect(controls_, &TrainingControlBar::paceChanged, this, [this](double pace) {
-        if (run_) run_->setPace(pace);  // live: also in the middle of a paced wait
-    });
-
-    frameTimer_ = new QTimer(this);
-    frameTimer_->setInterval(kFrameMs);
-    connect(frameTimer_, &QTimer::timeout, this, &TrainingView::pull);
+    chart_->setWindow(controls()->windowSlider()->value());
 
     readouts()->setRow(QStringLiteral("floor"), tr("Bayes floor (token-only)"), QStringLiteral("0.5000 nats"),
                        tr("E over p ~ U(0,1) of H(p) = 1/2 nat, for any number of buckets (218.6.5)"));
@@ -72,18 +49,7 @@ TrainingView::TrainingView(QWidget *parent)
 
 TrainingView::~TrainingView()
 {
-    frameTimer_->stop();
     run_.reset();  // abandons and joins: nothing trains after the window is gone
-}
-
-QProgressBar *TrainingView::progressBar() const
-{
-    return controls_->progressBar();
-}
-
-QPushButton *TrainingView::button(const QString &name) const
-{
-    return controls_->findChild<QPushButton *>(name);
 }
 
 int TrainingView::chartArm(const TrainConfig &config)
@@ -98,120 +64,113 @@ int TrainingView::stepsDone() const
     return n;
 }
 
-bool TrainingView::isHeld() const
+bool TrainingView::runHeld() const
 {
-    return run_ && state_ == State::Paused && run_->allHeld();
+    return run_ && run_->allHeld();
 }
 
 int TrainingView::stepsTotal() const
 {
     int n = 0;
     for (const TrainConfig &c : configs_) n += c.steps;
+    if (configs_.empty()) {  // before a run: what Start would train
+        try {
+            for (const TrainConfig &c : trainingConfigs(values())) n += c.steps;
+        } catch (const std::exception &) {
+            // values the panel refuses: nothing planned
+        }
+    }
     return n;
 }
 
-void TrainingView::start()
+QString TrainingView::beginRun()
 {
-    if (state_ == State::Running || state_ == State::Paused || state_ == State::Stopping) return;
     std::vector<TrainConfig> configs;
     try {
         configs = trainingConfigs(values());
     } catch (const std::exception &e) {
-        readouts()->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>")
-                                .arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
-        return;
+        return QString::fromUtf8(e.what());
     }
     run_.reset();
     replay_.clear();
     configs_ = std::move(configs);
-    runValues_ = values();
     ended_.assign(configs_.size(), false);
     results_.assign(configs_.size(), TrainResult {});
-    ghostKept_ = false;
     chart_->startRun(configs_.front().steps, configs_.front().seqLen, configs_.front().buckets);
     showArms(configs_);
     QStringList labels;
     for (const TrainConfig &c : configs_) labels << runLabel(c);
     table_->beginRun(labels);
-    readouts()->setNote(QString());
     clearFinalReadouts();
-    run_ = std::make_unique<TrainingRun>(configs_, controls_->pace());
-    runClock_.start();
-    pausedMs_ = 0;
-    state_ = State::Running;
-    frameTimer_->start();
-    updateProgress();
-    updateButtons();
+    run_ = std::make_unique<TrainingRun>(configs_, controls()->pace());
+    return {};
 }
 
-void TrainingView::pause()
+void TrainingView::setRunPaused(bool paused)
 {
-    if (state_ != State::Running) return;
-    run_->setPaused(true);
-    pausedClock_.start();
-    state_ = State::Paused;
-    table_->setPendingStatus(tr("paused"));
-    updateButtons();
+    run_->setPaused(paused);
 }
 
-void TrainingView::resume()
+void TrainingView::cancelRun()
 {
-    if (state_ != State::Paused) return;
-    run_->setPaused(false);
-    pausedMs_ += pausedClock_.elapsed();
-    state_ = State::Running;
-    table_->setPendingStatus(tr("training"));
-    updateButtons();
-}
-
-void TrainingView::stop()
-{
-    if (state_ != State::Running && state_ != State::Paused) return;
     run_->cancel();  // also wakes a paused training
-    state_ = State::Stopping;
-    table_->setPendingStatus(tr("stopping"));
-    updateButtons();
 }
 
-void TrainingView::reset()
+void TrainingView::joinRun()
 {
-    frameTimer_->stop();
+    if (run_) run_->join();
+}
+
+void TrainingView::setRunPace(double stepsPerSecond)
+{
+    if (run_) run_->setPace(stepsPerSecond);  // live: also in the middle of a paced wait
+}
+
+void TrainingView::showRunStatus(const QString &status)
+{
+    table_->setPendingStatus(status);
+}
+
+void TrainingView::setSmoothing(int window)
+{
+    chart_->setWindow(window);
+}
+
+void TrainingView::clearRun()
+{
     run_.reset();  // abandons and joins: at most one training step (no held-out pass)
     replay_.clear();
     configs_.clear();
     ended_.clear();
     results_.clear();
-    ghostKept_ = false;
-    state_ = State::Idle;
     table_->clearRuns();
-    readouts()->setNote(QString());
     clearFinalReadouts();
     readouts()->setRow(QStringLiteral("live"), tr("Loss now (token / latent)"), QStringLiteral("—"));
     previewCurrentValues();
-    updateButtons();
 }
 
-void TrainingView::keepGhost()
+void TrainingView::keepGhostCurves()
 {
-    if (state_ != State::Done || ghostKept_) return;
     for (const TrainConfig &c : configs_) {
         const std::vector<double> &losses = chart_->losses(chartArm(c));
         // The token-only arm does not depend on k: a second copy of the same curve adds nothing.
         if (!losses.empty() && !chart_->hasGhost(ghostLabel(c), losses)) chart_->addGhost(ghostLabel(c), losses);
     }
-    ghostKept_ = true;
-    updateButtons();
 }
 
-void TrainingView::clearGhosts()
+void TrainingView::clearGhostCurves()
 {
     chart_->clearGhosts();
-    updateButtons();
 }
 
-void TrainingView::pull()
+int TrainingView::ghostCount() const
 {
-    if (!run_) return;
+    return chart_->ghostCount();
+}
+
+bool TrainingView::pullRun()
+{
+    if (!run_) return true;
     std::vector<TrainingRun::ArmUpdate> updates = run_->take();
     for (std::size_t i = 0; i < updates.size() && i < configs_.size(); ++i) {
         TrainingRun::ArmUpdate &u = updates[i];
@@ -231,26 +190,12 @@ void TrainingView::pull()
             table_->setError(int(i), QString::fromStdString(u.error));
         }
     }
-    updateProgress();
-    if (state_ != State::Done && std::all_of(ended_.begin(), ended_.end(), [](bool e) { return e; })) finishRun();
+    return std::all_of(ended_.begin(), ended_.end(), [](bool e) { return e; });
 }
 
-void TrainingView::finishRun()
+void TrainingView::runFinished()
 {
-    frameTimer_->stop();
-    run_->join();  // every thread has returned already; this only reaps them
-    state_ = State::Done;
     updateFinalReadouts();
-    updateButtons();
-    Q_EMIT resultShown();
-}
-
-void TrainingView::waitForResult()
-{
-    LabView::waitForResult();
-    if (state_ == State::Idle) start();
-    if (run_ && (state_ == State::Running || state_ == State::Stopping)) run_->join();
-    pull();
 }
 
 QString TrainingView::startTraining()
@@ -261,7 +206,7 @@ QString TrainingView::startTraining()
         return QString::fromUtf8(e.what());
     }
     start();
-    return state_ == State::Running ? QString() : tr("a training is already running");
+    return state() == State::Running ? QString() : tr("a training is already running");
 }
 
 int TrainingView::replaySteps() const
@@ -272,7 +217,7 @@ int TrainingView::replaySteps() const
 
 void TrainingView::showStep(int step)
 {
-    if (state_ != State::Done || configs_.empty()) return;
+    if (state() != State::Done || configs_.empty()) return;
     if (replay_.empty())
         for (const TrainConfig &c : configs_) replay_.push_back(chart_->losses(chartArm(c)));
     step = std::clamp(step, 0, replaySteps());
@@ -300,9 +245,9 @@ QString TrainingView::setExtraState(const QJsonObject &state)
     if (err.isEmpty()) {
         // A scene shows its own ghosts and nothing of runs trained before it was opened.
         reset();
-        QSignalBlocker block(controls_->windowSlider());
-        controls_->windowSlider()->setValue(chart_->window());
-        controls_->setWindowText(chart_->window());
+        QSignalBlocker block(controls()->windowSlider());
+        controls()->windowSlider()->setValue(chart_->window());
+        controls()->setWindowText(chart_->window());
         updateButtons();
     }
     return err;
@@ -310,41 +255,19 @@ QString TrainingView::setExtraState(const QJsonObject &state)
 
 void TrainingView::setPresentationScale(double scale)
 {
-    LabView::setPresentationScale(scale);
+    TrainingLabView::setPresentationScale(scale);
     chart_->setLabelScale(scale);
 }
 
-void TrainingView::updateButtons()
+void TrainingView::updateLive()
 {
-    const bool active = state_ == State::Running || state_ == State::Paused || state_ == State::Stopping;
-    controls_->startButton()->setEnabled(!active);
-    controls_->startButton()->setText(state_ == State::Done ? tr("Start again") : tr("Start"));
-    controls_->pauseButton()->setEnabled(state_ == State::Running);
-    controls_->resumeButton()->setEnabled(state_ == State::Paused);
-    controls_->stopButton()->setEnabled(state_ == State::Running || state_ == State::Paused);
-    controls_->resetButton()->setEnabled(state_ != State::Idle);
-    controls_->ghostButton()->setEnabled(state_ == State::Done && !ghostKept_ && stepsDone() > 0);
-    controls_->clearGhostsButton()->setEnabled(chart_->ghostCount() > 0);
-}
-
-void TrainingView::updateProgress()
-{
-    const int total = std::max(1, stepsTotal());
-    progressBar()->setRange(0, total);
-    progressBar()->setValue(std::min(total, stepsDone()));
-    // Long runs (100,000 steps, the widest layers) take minutes: say how long is left.
-    const std::string left = state_ == State::Running && runClock_.isValid()
-        ? timeLeftText(double(runClock_.elapsed() - pausedMs_) / 1000.0, stepsDone(), total) : std::string();
-    progressBar()->setFormat(left.empty() ? tr("%v / %m steps") : tr("%v / %m steps, %1").arg(QString::fromStdString(left)));
     // The mean of the last `window` losses of each arm: what the smoothed curve shows at its end.
     QString now[2] = { QStringLiteral("—"), QStringLiteral("—") };
     for (const TrainConfig &c : configs_) {
-        const std::vector<double> &losses = chart_->losses(chartArm(c));
-        const std::size_t n = std::min<std::size_t>(losses.size(), std::size_t(chart_->window()));
-        double sum = 0.0;
-        for (std::size_t i = losses.size() - n; i < losses.size(); ++i) sum += losses[i];
-        if (n > 0) now[chartArm(c)] = QString::number(sum / double(n), 'f', 3);
+        const double mean = windowMean(chart_->losses(chartArm(c)), chart_->window());
+        if (std::isfinite(mean)) now[chartArm(c)] = QString::number(mean, 'f', 3);
     }
+    if (configs_.empty()) return;
     readouts()->setRow(QStringLiteral("live"), tr("Loss now (token / latent)"),
                        QStringLiteral("%1 / %2 nats").arg(now[0], now[1]),
                        tr("Mean training loss over the last smoothing window of each arm"));
@@ -407,6 +330,7 @@ void TrainingView::previewCurrentValues()
         showArms(configs);
         progressBar()->setRange(0, configs.front().steps * int(configs.size()));
         progressBar()->setValue(0);
+        progressBar()->setFormat(tr("%v / %m steps"));
     } catch (const std::exception &) {
         // The panel refuses values trainFrom rejects: nothing to preview.
     }
@@ -417,9 +341,8 @@ void TrainingView::draw(const TrainingLabResult &p)
     readouts()->setRow(QStringLiteral("params"), tr("Parameters (token / latent)"),
                        QStringLiteral("%1 / %2").arg(text::grouped(p.tokenParams), text::grouped(p.latentParams)),
                        tr("The chapter's sizes give 5,700 / 8,356"));
-    if (state_ == State::Idle) previewCurrentValues();
-    else if (state_ != State::Done)
-        readouts()->setNote(values() == runValues_ ? QString() : tr("The new values apply at the next Start."));
+    valuesShown();  // a run of other values than these is cleared (and the preview shown)
+    if (state() == State::Idle) previewCurrentValues();
 }
 
 } // namespace fb

@@ -8,14 +8,19 @@
 
 namespace fb {
 
-TransformerRun::TransformerRun(TransformerConfig config)
+TransformerRun::TransformerRun(TransformerConfig config, double pace)
     : config_(std::move(config))
+    , pace_(std::make_shared<Pace>(pace))
 {
     // The work owns a copy of the config; makeFrame is static and touches nothing of this object.
-    run_ = std::make_unique<Run>([config = config_](RunControl &control, Run::Outbox &out) {
+    run_ = std::make_unique<Run>([config = config_, pace = pace_](RunControl &control, Run::Outbox &out) {
+        Pace::Clock::time_point lastStep = Pace::Clock::now();
         TransformerResult r = trainTransformer(
             config,
-            [&out](const TransformerProgress &p) { out.publish([&](Pending &u) { u.losses.push_back(p.loss); }); },
+            [&](const TransformerProgress &p) {
+                out.publish([&](Pending &u) { u.losses.push_back(p.loss); });
+                pace->afterStep(control, lastStep);
+            },
             [&out, task = config.task](const TransformerSnapshot &s) {
                 std::shared_ptr<const TransformerFrame> f = makeFrame(s, task);
                 out.publish([&](Pending &u) { u.frame = std::move(f); });

@@ -6,6 +6,7 @@
 // hands that work in and starts no thread. Destroying a run abandons it and joins its thread.
 #include "core/labs/transformer_lab.h"
 #include "core/run/background_run.h"
+#include "core/run/pace.h"
 #include "core/transformer/transformer_report.h"
 #include "views/widgets/heatmap_grid.h"
 
@@ -44,7 +45,8 @@ public:
         std::string error;                             // once, if the trainer threw
     };
 
-    explicit TransformerRun(TransformerConfig config);
+    // pace: at most that many training steps a second (0: as fast as it goes).
+    explicit TransformerRun(TransformerConfig config, double pace = 0.0);
     ~TransformerRun();  // abandons and joins
     TransformerRun(const TransformerRun &) = delete;
     TransformerRun &operator=(const TransformerRun &) = delete;
@@ -56,6 +58,12 @@ public:
     void cancel() { run_->cancel(); }
     bool ended() const { return run_->ended(); }
     void join() { run_->join(); }
+    // Takes effect at once, also in the middle of a paced wait.
+    void setPace(double stepsPerSecond)
+    {
+        pace_->set(stepsPerSecond);
+        run_->control().wake();
+    }
 
     // The frame of a snapshot (public for tests): panels titled "L1 H2 · 0.83" (the induction score).
     // Token labels on the axes except for text (whose probe is characters: positions then).
@@ -70,6 +78,7 @@ private:
     using Run = BackgroundRun<Pending, TransformerResult>;
 
     TransformerConfig config_;
+    std::shared_ptr<Pace> pace_;  // shared with the work
     std::unique_ptr<Run> run_;
 };
 

@@ -24,8 +24,6 @@ namespace fb {
 
 namespace {
 
-constexpr int kFrameMs = 33;  // pull at most ~30 times a second; snapshots come ~12 times a second
-
 QString nats(double v)
 {
     return std::isfinite(v) ? QStringLiteral("%1 nats").arg(v, 0, 'f', 3) : QStringLiteral("—");
@@ -36,7 +34,6 @@ QString nats(double v)
 TransformerView::TransformerView(QWidget *parent)
     : LabViewFor(parent)
 {
-    controls_ = new TrainingControlBar;
     chart_ = new TransformerLossChart;
     maps_ = new HeatmapGrid;
     maps_->setExportTitle(tr("Transformer attention maps"));
@@ -53,7 +50,6 @@ TransformerView::TransformerView(QWidget *parent)
 
     // The maps above, the curves and the length table side by side below, with more of the height:
     // on a 1024 x 768 projector the loss curves keep a readable plot.
-    chartArea()->addWidget(controls_);
     addChart(maps_, maps_, 1);
     auto *below = new QHBoxLayout;
     below->addWidget(chart_, 3);
@@ -62,19 +58,7 @@ TransformerView::TransformerView(QWidget *parent)
     chartArea()->addLayout(below, 1);
     chartArea()->addWidget(sample_, 0);
 
-    connect(controls_->startButton(), &QPushButton::clicked, this, &TransformerView::start);
-    connect(controls_->pauseButton(), &QPushButton::clicked, this, &TransformerView::pause);
-    connect(controls_->resumeButton(), &QPushButton::clicked, this, &TransformerView::resume);
-    connect(controls_->stopButton(), &QPushButton::clicked, this, &TransformerView::stop);
-    connect(controls_->resetButton(), &QPushButton::clicked, this, &TransformerView::reset);
-    connect(controls_->ghostButton(), &QPushButton::clicked, this, &TransformerView::keepGhost);
-    connect(controls_->clearGhostsButton(), &QPushButton::clicked, this, &TransformerView::clearGhosts);
-    connect(controls_, &TrainingControlBar::windowChanged, chart_, &TransformerLossChart::setWindow);
-    chart_->setWindow(controls_->windowSlider()->value());
-
-    frameTimer_ = new QTimer(this);
-    frameTimer_->setInterval(kFrameMs);
-    connect(frameTimer_, &QTimer::timeout, this, &TransformerView::pull);
+    chart_->setWindow(controls()->windowSlider()->value());
 
     beginComputing([](TransformerLabResult &&r) {  // on the worker: the untrained maps coloured there
         TransformerPreview p;
@@ -85,39 +69,27 @@ TransformerView::TransformerView(QWidget *parent)
     updateButtons();
 }
 
-TransformerView::~TransformerView()
-{
-    frameTimer_->stop();
-    run_.reset();
-}
-
-QPushButton *TransformerView::button(const QString &name) const
-{
-    return controls_->findChild<QPushButton *>(name);
-}
-
-bool TransformerView::isHeld() const
-{
-    return run_ && state_ == State::Paused && run_->isHeld();
-}
+TransformerView::~TransformerView() = default;  // the run abandons and joins
 
 int TransformerView::stepsDone() const
 {
     return int(chart_->losses().size());
 }
 
+int TransformerView::stepsTotal() const
+{
+    return state() == State::Idle ? int(values().integer("steps")) : std::max(1, config_.steps);
+}
+
 void TransformerView::draw(const TransformerPreview &preview)
 {
     const TransformerLabResult &p = preview.sizes;
-    if (state_ == State::Idle) {
-        const int steps = int(values().integer("steps"));
-        controls_->progressBar()->setRange(0, steps);
-        controls_->progressBar()->setValue(0);
+    valuesShown();  // a run of other values than these is cleared
+    if (state() == State::Idle) {
+        updateProgress();
         // The empty loss chart spans the run Start would train (not an earlier run's length).
-        if (stepsDone() == 0) chart_->setPlannedSteps(steps);
-    }
-    // Before a run (or after Reset) the maps show the untrained model of the current values.
-    if (state_ == State::Idle) {
+        if (stepsDone() == 0) chart_->setPlannedSteps(int(values().integer("steps")));
+        // Before a run (or after Reset) the maps show the untrained model of the current values.
         if (preview.maps) {
             HeatmapGridData data = preview.maps->maps;
             data.title = tr("Attention before training (Start trains)");
@@ -148,99 +120,73 @@ QString TransformerView::runLabel() const
     return label + QStringLiteral(", seed %1").arg(c.seed);
 }
 
-void TransformerView::start()
+QString TransformerView::beginRun()
 {
-    if (state_ == State::Running || state_ == State::Paused || state_ == State::Stopping) return;
     TransformerConfig c;
-    if (const std::string err = transformerFrom(values(), c); !err.empty()) {
-        readouts()->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>")
-                                .arg(QString::fromStdString(err).toHtmlEscaped()));
-        return;
-    }
+    if (const std::string err = transformerFrom(values(), c); !err.empty()) return QString::fromStdString(err);
     run_.reset();
     config_ = std::move(c);
     config_.probeEvery = 0;         // snapshots by time only:
     config_.probeSeconds = 0.08;    // about 12 a second, whatever the model's speed
-    result_.reset();
-    framesShown_ = 0;
-    lastFrameStep_ = -1;
-    gateMean_ = heldout_ = repeat_ = bestScore_ = TransformerSnapshot::nan;
-    heldoutStep_ = -1;
-    ghostKept_ = false;
+    clearLive();
     const bool induction = config_.task == TransformerTask::Induction || config_.task == TransformerTask::InductionFixed;
     const int V = transformerVocabulary(config_);
     chart_->startRun(config_.steps, std::log(double(std::max(V, 2))), induction);
     lengths_->clearRows();
     sample_->setVisible(config_.task == TransformerTask::Text);
     sample_->clear();
-    readouts()->setNote(QString());
-    run_ = std::make_unique<TransformerRun>(config_);
-    state_ = State::Running;
-    frameTimer_->start();
-    updateLive();
-    updateButtons();
+    run_ = std::make_unique<TransformerRun>(config_, controls()->pace());
+    return {};
 }
 
-void TransformerView::pause()
+void TransformerView::clearLive()
 {
-    if (state_ != State::Running) return;
-    run_->setPaused(true);
-    state_ = State::Paused;
-    updateButtons();
-}
-
-void TransformerView::resume()
-{
-    if (state_ != State::Paused) return;
-    run_->setPaused(false);
-    state_ = State::Running;
-    updateButtons();
-}
-
-void TransformerView::stop()
-{
-    if (state_ != State::Running && state_ != State::Paused) return;
-    run_->cancel();
-    state_ = State::Stopping;
-    updateButtons();
-}
-
-void TransformerView::reset()
-{
-    frameTimer_->stop();
-    run_.reset();
     result_.reset();
-    state_ = State::Idle;
-    chart_->startRun(config_.steps > 0 ? config_.steps : 1500, std::log(16.0), false);
-    lengths_->clearRows();
-    maps_->setData({});
-    recompute();  // the untrained maps again
-    sample_->clear();
-    readouts()->setNote(QString());
     framesShown_ = 0;
     lastFrameStep_ = -1;
     gateMean_ = heldout_ = repeat_ = bestScore_ = TransformerSnapshot::nan;
-    updateLive();
-    updateButtons();
+    heldoutStep_ = -1;
 }
 
-void TransformerView::keepGhost()
+void TransformerView::clearRun()
 {
-    if (state_ != State::Done || ghostKept_) return;
-    chart_->addGhost(runLabel());
-    ghostKept_ = true;
-    updateButtons();
+    run_.reset();  // abandons and joins: at most one training step
+    clearLive();
+    chart_->startRun(config_.steps > 0 ? config_.steps : 1500, std::log(16.0), false);
+    lengths_->clearRows();
+    maps_->setData({});
+    sample_->clear();
+    recompute();  // the untrained maps of the current values again
 }
 
-void TransformerView::clearGhosts()
+void TransformerView::setRunPace(double stepsPerSecond)
+{
+    if (run_) run_->setPace(stepsPerSecond);
+}
+
+void TransformerView::setSmoothing(int window)
+{
+    chart_->setWindow(window);
+}
+
+void TransformerView::keepGhostCurves()
+{
+    chart_->addGhost(runLabel());
+}
+
+void TransformerView::clearGhostCurves()
 {
     chart_->clearGhosts();
-    updateButtons();
 }
 
-void TransformerView::pull()
+int TransformerView::ghostCount() const
 {
-    if (!run_) return;
+    return chart_->ghostCount();
+}
+
+bool TransformerView::pullRun()
+{
+    if (!run_) return true;
     TransformerRun::Update u = run_->take();
     chart_->appendLosses(u.losses);
     if (u.frame) {
@@ -283,57 +229,19 @@ void TransformerView::pull()
         readouts()->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>")
                                 .arg(QString::fromStdString(u.error).toHtmlEscaped()));
     }
-    updateLive();
-    if (state_ != State::Done && run_->ended() && (result_ || !u.error.empty())) finishRun();
-}
-
-void TransformerView::finishRun()
-{
-    frameTimer_->stop();
-    run_->join();
-    state_ = State::Done;
-    updateButtons();
-    Q_EMIT resultShown();
-}
-
-void TransformerView::waitForResult()
-{
-    LabView::waitForResult();
-    if (state_ == State::Idle) start();
-    if (run_ && (state_ == State::Running || state_ == State::Stopping)) run_->join();
-    pull();
+    return run_->ended() && (result_ || !u.error.empty());
 }
 
 void TransformerView::setPresentationScale(double scale)
 {
-    LabView::setPresentationScale(scale);
+    TrainingLabView::setPresentationScale(scale);
     chart_->setFontScale(scale);
     maps_->setFontScale(scale);
 }
 
-void TransformerView::updateButtons()
-{
-    const bool active = state_ == State::Running || state_ == State::Paused || state_ == State::Stopping;
-    controls_->startButton()->setEnabled(!active);
-    controls_->startButton()->setText(state_ == State::Done ? tr("Start again") : tr("Start"));
-    controls_->pauseButton()->setEnabled(state_ == State::Running);
-    controls_->resumeButton()->setEnabled(state_ == State::Paused);
-    controls_->stopButton()->setEnabled(state_ == State::Running || state_ == State::Paused);
-    controls_->resetButton()->setEnabled(state_ != State::Idle);
-    controls_->ghostButton()->setEnabled(state_ == State::Done && !ghostKept_ && stepsDone() > 0);
-    controls_->clearGhostsButton()->setEnabled(chart_->ghostCount() > 0);
-}
-
 void TransformerView::updateLive()
 {
-    const int total = std::max(1, config_.steps);
-    controls_->progressBar()->setRange(0, total);
-    controls_->progressBar()->setValue(std::min(total, stepsDone()));
-    const std::vector<double> &losses = chart_->losses();
-    const std::size_t n = std::min<std::size_t>(losses.size(), std::size_t(chart_->window()));
-    double sum = 0.0;
-    for (std::size_t i = losses.size() - n; i < losses.size(); ++i) sum += losses[i];
-    readouts()->setRow(QStringLiteral("live"), tr("Training loss now"), n ? nats(sum / double(n)) : QStringLiteral("—"),
+    readouts()->setRow(QStringLiteral("live"), tr("Training loss now"), nats(windowMean(chart_->losses(), chart_->window())),
                        tr("Mean over the smoothing window"));
     const bool finalFigures = result_.has_value();
     const double held = finalFigures ? result_->heldoutLoss : heldout_;

@@ -1,78 +1,70 @@
 #pragma once
 // Lab: a tiny decoder-only transformer trained live (core/labs/transformer_lab.h). One training at
-// a time runs on its own thread (views/training/transformer_run.h); the view pulls its losses and its newest
-// snapshot on a 30 Hz timer and draws the loss curves, every head's attention map per layer on a
-// fixed held-out probe sequence (with each head's induction score in its title), the feedback
-// gate's mean, and after training the length-generalisation table. Finished runs can be kept as
-// ghost curves. The parameter panel previews the model's size, FLOPs and memory.
+// a time runs as core's background run (views/training/transformer_run.h); the lab's frame
+// (TrainingLabView) pulls its losses and its newest snapshot on a 30 Hz timer, and this view draws
+// the loss curves, every head's attention map per layer on a fixed held-out probe sequence (with
+// each head's induction score in its title), the feedback gate's mean, and after training the
+// length-generalisation table. Finished runs can be kept as ghost curves. The parameter panel
+// previews the model's size, FLOPs and memory.
 #include "core/labs/transformer_lab.h"
 #include "core/transformer/transformer_report.h"
 #include "views/lab/lab_view_for.h"
+#include "views/training/training_lab_view.h"
 #include "views/training/transformer_run.h"
 
 #include <memory>
 #include <optional>
 
 class QLabel;
-class QProgressBar;
-class QPushButton;
-class QTimer;
 
 namespace fb {
 
 class HeatmapGrid;
 class LengthTable;
-class TrainingControlBar;
 class TransformerLossChart;
-class TransformerView : public LabViewFor<TransformerLab, TransformerPreview> {
+
+class TransformerView : public LabViewFor<TransformerLab, TransformerPreview, TrainingLabView> {
     Q_OBJECT
 public:
-    enum class State { Idle, Running, Paused, Stopping, Done };
-
     explicit TransformerView(QWidget *parent = nullptr);
     ~TransformerView() override;  // abandons a running training and joins its thread
 
-    // Export and tests: with nothing trained yet, trains the current values to the end; a running
-    // training is waited for; a paused one is drawn as it stands.
-    void waitForResult() override;
     void setPresentationScale(double scale) override;
 
-    void start();
-    void pause();
-    void resume();
-    void stop();
-    void reset();
-    void keepGhost();
-    void clearGhosts();
-    void pull();  // moves what the training produced into the charts (the timer calls it)
-
-    State state() const { return state_; }
-    bool isHeld() const;
-    int stepsDone() const;
+    int stepsDone() const override;
+    int stepsTotal() const override;
     int framesShown() const { return framesShown_; }  // snapshots drawn in this run
     int lastFrameStep() const { return lastFrameStep_; }
     TransformerLossChart *chart() const { return chart_; }
     HeatmapGrid *maps() const { return maps_; }
     LengthTable *lengthTable() const { return lengths_; }
-    QPushButton *button(const QString &name) const;
     const std::optional<TransformerResult> &result() const { return result_; }
 
 protected:
     void draw(const TransformerPreview &preview) override;
 
-private:
-    void finishRun();
-    void updateButtons();
-    void updateLive();
-    QString runLabel() const;
+    QString beginRun() override;
+    bool pullRun() override;
+    void setRunPaused(bool paused) override { run_->setPaused(paused); }
+    bool runHeld() const override { return run_ && run_->isHeld(); }
+    void cancelRun() override { run_->cancel(); }
+    void joinRun() override { if (run_) run_->join(); }
+    void clearRun() override;
+    void keepGhostCurves() override;
+    void clearGhostCurves() override;
+    int ghostCount() const override;
+    void setSmoothing(int window) override;
+    void setRunPace(double stepsPerSecond) override;
+    void updateLive() override;
 
-    TrainingControlBar *controls_ = nullptr;
+private:
+    QString runLabel() const;
+    void clearLive();
+
     TransformerLossChart *chart_ = nullptr;
     HeatmapGrid *maps_ = nullptr;
     LengthTable *lengths_ = nullptr;
     QLabel *sample_ = nullptr;
-    QTimer *frameTimer_ = nullptr;
-    State state_ = State::Idle;
     std::unique_ptr<TransformerRun> run_;
     TransformerConfig config_;  // of the current run
     std::optional<TransformerResult> result_;
@@ -82,7 +74,6 @@ private:
     double heldout_ = TransformerSnapshot::nan, repeat_ = TransformerSnapshot::nan;
     int heldoutStep_ = -1;
     double bestScore_ = TransformerSnapshot::nan;
-    bool ghostKept_ = false;
 };
 
 } // namespace fb
