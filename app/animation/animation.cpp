@@ -76,6 +76,7 @@ QImage animationFrame(LabView &lab, const AnimationJob &job, int i)
         ParamValues values = lab.values();
         values.numbers[job.sweep.key] = v;
         if (QString err = lab.setValues(values, false); !err.isEmpty()) throw std::invalid_argument(err.toStdString());
+        lab.waitForResult();  // the frame shows this value's result
         lead = valueText(spec, v);
     }
     if (!job.caption) return chartImage(lab, job.chart, job.size, 1.0, false).convertToFormat(QImage::Format_RGB32);

@@ -24,7 +24,6 @@ Scene sceneOf(const LabView &lab)
 QImage chartImage(LabView &lab, int chartIndex, QSize size, qreal scale, bool captionStrip)
 {
     if (chartIndex < 0 || chartIndex >= lab.exportables().size()) return {};
-    lab.waitForResult();
     Exportable *chart = lab.exportables()[chartIndex];
     QImage image;
     if (captionStrip) {

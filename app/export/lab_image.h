@@ -21,7 +21,8 @@ inline const QString kSceneTextKey = QStringLiteral("fullband-scene");
 // The lab's whole state as a scene (its name, title, parameter values and extras).
 Scene sceneOf(const LabView &lab);
 
-// Chart chartIndex of lab, rendered after the lab's latest result is drawn. Null for a bad index.
+// Chart chartIndex of lab as it is drawn now (it waits for nothing: the command line calls
+// LabView::waitForResult first). Null for a bad index.
 QImage chartImage(LabView &lab, int chartIndex, QSize size, qreal scale, bool captionStrip);
 
 // PNGs FullBand opens are at most this large (a 16384 x 16384 chart compresses far below it).

@@ -39,8 +39,9 @@ QString ChartExportActions::exportChart(int chartIndex, const QString &path, QSi
         return tr("chart must be in [1, %1], got %2").arg(charts.size()).arg(chartIndex + 1);
     switch (exportFormat(path)) {
     case ExportFormat::Png: return writePng(chartImage(chartIndex, size, scale), path);
-    case ExportFormat::Svg: l->waitForResult(); return writeSvg(*charts[chartIndex], path, size);
-    case ExportFormat::Csv: l->waitForResult(); return writeCsv(*charts[chartIndex], path);
+    // What the window shows now, at once: a running training goes on, an idle one stays idle.
+    case ExportFormat::Svg: return writeSvg(*charts[chartIndex], path, size);
+    case ExportFormat::Csv: return writeCsv(*charts[chartIndex], path);
     case ExportFormat::Unknown: break;
     }
     return tr("the file must end in .png, .svg or .csv, got '%1'").arg(path);

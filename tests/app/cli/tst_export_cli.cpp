@@ -71,6 +71,7 @@ private Q_SLOTS:
         QCOMPARE(w.currentLab()->values().text("scaling"), std::string("ntk"));
         QCOMPARE(w.currentLab()->values().number("factor"), 4.0);
         const QString windowPng = dir.filePath(QStringLiteral("window.png"));
+        w.currentLab()->waitForResult();  // export draws what is shown: the result first
         QCOMPARE(w.exportChart(0, windowPng, QSize(640, 400), 1.0), QString());
         QCOMPARE(fb::embeddedSceneText(windowPng), text);
     }

@@ -72,6 +72,7 @@ private Q_SLOTS:
         QCOMPARE(w.currentLab()->setValues(v), QString());
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("decay.png"));
+        w.currentLab()->waitForResult();  // export draws what is shown: the result first
         QCOMPARE(w.exportChart(0, png, QSize(800, 500), 1.0), QString());
         QVERIFY(!QImageReader(png).text(QStringLiteral("fullband-scene")).isEmpty());
         QCOMPARE(w.currentLab()->setValues(w.currentLab()->panel()->spec().defaults()), QString());

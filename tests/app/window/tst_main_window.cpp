@@ -70,6 +70,7 @@ private Q_SLOTS:
             if (w.lab(i)->name() == QLatin1String("training") || w.lab(i)->name() == QLatin1String("transformer")) continue;
             w.showLab(i);
             const QString path = dir.filePath(QStringLiteral("lab%1.png").arg(i));
+            w.currentLab()->waitForResult();  // export draws what is shown: the result first
             QCOMPARE(w.exportChart(0, path, QSize(800, 500), 2.0), QString());
             QImage img(path);
             QCOMPARE(img.size(), QSize(1600, 1000));
@@ -84,6 +85,7 @@ private Q_SLOTS:
         w.show();
         QTemporaryDir dir;
         w.showLab(labIndex(QStringLiteral("decay-bound")));
+        w.currentLab()->waitForResult();  // export draws what is shown: the result first
         QCOMPARE(w.exportAllCharts(dir.path(), QSize(640, 400), 1.0), QString());
         QCOMPARE(QDir(dir.path()).entryList({ QStringLiteral("*.png") }).size(),
                  w.currentLab()->exportables().size());
