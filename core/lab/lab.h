@@ -18,7 +18,7 @@
 // (with a partial result nobody reads) once stop asks. labDefinitions() lists every lab in the
 // chapter's order; the command line, the window's sidebar, scenes, decks and the fuzz dictionary all
 // read it. Adding a lab: its core file pair, its view, its tests and one line in core/labs/lab_list.cpp
-// (plus one in app/registry/lab_registry.cpp if it has a view).
+// (plus, for a lab of the window, its view, icon and README row: see README.md, "Layout").
 #include "core/io/json_writer.h"
 #include "core/lab/param_spec.h"
 #include "core/run/run_control.h"

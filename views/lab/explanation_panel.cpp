@@ -62,6 +62,12 @@ QString ExplanationPanel::text() const
     return text_->text();
 }
 
+void ExplanationPanel::setText(const QString &html)
+{
+    text_->setText(html);
+    fitBody();
+}
+
 void ExplanationPanel::setExpanded(bool expanded)
 {
     toggle_->setChecked(expanded);

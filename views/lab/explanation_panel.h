@@ -16,6 +16,7 @@ public:
     explicit ExplanationPanel(const QString &html, QWidget *parent = nullptr);
 
     QString text() const;
+    void setText(const QString &html);
     bool isExpanded() const { return expanded_; }
     void setExpanded(bool expanded);
     QToolButton *toggleButton() const { return toggle_; }

@@ -4,7 +4,6 @@
 #include "views/lab/param_change.h"
 #include "views/lab/explained_charts.h"
 #include "views/lab/explanation_panel.h"
-#include "views/lab/lab_explanations.h"
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
 #include "views/widgets/wheel_guard.h"
@@ -60,8 +59,7 @@ LabView::LabView(const LabSpec &spec, QWidget *parent)
     chartArea_ = new QVBoxLayout(charts);
     chartArea_->setContentsMargins(0, 0, 0, 0);
     // The section the lab follows, then what it shows, what to try, which formula.
-    explanation_ = new ExplanationPanel(QStringLiteral("<p style='color:#555'>%1</p>%2")
-        .arg(QString::fromStdString(spec_.section).toHtmlEscaped(), labExplanation(name())));
+    explanation_ = new ExplanationPanel(sectionLine());
 
     // The parameter column and the charts share the width through a splitter: drag it, or F6
     // hides the column and the charts take everything.
@@ -232,6 +230,16 @@ void LabView::waitForResult()
 {
     runner_->waitIdle();
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
+QString LabView::sectionLine() const
+{
+    return QStringLiteral("<p style='color:#555'>%1</p>").arg(QString::fromStdString(spec_.section).toHtmlEscaped());
+}
+
+void LabView::setExplanation(const QString &html)
+{
+    explanation_->setText(sectionLine() + html);
 }
 
 } // namespace fb

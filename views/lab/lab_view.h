@@ -35,7 +35,7 @@ public:
     QString name() const;  // command-line name, e.g. "decay-bound"
     ParamPanel *panel() const { return panel_; }
     ReadoutPanel *readouts() const { return readouts_; }
-    // What the lab shows, beside or above its charts (views/lab/lab_explanations.cpp); collapsible.
+    // What the lab shows, beside or above its charts (each view's explanationText()); collapsible.
     ExplanationPanel *explanation() const { return explanation_; }
     QList<Exportable *> exportables() const { return exportables_; }
 
@@ -88,6 +88,9 @@ protected:
     void setJob(Job job);
 
     void setValidator(std::function<std::string(const ParamValues &)> validator);
+    // The explanation panel's text under the section the lab follows: what the lab shows, the
+    // formula it draws, what to try (rich text; each view's constructor sets its own).
+    void setExplanation(const QString &html);
     // Adds a chart to the lab's chart area (row-wise; stretch as in QBoxLayout).
     void addChart(QWidget *chart, Exportable *exportable, int stretch = 1);
     // A container for custom chart layouts (e.g. two charts side by side).
@@ -102,6 +105,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    QString sectionLine() const;  // the section the lab follows, above its explanation
     void deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error);
 
     LabSpec spec_;

@@ -14,6 +14,7 @@ namespace fb {
 template <typename Lab, typename Frame = typename Lab::Result, typename Base = LabView>
 class LabViewFor : public Base {
 public:
+    using LabType = Lab;  // the core lab this view draws (the registry is keyed by it)
     using Result = typename Lab::Result;
 
     explicit LabViewFor(QWidget *parent = nullptr)

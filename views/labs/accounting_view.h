@@ -16,6 +16,9 @@ class FormulaPanel;
 class AccountingView : public LabViewFor<AccountingLab> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit AccountingView(QWidget *parent = nullptr);
 
     // Shown parts, for tests.

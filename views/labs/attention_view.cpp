@@ -121,6 +121,7 @@ QString entropyList(const std::vector<double> &entropy)
 AttentionView::AttentionView(QWidget *parent)
     : LabViewFor(parent)
 {
+    setExplanation(explanationText());
     grid_ = new HeatmapGrid;
     grid_->setExportTitle(tr("Attention weights per head"));
     hoverLine_ = new QLabel(tr("Hover a cell to read its query, key and weight."));
@@ -274,6 +275,23 @@ void AttentionView::draw(const AttentionFrame &frame)
 
     readouts()->setNote(sentence ? tr("<b>n follows the sentence: %1 words</b> (the n slider is not used).").arg(r.n)
                                  : QString());
+}
+
+QString AttentionView::explanationText()
+{
+    return tr(
+        "<p><b>What it shows.</b> Self-attention as 218.4.1 and 218.4.2 write it: Q = XW<sub>Q</sub>, "
+        "K = XW<sub>K</sub>, and every head computes softmax(QKᵀ/√d<sub>k</sub>) over its own d<sub>k</sub> = "
+        "d_model / heads coordinates. One heatmap per head: each row is one query's distribution over the keys "
+        "(rows sum to 1); all heads share one colour scale. The figures give each head's entropy.</p>"
+        "<p><b>Positions</b> (218.4.3, 218.4.4): none, the sinusoidal table "
+        "PE<sub>(pos, 2i)</sub> = sin(pos / 10000<sup>2i/d</sup>) added to the embeddings, or RoPE rotating each "
+        "head's q and k.</p>"
+        "<p><b>Try.</b> Positional = rope with content = repeated: every diagonal of the logits is then "
+        "constant, because RoPE's logit depends only on the offset (the Toeplitz check reads zero). Positional = "
+        "none with repeated content: every row is uniform, attention alone cannot tell positions apart. "
+        "Scale off: the rows sharpen and the entropies fall, the saturation that 1/√d<sub>k</sub> prevents. "
+        "Causal = 1 masks the keys after each query, as a decoder does.</p>");
 }
 
 } // namespace fb

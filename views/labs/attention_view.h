@@ -26,6 +26,9 @@ struct AttentionFrame {
 class AttentionView : public LabViewFor<AttentionLab, AttentionFrame> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit AttentionView(QWidget *parent = nullptr);
 
     // For tests: the heatmaps and the hover line under them.

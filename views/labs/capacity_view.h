@@ -18,6 +18,9 @@ class SelectableText;
 class CapacityView : public LabViewFor<CapacityLab> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit CapacityView(QWidget *parent = nullptr);
 
     // Series shown, for tests.

@@ -108,6 +108,7 @@ QColor variantColor(int v)
 CostsView::CostsView(QWidget *parent)
     : LabViewFor(parent)
 {
+    setExplanation(explanationText());
     // Presets under the parameters.
     presets_ = new QComboBox;
     presets_->setObjectName(QStringLiteral("costsPresets"));
@@ -313,6 +314,21 @@ void CostsView::draw(const CostsLabResult &r)
     readouts()->setRow(QStringLiteral("decode"), tr("Decode ceiling"),
                        tr("%1 tokens/s").arg(text::fixed(f.decodeTokensPerSecond, 1)),
                        tr("The page: about 70 tokens/s for 140 GB at 10 TB/s"));
+}
+
+QString CostsView::explanationText()
+{
+    return tr(
+        "<p><b>What it shows.</b> The cost formulas of the encyclopedia page on the Transformer. KV cache "
+        "bytes ≈ 2 × layers × KV heads × head dimension × tokens × bytes per value, for multi-head, grouped-query "
+        "and multi-query attention; parameters ≈ 12·L·d²; training compute C ≈ 6ND; attention ≈ 4·n·d against "
+        "≈ 24·d² of dense work per token and layer; and the decode ceiling, bandwidth ÷ bytes of weights read "
+        "per token.</p>"
+        "<p><b>Try.</b> The defaults are the page's Llama-3-70B-class example: about 0.33 MB per token, 43 GB "
+        "for one 128K sequence, 344 GB with 64 KV heads instead of 8, and about 70 tokens/s for 140 GB of "
+        "weights at 10 TB/s. Load the other presets, or raise the context until attention overtakes dense compute "
+        "(about n = 6d). These are back-of-envelope figures from the page: they ignore MoE, sliding windows and "
+        "compression, and 12·L·d² assumes a 4× MLP.</p>");
 }
 
 } // namespace fb

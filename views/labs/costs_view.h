@@ -24,6 +24,9 @@ class FormulaPanel;
 class CostsView : public LabViewFor<CostsLab> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit CostsView(QWidget *parent = nullptr);
 
     // Loads costsPresets()[index]; returns an error message or empty.

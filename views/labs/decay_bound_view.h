@@ -16,6 +16,9 @@ class ChartPanel;
 class DecayBoundView : public LabViewFor<DecayBoundLab> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit DecayBoundView(QWidget *parent = nullptr);
 
     // Freezes the current plain curve as a labelled ghost; clearPins removes them all.

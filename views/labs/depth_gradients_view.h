@@ -26,6 +26,9 @@ struct ClassifierConfig;
 class DepthGradientsView : public LabViewFor<DepthGradientsLab> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit DepthGradientsView(QWidget *parent = nullptr);
     ~DepthGradientsView() override;
 

@@ -20,6 +20,9 @@ class SelectableText;
 class GluFusionView : public LabViewFor<GluFusionLab> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit GluFusionView(QWidget *parent = nullptr);
 
     // For tests.

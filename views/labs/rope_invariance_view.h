@@ -14,6 +14,9 @@ class ChartPanel;
 class RopeInvarianceView : public LabViewFor<RopeInvarianceLab> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit RopeInvarianceView(QWidget *parent = nullptr);
 
     // Series shown, for tests.

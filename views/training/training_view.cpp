@@ -31,6 +31,7 @@ namespace {
 TrainingView::TrainingView(QWidget *parent)
     : LabViewFor(parent)
 {
+    setExplanation(explanationText());
     chart_ = new LossCurveChart;
     table_ = new TrainingResultsTable;
     table_->setMinimumHeight(130);
@@ -343,6 +344,25 @@ void TrainingView::draw(const TrainingLabResult &p)
                        tr("The chapter's sizes give 5,700 / 8,356"));
     valuesShown();  // a run of other values than these is cleared (and the preview shown)
     if (state() == State::Idle) previewCurrentValues();
+}
+
+QString TrainingView::explanationText()
+{
+    return tr(
+        "<p><b>What it shows.</b> Figure 218.2 (right), 218.6.5: the chapter's toy phase accumulator "
+        "z<sub>t</sub> = (z<sub>t−1</sub> + a<sub>t</sub>) mod 1, with a<sub>t</sub> ~ U[0, 1) revealed one per "
+        "step and the bucket y<sub>t</sub> = ⌊V<sub>b</sub>z<sub>t</sub>⌋ to emit. Two loops are trained live "
+        "under teacher forcing: the token-only loop reads E[y<sub>t−1</sub>], the latent-feedback loop "
+        "GLU(E[y<sub>t−1</sub>], h<sub>t−1</sub>). The curves are their cross entropies, the table their "
+        "held-out loss and accuracy beside the chapter's.</p>"
+        "<p><b>The floor.</b> Knowing only the previous bucket, the next phase is uniform on an arc of width "
+        "1/V<sub>b</sub> that splits between two buckets as p and 1 − p with p ~ U(0, 1), so the token-only loop "
+        "cannot go below E[H(p)] = 1/2 nat (the dashed line), for any V<sub>b</sub>. The latent loop carries "
+        "z<sub>t−1</sub> itself in h<sub>t−1</sub> and has no such floor.</p>"
+        "<p><b>Try.</b> Start with the chapter's values: token-only ends near 0.516 nats, just above the floor, "
+        "latent feedback near 0.25. Set <i>feedback passes k</i> to 1, 2, 3 (0 is exact backpropagation through "
+        "time) and keep each run as a ghost: each pass carries the state one step further. Raise "
+        "<i>buckets</i>: the floor stays at 1/2 nat.</p>");
 }
 
 } // namespace fb

@@ -22,6 +22,9 @@ class TrainingRun;
 class TrainingView : public LabViewFor<TrainingLab, TrainingLabResult, TrainingLabView>, public Replayable {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit TrainingView(QWidget *parent = nullptr);
     ~TrainingView() override;  // cancels a running training and joins its threads
 

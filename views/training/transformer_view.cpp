@@ -34,6 +34,7 @@ QString nats(double v)
 TransformerView::TransformerView(QWidget *parent)
     : LabViewFor(parent)
 {
+    setExplanation(explanationText());
     chart_ = new TransformerLossChart;
     maps_ = new HeatmapGrid;
     maps_->setExportTitle(tr("Transformer attention maps"));
@@ -263,6 +264,23 @@ void TransformerView::updateLive()
         speed = QStringLiteral("%1 ms/step · %2 GFLOP/s").arg(result_->msPerStep, 0, 'f', 2)
                     .arg(result_->flopsPerStep / (result_->msPerStep * 1e6), 0, 'f', 1);
     readouts()->setRow(QStringLiteral("speed"), tr("Speed"), speed, tr("Training steps only, one thread"));
+}
+
+QString TransformerView::explanationText()
+{
+    return tr(
+        "<p><b>What it shows.</b> A small decoder-only transformer (218.4: attention heads, a 4d-wide "
+        "feed-forward block, residual connections and layer norm in every block), trained live on this "
+        "computer. <b>Start</b> trains it; the maps are each head's attention on a probe sequence, the curves "
+        "its training and held-out losses, the table its held-out loss at T, 2T and 4T tokens.</p>"
+        "<p><b>Tasks.</b> <i>induction</i>: a random block of tokens repeated; a head learns to attend from each "
+        "repeated token to the token after its earlier occurrence (an induction head), and the loss on the "
+        "repeat falls towards 0. <i>accumulator</i>: the phase accumulator of 218.6.5. <i>text</i>: the "
+        "characters of a text file of yours.</p>"
+        "<p><b>Try.</b> Positions none, sinusoidal or RoPE (218.4.3, 218.4.4), then compare the longer lengths "
+        "in the table. Latent feedback (218.6.2) on the accumulator: <i>exact</i> trains the T sequential steps, "
+        "<i>kpass</i> the k-pass objective of 218.6.4, whose step costs (k + 2)/3 of an ordinary one. Keep a run "
+        "as a ghost to compare the next.</p>");
 }
 
 } // namespace fb

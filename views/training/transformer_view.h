@@ -26,6 +26,9 @@ class TransformerLossChart;
 class TransformerView : public LabViewFor<TransformerLab, TransformerPreview, TrainingLabView> {
     Q_OBJECT
 public:
+    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    static QString explanationText();
+
     explicit TransformerView(QWidget *parent = nullptr);
     ~TransformerView() override;  // abandons a running training and joins its thread
 
