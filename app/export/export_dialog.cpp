@@ -79,9 +79,17 @@ QString ExportDialog::path() const { return path_->text(); }
 void ExportDialog::suggestPath()
 {
     QSettings settings;
-    const QString folder = settings.value(QStringLiteral("export/folder"),
-        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
-    const QString file = QStringLiteral("%1-%2.png").arg(lab_->name(), fileSlug(chart_->currentText()));
+    // The last folder used; else Pictures where it exists, else the home folder (a fresh account
+    // may have no Pictures folder, and the suggestion must be a path Save can write).
+    QString folder = settings.value(QStringLiteral("export/folder")).toString();
+    if (folder.isEmpty() || !QDir(folder).exists()) {
+        folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+        if (!QDir(folder).exists()) folder = QDir::homePath();
+    }
+    // "transformer-attention-maps.png", not "transformer-transformer-attention-maps.png".
+    const QString slug = fileSlug(chart_->currentText());
+    const QString file = (slug.startsWith(lab_->name() + QLatin1Char('-')) ? slug : lab_->name() + QLatin1Char('-') + slug)
+                         + QStringLiteral(".png");
     path_->setText(QDir(folder).filePath(file));
 }
 

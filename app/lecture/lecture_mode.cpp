@@ -5,6 +5,7 @@
 #include "app/lecture/slide_player.h"
 #include "app/lecture/presenter_view.h"
 #include "views/lab/lab_view.h"
+#include "views/training/training_lab_view.h"
 
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
@@ -67,6 +68,9 @@ void LectureMode::enter()
     for (int i = 0; i < window_->labCount(); ++i) {
         window_->lab(i)->setPresentationScale(kFontScale);
         window_->lab(i)->setSideVisible(false);
+        // A training that ends changes what space does next: the header says so.
+        if (auto *trainer = qobject_cast<TrainingLabView *>(window_->lab(i)))
+            connect(trainer, &LabView::resultShown, this, &LectureMode::refreshHeader, Qt::UniqueConnection);
     }
     window_->setSidebarVisible(false);
     window_->setExplanationShown(false);  // the slide is for the charts; F7 brings the text back
@@ -134,9 +138,25 @@ void LectureMode::playCurrent()
 {
     if (!active_ || position_ < 0 || position_ >= deck_.scenes.size()) return;
     const Scene &s = deck_.scenes[position_];
-    if (!s.animation.isSet()) return;
     const int index = labIndex(s.lab);
-    if (index >= 0) player_->play(window_->lab(index), s.animation);
+    if (index < 0) return;
+    if (s.animation.isSet()) player_->play(window_->lab(index), s.animation);
+    // A slide that asks for it starts its training on entering (a clicker has no Start key).
+    auto *trainer = qobject_cast<TrainingLabView *>(window_->lab(index));
+    if (s.trainOnEnter && trainer && trainer->state() == TrainingLabView::State::Idle) trainer->start();
+    updateHeader();
+}
+
+void LectureMode::refreshHeader()
+{
+    if (active_) updateHeader();
+}
+
+TrainingLabView *LectureMode::currentTrainer() const
+{
+    if (position_ < 0 || position_ >= deck_.scenes.size()) return nullptr;
+    const int index = labIndex(deck_.scenes[position_].lab);
+    return index >= 0 ? qobject_cast<TrainingLabView *>(window_->lab(index)) : nullptr;
 }
 
 bool LectureMode::isBlack() const
@@ -180,6 +200,16 @@ void LectureMode::updateHeader()
     if (!deck_.title.isEmpty() && text.size() + deck_.title.size() <= 70)
         text += QStringLiteral("   ·   ") + deck_.title;
     if (player_->isActive() && player_->isPaused()) text += tr("   ·   ⏸ paused (space plays)");
+    // A training slide says what space does now.
+    if (const TrainingLabView *trainer = currentTrainer()) {
+        switch (trainer->state()) {
+        case TrainingLabView::State::Idle: text += tr("   ·   space trains"); break;
+        case TrainingLabView::State::Running: text += tr("   ·   space pauses"); break;
+        case TrainingLabView::State::Paused: text += tr("   ·   ⏸ paused (space resumes)"); break;
+        case TrainingLabView::State::Stopping: break;
+        case TrainingLabView::State::Done: text += tr("   ·   space trains again"); break;
+        }
+    }
     header_->setText(text);
 }
 
@@ -208,6 +238,12 @@ bool LectureMode::eventFilter(QObject *watched, QEvent *event)
         if (player_->isActive()) {
             player_->togglePause();
             updateHeader();  // the header says "paused"
+            return true;
+        }
+        // On a training slide space starts, pauses and resumes the training.
+        if (TrainingLabView *trainer = currentTrainer()) {
+            trainer->toggleTraining();
+            updateHeader();
             return true;
         }
         step(+1);

@@ -16,6 +16,8 @@ class QLabel;
 
 namespace fb {
 
+class TrainingLabView;
+
 class MainWindow;
 class SlidePlayer;
 class PresenterView;
@@ -70,6 +72,9 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The lab of the current slide if it trains (space starts, pauses and resumes it), else nullptr.
+    TrainingLabView *currentTrainer() const;
+    void refreshHeader();  // updateHeader while lecturing
     void updateHeader();
     void sizeHeader();
     void playCurrent();

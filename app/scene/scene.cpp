@@ -96,8 +96,17 @@ QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup 
                                               *spec, scene.animation);
             !err.isEmpty())
             return err;
+    const QJsonValue train = o.value(QStringLiteral("train"));
+    if (!train.isUndefined()) {
+        if (train != QJsonValue(QStringLiteral("on-enter")) && train != QJsonValue(QStringLiteral("on-key")))
+            return QStringLiteral("%1train must be \"on-enter\" or \"on-key\", got %2").arg(where, describeJson(train));
+        if (!spec->trains)
+            return QStringLiteral("%1train is only for a lab that trains, and %2 does not").arg(where, lab);
+        scene.trainOnEnter = train.toString() == QLatin1String("on-enter");
+    }
     static const QStringList known { QStringLiteral("format"), QStringLiteral("lab"), QStringLiteral("title"),
-                                     QStringLiteral("params"), QStringLiteral("extra"), QStringLiteral("animation") };
+                                     QStringLiteral("params"), QStringLiteral("extra"), QStringLiteral("animation"),
+                                     QStringLiteral("train") };
     for (const QString &key : o.keys())
         if (!known.contains(key) && key != QLatin1String("notes"))  // notes: parseNotes
             warnings << QStringLiteral("%1%2 is not a scene key and was ignored").arg(where, key);
@@ -196,6 +205,7 @@ QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec)
     o.insert(QStringLiteral("params"), params);
     if (!scene.extra.isEmpty()) o.insert(QStringLiteral("extra"), scene.extra);
     if (scene.animation.isSet()) o.insert(QStringLiteral("animation"), sceneAnimationToJson(scene.animation));
+    if (scene.trainOnEnter) o.insert(QStringLiteral("train"), QStringLiteral("on-enter"));
     return o;
 }
 

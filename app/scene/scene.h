@@ -4,7 +4,8 @@
 //
 //   { "format": 1, "lab": "decay-bound", "title": "Figure 218.1, right",
 //     "params": { "d": 64, "base": 10000, "scaling": "none", ... },
-//     "extra": { ... lab-specific, e.g. pinned curves ... }, "notes": "the lecturer's notes" }
+//     "extra": { ... lab-specific, e.g. pinned curves ... }, "notes": "the lecturer's notes",
+//     "train": "on-enter" (labs that train: start when lecture mode shows the slide; default "on-key") }
 //   { "format": 1, "deck": "The Road to Transformers", "scenes": [ {scene}, {scene}, ... ] }
 #include "app/scene/scene_animation.h"
 #include "core/lab/param_spec.h"
@@ -30,6 +31,9 @@ struct Scene {
     QJsonObject extra;    // lab-specific state (pins, ghosts); may be empty
     QString notes;        // the lecturer's notes (presenter view); may be empty
     SceneAnimation animation;  // a live sweep instead of a still (app/scene/scene_animation.h); may be unset
+    // "train": "on-enter": a lab that trains starts training when lecture mode enters the slide
+    // (a clicker has no key for Start). Default "on-key": space starts it on the slide.
+    bool trainOnEnter = false;
 };
 
 struct Deck {

@@ -44,6 +44,7 @@ struct LabSpec {
     std::string source;   // where in the sources it comes from, e.g. "218.4.4, Figure 218.1 (right)"
     std::string summary;  // one sentence on what it shows, for the start page and --help
     std::string section;  // the section it follows, with its heading, e.g. "218.4.4 Rotary position embeddings"
+    bool trains = false;  // a lab that trains a model live (Start / Pause ...): a slide may start it
 
     const ParamSpec *find(std::string_view key) const;
     ParamValues defaults() const;

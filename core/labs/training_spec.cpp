@@ -27,6 +27,7 @@ LabSpec makeTrainSpec()
                                        "(at most seq_len)."));
     spec.params.push_back(integerParam("seed", "seed", "", 0, 2147483648.0, 0, "Seed of the initialisation and of the batches."));
     spec.params.push_back(realParam("clip", "gradient clip", "", 0, 1000, 0, "Gradient-norm clipping threshold; 0 = off."));
+    spec.trains = true;
     return spec;
 }
 

@@ -75,6 +75,7 @@ LabSpec makeSpec()
     p.push_back(integer("eval_every", "held-out every", 0, 100000, 100, "Steps between held-out losses (0: at the end)."));
     p.push_back(real("clip", "gradient clip", 0, 1000, 0, false, "Gradient-norm clipping threshold; 0 = off."));
     p.push_back(integer("threads", "threads", 1, 64, 1, "Threads of one training (the result does not depend on it)."));
+    spec.trains = true;
     return spec;
 }
 

@@ -26,11 +26,14 @@ LengthTable::LengthTable(QWidget *parent)
 void LengthTable::clearRows()
 {
     setRowCount(0);
+    horizontalHeaderItem(0)->setText(tr("positions"));
 }
 
 void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
 {
     setRowCount(int(rows.size()));
+    // The column of the positional schemes says which loss the cells hold.
+    horizontalHeaderItem(0)->setText(repeat ? tr("loss on the repeat, nats") : tr("held-out loss, nats"));
     for (int r = 0; r < int(rows.size()); ++r) {
         const LengthRow &row = rows[std::size_t(r)];
         setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.label)));

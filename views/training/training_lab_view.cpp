@@ -37,7 +37,10 @@ TrainingLabView::TrainingLabView(const LabSpec &spec, QWidget *parent)
     });
     // Live: also in the middle of a paced wait.
     connect(controls_, &TrainingControlBar::paceChanged, this, [this](double pace) {
-        if (state_ != State::Idle && state_ != State::Done) setRunPace(pace);
+        if (state_ == State::Idle || state_ == State::Done) return;
+        setRunPace(pace);
+        restartClock();  // the time left is the new pace's
+        updateProgress();
     });
     frameTimer_ = new QTimer(this);
     frameTimer_->setInterval(kFrameMs);
@@ -76,9 +79,8 @@ void TrainingLabView::start()
     ghostKept_ = false;
     readouts()->setNote(QString());
     setRunPace(controls_->pace());
-    runClock_.start();
-    pausedMs_ = 0;
     state_ = State::Running;
+    restartClock();
     showRunStatus(tr("training"));
     frameTimer_->start();
     updateProgress();
@@ -151,16 +153,59 @@ void TrainingLabView::pull()
     if (ended) finishRun();
 }
 
+QString TrainingLabView::toggleTraining()
+{
+    switch (state_) {
+    case State::Idle:
+    case State::Done:
+        start();
+        return state_ == State::Running ? tr("training") : tr("not started");
+    case State::Running:
+        pause();
+        return tr("paused");
+    case State::Paused:
+        resume();
+        return tr("training");
+    case State::Stopping:
+        break;
+    }
+    return tr("stopping");
+}
+
+QString TrainingLabView::setExtraState(const QJsonObject &state)
+{
+    (void)state;
+    if (state_ != State::Idle && values() != runValues_) reset();
+    return {};
+}
+
 void TrainingLabView::finishRun()
 {
     frameTimer_->stop();
     joinRun();  // every part has returned already: this only reaps the threads
     state_ = State::Done;
     runFinished();
+    if (values() != runValues_) {
+        // The panel was changed during the run: the charts show what it says (the untrained
+        // preview), and the run that ended stays as a labelled ghost to compare with.
+        keepGhostCurves();
+        reset();
+        readouts()->setNote(tr("The run of the earlier values is kept as a ghost curve; Start trains these values."));
+        Q_EMIT resultShown();
+        return;
+    }
     updateProgress();
     updateLive();
     updateButtons();
     Q_EMIT resultShown();
+}
+
+void TrainingLabView::restartClock()
+{
+    runClock_.start();
+    pausedMs_ = 0;
+    if (state_ == State::Paused) pausedClock_.start();
+    markSteps_ = stepsDone();
 }
 
 void TrainingLabView::waitForResult()
@@ -178,8 +223,10 @@ void TrainingLabView::valuesShown()
         reset();
         return;
     }
-    if (state_ == State::Running || state_ == State::Paused || state_ == State::Stopping)
+    if (state_ == State::Running || state_ == State::Paused || state_ == State::Stopping) {
         readouts()->setNote(values() == runValues_ ? QString() : tr("The new values apply at the next Start."));
+        updateProgress();  // the progress bar says it too, where it is seen
+    }
 }
 
 void TrainingLabView::updateButtons()
@@ -201,10 +248,20 @@ void TrainingLabView::updateProgress()
     QProgressBar *bar = progressBar();
     bar->setRange(0, total);
     bar->setValue(std::min(total, stepsDone()));
-    // Long runs (100,000 steps, the widest layers) take minutes: say how long is left.
-    const std::string left = state_ == State::Running && runClock_.isValid()
-        ? timeLeftText(runSeconds(), stepsDone(), total) : std::string();
-    bar->setFormat(left.empty() ? tr("%v / %m steps") : tr("%v / %m steps, %1").arg(QString::fromStdString(left)));
+    // Long runs (100,000 steps, the widest layers) take minutes: say how long is left, at the pace
+    // since the last change of pace.
+    QString format = tr("%v / %m steps");
+    if (state_ == State::Running && runClock_.isValid()) {
+        const std::string left = timeLeftText(runSeconds(), stepsDone() - markSteps_, total - markSteps_);
+        if (!left.empty()) format += QStringLiteral(", ") + QString::fromStdString(left);
+    } else if (state_ == State::Paused) {
+        format += tr(", paused");
+    } else if (state_ == State::Stopping) {
+        format += tr(", stopping");
+    }
+    if (state_ != State::Idle && state_ != State::Done && values() != runValues_)
+        format += tr(" · new values at the next Start");
+    bar->setFormat(format);
 }
 
 double TrainingLabView::runSeconds() const

@@ -39,6 +39,14 @@ public:
     void clearGhosts();
     // Moves what the run made into the charts now (a timer does this at up to 30 Hz).
     void pull();
+    // One key for a lecture: starts a run (again, after one ended), pauses a running one, resumes a
+    // paused one. What it did, in words ("training", "paused", ...).
+    QString toggleTraining();
+
+    // A scene (a file, a deck's slide) restores the lab: a run of other values than the scene's is
+    // cleared, even while it runs (the slide must show what its parameters say). A lab with extra
+    // state of its own restores it and calls this first.
+    QString setExtraState(const QJsonObject &state) override;
 
     // The command line and tests: with nothing trained yet, trains the current values to the end; a
     // running training is waited for to its end; a paused one is drawn as it stands. The window
@@ -96,15 +104,18 @@ protected:
 
 private:
     void finishRun();
+    void restartClock();
 
     TrainingControlBar *controls_ = nullptr;
     QTimer *frameTimer_ = nullptr;
     State state_ = State::Idle;
     ParamValues runValues_;
     bool ghostKept_ = false;
-    // The run's clock without its pauses, for the time-left estimate on the progress bar.
+    // The run's clock without its pauses, for the time-left estimate on the progress bar; it starts
+    // again at a change of pace (the steps done then are markSteps_), so the estimate is the pace's.
     QElapsedTimer runClock_, pausedClock_;
     qint64 pausedMs_ = 0;
+    int markSteps_ = 0;
 };
 
 } // namespace fb

@@ -5,6 +5,7 @@
 #include "app/window/main_window.h"
 #include "views/lab/lab_view.h"
 #include "views/lab/param_panel.h"
+#include "views/training/transformer_view.h"
 
 #include <QAction>
 #include <QImageReader>
@@ -128,6 +129,56 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(!lecture->isActive());
         QVERIFY(!lecture->header()->isVisible());
+    }
+
+    // A training slide shows the run its parameters say, never an earlier one: a transformer run of
+    // other values (still running) is cleared when the slide comes, the slide starts its own
+    // training on entering, and space pauses and resumes it (clickers have no Start key).
+    void aTrainingSlideShowsItsOwnRunAndSpaceDrivesIt()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const int index = labIndex(QStringLiteral("transformer"));
+        QVERIFY(index >= 0);
+        w.showLab(index);
+        auto *lab = qobject_cast<TransformerView *>(w.currentLab());
+        QVERIFY(lab);
+        ParamValues before = lab->values();
+        before.texts["task"] = "induction";
+        before.numbers["steps"] = 100000;
+        QCOMPARE(lab->setValues(before), QString());
+        lab->start();
+        QTRY_VERIFY(lab->stepsDone() > 0);
+
+        QCOMPARE(w.openPath(kDeck), QString());
+        LectureMode *lecture = w.lecture();
+        int slide = -1;
+        for (int i = 0; i < lecture->deck().scenes.size(); ++i)
+            if (lecture->deck().scenes[i].lab == QLatin1String("transformer")) slide = i;
+        QVERIFY2(slide >= 0, "the shipped deck has a transformer slide");
+        QVERIFY(lecture->deck().scenes[slide].trainOnEnter);
+        lecture->enter();
+        QCOMPARE(lecture->show(slide), QString());
+        QCOMPARE(w.currentLab(), lab);
+        // The earlier run is gone; the slide's own run trains.
+        QVERIFY(lab->runValues() == lecture->deck().scenes[slide].values);
+        QCOMPARE(lab->stepsTotal(), int(lecture->deck().scenes[slide].values.integer("steps")));
+        QVERIFY(lab->state() == TrainingLabView::State::Running || lab->state() == TrainingLabView::State::Done);
+        if (lab->state() == TrainingLabView::State::Running) {
+            QTest::keyClick(&w, Qt::Key_Space);
+            QCOMPARE(lab->state(), TrainingLabView::State::Paused);
+            QVERIFY(lecture->header()->text().contains(QStringLiteral("space resumes")));
+            QCOMPARE(lecture->position(), slide);  // space did not step the deck
+            QTest::keyClick(&w, Qt::Key_Space);
+            QCOMPARE(lab->state(), TrainingLabView::State::Running);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(lab->state() == TrainingLabView::State::Done, 120000);
+        QTRY_VERIFY(lecture->header()->text().contains(QStringLiteral("space trains again")));
+        QTest::keyClick(&w, Qt::Key_Space);  // again, from the clicker's side of the room
+        QVERIFY(lab->state() == TrainingLabView::State::Running || lab->state() == TrainingLabView::State::Done);
+        lecture->leave();
+        lab->reset();
     }
 
     // Every slide of the shipped deck fits a 1024 x 768 projector: no slide (its title in the

@@ -66,6 +66,10 @@ private Q_SLOTS:
                                         << "scenes[0].notes are 20001 characters long; notes are at most 20000";
         QTest::newRow("scene notes array") << decayScene("\"d\": 64", ", \"notes\": [\"a\"]") << "notes must be text, got an array";
         QTest::newRow("oversized") << QByteArray(kMaxSceneBytes + 10, ' ') << "at most 1048576 bytes";
+        QTest::newRow("train not a choice") << QByteArray("{\"format\": 1, \"lab\": \"transformer\", \"train\": \"now\"}")
+                                            << "train must be \"on-enter\" or \"on-key\", got 'now'";
+        QTest::newRow("train on a lab that does not train") << decayScene("\"d\": 64", ", \"train\": \"on-enter\"")
+                                                            << "train is only for a lab that trains, and decay-bound does not";
     }
     void refusesBadFiles()
     {
@@ -73,6 +77,21 @@ private Q_SLOTS:
         QFETCH(QString, message);
         const SceneParse r = parseSceneOrDeck(json, labSpec);
         QVERIFY2(r.error.contains(message), qPrintable(r.error));
+    }
+
+    void aTrainingSlideCanStartOnEntering()
+    {
+        const SceneParse r = parseSceneOrDeck("{\"format\": 1, \"lab\": \"transformer\", \"train\": \"on-enter\"}", labSpec);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY(r.warnings.isEmpty());
+        QVERIFY(r.scene.trainOnEnter);
+        // It round-trips through a file; "on-key" (the default) writes nothing.
+        const SceneParse again = parseSceneOrDeck(serializeScene(r.scene, *labSpec(QStringLiteral("transformer"))), labSpec);
+        QVERIFY(again.scene.trainOnEnter);
+        const SceneParse onKey = parseSceneOrDeck("{\"format\": 1, \"lab\": \"training\", \"train\": \"on-key\"}", labSpec);
+        QVERIFY2(onKey.error.isEmpty(), qPrintable(onKey.error));
+        QVERIFY(!onKey.scene.trainOnEnter);
+        QVERIFY(!serializeScene(onKey.scene, *labSpec(QStringLiteral("training"))).contains("train\""));
     }
 
     void readsADeck()

@@ -33,7 +33,7 @@ private Q_SLOTS:
                  qPrintable(view.progressBar()->format()));
         view.pause();
         view.pull();
-        QCOMPARE(view.progressBar()->format(), QStringLiteral("%v / %m steps"));  // no estimate while paused
+        QCOMPARE(view.progressBar()->format(), QStringLiteral("%v / %m steps, paused"));  // no estimate while paused
         view.reset();
     }
 

@@ -8,6 +8,7 @@
 #include "views/training/transformer_loss_chart.h"
 #include "views/training/transformer_view.h"
 
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTest>
 
@@ -96,6 +97,39 @@ private Q_SLOTS:
         QVERIFY(view->chart()->heldoutPoints() >= 2);
         QVERIFY(view->readouts()->value(QStringLiteral("induction")) != QStringLiteral("—"));
         QVERIFY(view->maps()->data().panelTitles.first().contains(QStringLiteral("ind")));
+    }
+
+    // What the parameters say is what the charts show. A change after a run has ended clears the
+    // run; one during a run is announced (panel and progress bar), and when that run ends it stays
+    // only as a labelled ghost beside the untrained preview of the new values.
+    void runsOfOtherValuesAreCleared()
+    {
+        auto view = makeView(60);
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QCOMPARE(view->stepsDone(), 60);
+        ParamValues v = view->values();
+        v.numbers["seed"] = 7;
+        QCOMPARE(view->setValues(v), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Idle, kPatienceMs);
+        QCOMPARE(view->stepsDone(), 0);
+        QCOMPARE(view->chart()->ghostCount(), 0);
+        QVERIFY(!view->result().has_value());
+        QCOMPARE(view->lengthTable()->rowCount(), 0);
+
+        v.numbers["steps"] = 100000;
+        QCOMPARE(view->setValues(v), QString());
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() > 0, kPatienceMs);
+        v.numbers["seed"] = 8;  // during the run
+        QCOMPARE(view->setValues(v), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->format().contains(QStringLiteral("new values at the next Start")), kPatienceMs);
+        QCOMPARE(view->state(), TransformerView::State::Running);
+        view->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Idle, kPatienceMs);
+        QCOMPARE(view->chart()->ghostCount(), 1);  // the run that ended, labelled
+        QCOMPARE(view->stepsDone(), 0);
+        QVERIFY(view->runValues() != view->values());
     }
 
     // Closing while training abandons the run and joins its thread.
