@@ -1,6 +1,7 @@
 // FullBand: a desktop lab for the transformer and latent feedback.
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
+#include "app/animation/video_writer.h"
 #include "app/window/main_window.h"
 #include "app/window/settings_guard.h"
 
@@ -19,6 +20,8 @@ int main(int argc, char **argv)
     // Past a file-size limit (ulimit -f), a write fails with "file too large" and the export says so,
     // instead of the process being killed with the previous file's replacement half written.
     std::signal(SIGXFSZ, SIG_IGN);
+    // Ctrl-C or SIGTERM during an animation export removes its hidden partial file on the way out.
+    fb::removePartialFilesOnSignals();
     fb::installQuietMessages();
     if (argc > 1) {
         if (std::strcmp(argv[1], "compute") == 0) return fb::runCompute(argc, argv);
@@ -29,9 +32,9 @@ int main(int argc, char **argv)
 
     // A word that is neither a subcommand, an option nor a file is a typo: say so without a display.
     if (argc > 1 && argv[1][0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(argv[1]))) {
-        std::fprintf(stderr, "fullband: unknown subcommand or file '%s'; expected compute, train, export, "
-                             "animate or a file to open (see fullband --help)\n", argv[1]);
-        return fb::kExitBadInput;
+        return fb::failBadInput(QStringLiteral("unknown subcommand or file '%1'; expected compute, train, export, "
+                                               "animate or a file to open (see fullband --help)")
+                                    .arg(QString::fromLocal8Bit(argv[1])));
     }
 
     // --help and --version need no display: answer them before a GUI application exists.

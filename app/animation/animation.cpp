@@ -27,10 +27,12 @@ int recordingStep(int steps, int frames, int i)
 
 AnimationOutput animationOutputOf(const QString &path)
 {
-    if (path.endsWith(QLatin1Char('/')) || QFileInfo(path).isDir()) return AnimationOutput::Frames;
+    if (path.endsWith(QLatin1Char('/'))) return AnimationOutput::Frames;
+    // A name ending in .mp4 or .gif means that file, even where a folder has the name (it is refused
+    // there, rather than filled with PNG frames).
     VideoFormat f;
-    if (!videoFormatOf(path.toStdString(), f)) return AnimationOutput::Unknown;
-    return f == VideoFormat::Mp4 ? AnimationOutput::Mp4 : AnimationOutput::Gif;
+    if (videoFormatOf(path.toStdString(), f)) return f == VideoFormat::Mp4 ? AnimationOutput::Mp4 : AnimationOutput::Gif;
+    return QFileInfo(path).isDir() ? AnimationOutput::Frames : AnimationOutput::Unknown;
 }
 
 namespace {

@@ -16,7 +16,8 @@ namespace fb {
 class LabView;
 
 enum class AnimationOutput { Mp4, Gif, Frames, Unknown };
-// .mp4, .gif, or a folder (a path ending in '/' or an existing directory).
+// A folder for a path ending in '/'; else .mp4 or .gif by the extension (also when a folder has that
+// name: writing it is then refused); else a folder when the path is an existing directory.
 AnimationOutput animationOutputOf(const QString &path);
 
 // The step frame i of frames shows when recording a run of steps steps: round(i * steps / (frames - 1)).

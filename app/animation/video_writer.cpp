@@ -1,5 +1,7 @@
 #include "app/animation/video_writer.h"
 
+#include "core/io/atomic_file.h"
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavfilter/avfilter.h>
@@ -12,7 +14,9 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +44,53 @@ std::string lowerExtension(const std::string &path)
 }
 } // namespace
 
+namespace {
+// The temporary files of the open writers, for the signal handler: fixed buffers (a handler may not
+// allocate), each slot claimed with a compare-exchange, 0 free, 1 being filled, 2 ready to remove.
+constexpr int kPartialSlots = 8;
+char partialPaths[kPartialSlots][4096];
+std::atomic<int> partialState[kPartialSlots];
+
+int rememberPartial(const std::string &path)
+{
+    if (path.size() >= sizeof partialPaths[0]) return -1;
+    for (int i = 0; i < kPartialSlots; ++i) {
+        int expected = 0;
+        if (!partialState[i].compare_exchange_strong(expected, 1)) continue;
+        std::memcpy(partialPaths[i], path.c_str(), path.size() + 1);
+        partialState[i].store(2);
+        return i;
+    }
+    return -1;
+}
+
+void forgetPartial(int slot)
+{
+    if (slot >= 0) partialState[slot].store(0);
+}
+
+extern "C" void removePartialsAndDie(int sig)
+{
+    for (int i = 0; i < kPartialSlots; ++i)
+        if (partialState[i].load() == 2) ::unlink(partialPaths[i]);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+} // namespace
+
+void removePartialFilesOnSignals()
+{
+    struct sigaction action {};
+    action.sa_handler = removePartialsAndDie;
+    sigemptyset(&action.sa_mask);
+    for (int sig : { SIGINT, SIGTERM, SIGHUP }) {
+        struct sigaction old {};
+        // A signal ignored on purpose (nohup, a shell's background job) stays ignored.
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        ::sigaction(sig, &action, nullptr);
+    }
+}
+
 struct VideoWriter::Impl {
     VideoSettings settings;
     std::string path, tmpPath;
@@ -57,6 +108,7 @@ struct VideoWriter::Impl {
     bool finished = false;
     bool headerWritten = false;  // the muxer holds packets until its trailer is written
     bool trailerTried = false;
+    int partialSlot = -1;  // in the signal handler's list while the temporary file exists
 
     ~Impl()
     {
@@ -72,6 +124,7 @@ struct VideoWriter::Impl {
         sws_freeContext(sws);
         avfilter_graph_free(&graph);
         if (!finished && !tmpPath.empty()) std::remove(tmpPath.c_str());
+        forgetPartial(partialSlot);
     }
 
     bool fail(std::string &error, const std::string &what, int code)
@@ -256,6 +309,16 @@ std::unique_ptr<VideoWriter> VideoWriter::open(const std::string &path, const Vi
     // Only FFmpeg's errors reach stderr (libx264 reports its settings and statistics otherwise);
     // the writer returns them as messages anyway.
     if (av_log_get_level() > AV_LOG_ERROR) av_log_set_level(AV_LOG_ERROR);
+    // What finish() would rename over: not a folder or a device, not a file its owner made read-only.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        error = "cannot write '" + path + "': it exists and is not a regular file";
+        return nullptr;
+    }
+    if (std::string why = checkReplaceable(path); !why.empty()) {
+        error = std::move(why);
+        return nullptr;
+    }
     auto impl = std::make_unique<Impl>();
     impl->settings = settings;
     impl->path = path;
@@ -274,6 +337,7 @@ std::unique_ptr<VideoWriter> VideoWriter::open(const std::string &path, const Vi
     ::fchmod(fd, 0666 & ~mask);
     ::close(fd);
     impl->tmpPath = pattern;
+    impl->partialSlot = rememberPartial(pattern);
     if (!impl->open(error)) return nullptr;  // ~Impl removes the temporary file
     return std::unique_ptr<VideoWriter>(new VideoWriter(std::move(impl)));
 }
@@ -324,6 +388,8 @@ bool VideoWriter::finish(std::string &error)
         return false;
     }
     d.finished = true;
+    forgetPartial(d.partialSlot);
+    d.partialSlot = -1;
     return true;
 }
 

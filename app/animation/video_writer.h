@@ -44,6 +44,11 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// From then on, SIGINT, SIGTERM and SIGHUP first remove the temporary file of every writer still open
+// (Ctrl-C during an export leaves no hidden ".NAME.partial-XXXXXX" behind), then end the process as
+// the signal would have. Called once by main().
+void removePartialFilesOnSignals();
+
 // "mp4"/"gif" by the path's extension (case-insensitive); false for anything else.
 bool videoFormatOf(const std::string &path, VideoFormat &format);
 

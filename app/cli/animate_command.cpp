@@ -8,6 +8,10 @@
 #include "app/export/image_export.h"
 #include "app/registry/lab_registry.h"
 #include "app/animation/video_writer.h"
+#include "app/cli/progress_line.h"
+#include "core/io/atomic_file.h"
+#include "core/run/animation_cost.h"
+#include "core/run/time_left.h"
 #include "views/lab/lab_view.h"
 #include "views/lab/param_panel.h"
 #include "views/lab/replayable.h"
@@ -15,7 +19,10 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
+#include <QSet>
 
 #include <cstdio>
 #include <memory>
@@ -23,10 +30,20 @@
 namespace fb {
 
 namespace {
+// Animations expected to take longer than this say so on stderr even when it is not a terminal.
+constexpr double kAnnouncedSeconds = 30.0;
+
 void quietPlatformNotes(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
     if (message.contains(QLatin1String("XDG_RUNTIME_DIR")) || message.contains(QLatin1String("propagateSizeHints")))
         return;
+    // A painter that cannot draw (its image could not be made) says so for every frame: the export
+    // reports the failure itself in one line, so Qt's painter notes are dropped, and any other note
+    // is printed once, not once a frame.
+    if (message.startsWith(QLatin1String("QPainter"))) return;
+    static QSet<QString> seen;
+    if (seen.contains(message)) return;
+    seen.insert(message);
     std::fputs(qPrintable(qFormatLogMessage(type, context, message) + QLatin1Char('\n')), stderr);
 }
 
@@ -104,7 +121,13 @@ int runAnimate(int argc, char **argv)
     if (!outInfo.absoluteDir().exists())
         return failBadInput(QStringLiteral("--out: folder '%1' does not exist").arg(outInfo.absolutePath()));
     if (kind != AnimationOutput::Frames && outInfo.isDir())
-        return failBadInput(QStringLiteral("--out: '%1' is a folder").arg(outInfo.absoluteFilePath()));
+        return failBadInput(QStringLiteral("--out: '%1' is a folder, not a %2 file (a folder of PNG frames is named "
+                                           "with a trailing '/')")
+                                .arg(outInfo.absoluteFilePath(), kind == AnimationOutput::Mp4 ? QStringLiteral("MP4")
+                                                                                              : QStringLiteral("GIF")));
+    if (kind != AnimationOutput::Frames)
+        if (const std::string why = checkReplaceable(QFile::encodeName(outPath).toStdString()); !why.empty())
+            return failBadInput(QString::fromStdString(why));
     if (parser.isSet(QStringLiteral("size")) && !parseSize(parser.value(QStringLiteral("size")), job.size))
         return failBadInput(QStringLiteral("--size must be WxH with both in [16, 8192], got '%1'")
                                 .arg(parser.value(QStringLiteral("size"))));
@@ -116,6 +139,15 @@ int runAnimate(int argc, char **argv)
         if (!videoFormatAvailable(kind == AnimationOutput::Mp4 ? VideoFormat::Mp4 : VideoFormat::Gif, why))
             return failBadInput(QString::fromStdString(why));
     }
+
+    // The one work and memory budget of the trainers: refused before anything is drawn.
+    const AnimationFormat format = kind == AnimationOutput::Mp4   ? AnimationFormat::Mp4
+                                   : kind == AnimationOutput::Gif ? AnimationFormat::Gif
+                                                                  : AnimationFormat::PngFrames;
+    if (const std::string err = checkAnimationBudget(job.size.width(), job.size.height(), job.sweep.frames, format,
+                                                     "lower --size or --frames");
+        !err.empty())
+        return failBadInput(QString::fromStdString(err));
 
     ParamValues values = lab->values();
     if (QString err = applySets(lab->panel()->spec(), values, parser.values(kSetOption)); !err.isEmpty())
@@ -134,7 +166,22 @@ int runAnimate(int argc, char **argv)
     lab->waitForResult();
     QString err;
     try {
-        err = exportAnimation(*lab, job);
+        // Once the first frame is out, its time tells the whole animation's: a long one says so (on a
+        // terminal, every one does, and a progress line follows).
+        ProgressLine progressLine("rendering", "frame");
+        QElapsedTimer clock;
+        clock.start();
+        const auto progress = [&](int done, int total) {
+            if (done == 1 && total > 1) {
+                const double expected = clock.nsecsElapsed() * 1e-9 * total;
+                if (progressLine.enabled() || expected >= kAnnouncedSeconds)
+                    std::fprintf(stderr, "fullband: %d frames of %dx%d, expected to take %s\n", total, job.size.width(),
+                                 job.size.height(), aboutText(expected).c_str());
+            }
+            progressLine.update(done, total);
+            return true;
+        };
+        err = exportAnimation(*lab, job, progress);
     } catch (const std::exception &e) {
         err = QString::fromStdString(e.what());
     }

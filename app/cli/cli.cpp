@@ -4,9 +4,24 @@
 
 namespace fb {
 
+QString oneLine(const QString &message)
+{
+    // A file name may hold a newline (or any control character): escaped, the refusal stays one line.
+    QString out;
+    out.reserve(message.size());
+    for (const QChar c : message) {
+        if (c == QLatin1Char('\n')) out += QStringLiteral("\\n");
+        else if (c == QLatin1Char('\r')) out += QStringLiteral("\\r");
+        else if (c == QLatin1Char('\t')) out += QStringLiteral("\\t");
+        else if (c.unicode() < 0x20 || c.unicode() == 0x7f) out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else out += c;
+    }
+    return out;
+}
+
 int failBadInput(const QString &message)
 {
-    std::fprintf(stderr, "fullband: %s\n", qPrintable(message));
+    std::fprintf(stderr, "fullband: %s\n", qPrintable(oneLine(message)));
     return kExitBadInput;
 }
 

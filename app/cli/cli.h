@@ -11,7 +11,11 @@ namespace fb {
 // Exit code for bad input on the command line.
 constexpr int kExitBadInput = 2;
 
-// Prints "fullband: message" on stderr and returns kExitBadInput.
+// message with its control characters escaped as C would write them ("a\nb" becomes "a\\nb"), so a
+// file name holding a newline cannot split a message in two lines.
+QString oneLine(const QString &message);
+
+// Prints "fullband: message" on stderr (one line: see oneLine) and returns kExitBadInput.
 int failBadInput(const QString &message);
 
 // Installs FullBand's Qt message handler: Qt's notes about the desktop environment (XDG_RUNTIME_DIR,

@@ -4,6 +4,7 @@
 #include "app/export/image_export.h"
 #include "app/export/lab_image.h"
 #include "app/registry/lab_registry.h"
+#include "core/io/atomic_file.h"
 #include "core/io/bounded_read.h"
 #include "views/widgets/exportable.h"
 #include "views/lab/lab_view.h"
@@ -59,6 +60,9 @@ int runExport(int argc, char **argv)
         return failBadInput(QStringLiteral("--out: folder '%1' does not exist").arg(outInfo.absolutePath()));
     if (const std::string why = checkNotSpecialFile(QFile::encodeName(out).toStdString()); !why.empty())
         return failBadInput(QStringLiteral("--out: %1").arg(QString::fromStdString(why)));
+    // A read-only file is refused before anything is drawn (the writer would refuse it anyway).
+    if (const std::string why = checkReplaceable(QFile::encodeName(out).toStdString()); !why.empty())
+        return failBadInput(QString::fromStdString(why));
     ExportOptions options;
     if (parser.isSet(QStringLiteral("size")) && !parseSize(parser.value(QStringLiteral("size")), options.size))
         return failBadInput(QStringLiteral("--size must be WxH with both in [16, 8192], got '%1'")

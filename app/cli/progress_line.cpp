@@ -9,8 +9,9 @@
 
 namespace fb {
 
-ProgressLine::ProgressLine(std::string what)
+ProgressLine::ProgressLine(std::string what, std::string unit)
     : what_(std::move(what))
+    , unit_(std::move(unit))
     , enabled_(::isatty(STDERR_FILENO) == 1)
     , start_(std::chrono::steady_clock::now())
     , last_(start_)
@@ -30,7 +31,7 @@ void ProgressLine::update(long long done, long long total)
     if (now - last_ < std::chrono::milliseconds(250) && done < total) return;
     last_ = now;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    std::string line = "fullband: " + what_ + " step " + text::grouped(double(done)).toStdString() + " of "
+    std::string line = "fullband: " + what_ + " " + unit_ + " " + text::grouped(double(done)).toStdString() + " of "
                        + text::grouped(double(total)).toStdString();
     if (const std::string left = timeLeftText(elapsed, done, total); !left.empty()) line += ", " + left;
     std::fprintf(stderr, "\r\033[K%s", line.c_str());

@@ -11,7 +11,8 @@ namespace fb {
 
 class ProgressLine {
 public:
-    explicit ProgressLine(std::string what);  // "training"
+    // "training" and "step": "fullband: training step 12,000 of 200,000, ..."; "rendering", "frame".
+    explicit ProgressLine(std::string what, std::string unit = "step");
     ~ProgressLine();                          // clears the line
     ProgressLine(const ProgressLine &) = delete;
     ProgressLine &operator=(const ProgressLine &) = delete;
@@ -21,7 +22,7 @@ public:
     void update(long long done, long long total);
 
 private:
-    std::string what_;
+    std::string what_, unit_;
     bool enabled_ = false;
     bool shown_ = false;
     std::mutex mutex_;

@@ -1,14 +1,22 @@
 #include "app/cli/transformer_command.h"
 
 #include "app/cli/cli.h"
+#include "app/cli/progress_line.h"
+#include "core/transformer/transformer_estimate.h"
 #include "core/transformer/transformer_json.h"
 #include "core/transformer/transformer_trainer.h"
 #include "core/labs/transformer_spec.h"
 
 #include <cstdio>
 #include <exception>
+#include <functional>
 
 namespace fb {
+
+namespace {
+// Runs expected to take longer than this are announced on stderr even when it is not a terminal.
+constexpr double kAnnouncedSeconds = 30.0;
+} // namespace
 
 int runTransformerTrain(const QStringList &sets)
 {
@@ -18,12 +26,26 @@ int runTransformerTrain(const QStringList &sets)
     TransformerConfig config;
     if (const std::string err = transformerFrom(values, config); !err.empty())
         return failBadInput(QString::fromStdString(err));
+    // More threads than cores only slow a run down (and oneTBB warns on stderr): use the cores there
+    // are, and say so. The result does not depend on the thread count.
+    if (const int cores = availableCores(); config.threads > cores) {
+        std::fprintf(stderr, "fullband: threads=%d is more than the %d cores of this machine; using %d\n", config.threads,
+                     cores, cores);
+        config.threads = cores;
+    }
     // No live snapshots: the command line prints only the final figures.
     config.probeEvery = 0;
     config.probeSeconds = 0.0;
+    ProgressLine progress("training");
+    // A run of minutes says so before it starts (on a terminal, every run does; the progress line follows).
+    const double seconds = transformerExpectedSeconds(config, measuredFlopsPerSecond(config.dModel));
+    if (progress.enabled() || seconds >= kAnnouncedSeconds)
+        std::fprintf(stderr, "fullband: this run is expected to take %s\n", transformerExpectedText(config).c_str());
+    std::function<void(const TransformerProgress &)> onStep;
+    if (progress.enabled()) onStep = [&](const TransformerProgress &p) { progress.update(p.step, p.steps); };
     TransformerResult result;
     try {
-        result = trainTransformer(config);
+        result = trainTransformer(config, onStep);
     } catch (const std::exception &e) {
         return failBadInput(QString::fromUtf8(e.what()));
     }

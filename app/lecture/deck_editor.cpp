@@ -223,9 +223,9 @@ void DeckEditor::notesEdited()
     const int i = currentSlide();
     if (updating_ || i < 0) return;
     QString text = notes_->toPlainText();
-    if (text.size() > kMaxNotesChars) {
+    if (characterCount(text) > kMaxNotesChars) {
         // A deck file keeps at most kMaxNotesChars characters of notes per slide.
-        text.truncate(kMaxNotesChars);
+        text = firstCharacters(text, kMaxNotesChars);
         updating_ = true;
         notes_->setPlainText(text);
         notes_->moveCursor(QTextCursor::End);

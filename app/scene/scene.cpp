@@ -2,6 +2,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/io/bounded_read.h"
+#include "core/lab/lab.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -35,9 +36,9 @@ QString parseNotes(const QJsonObject &o, const QString &where, Scene &scene)
     const QJsonValue notes = o.value(QStringLiteral("notes"));
     if (notes.isUndefined()) return {};
     if (!notes.isString()) return QStringLiteral("%1notes must be text, got %2").arg(where, describeJson(notes));
-    if (notes.toString().size() > kMaxNotesChars)
+    if (const qsizetype n = characterCount(notes.toString()); n > kMaxNotesChars)
         return QStringLiteral("%1notes are %2 characters long; notes are at most %3 characters")
-            .arg(where).arg(notes.toString().size()).arg(kMaxNotesChars);
+            .arg(where).arg(n).arg(kMaxNotesChars);
     scene.notes = notes.toString();
     return {};
 }
@@ -116,6 +117,25 @@ QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup 
 
 } // namespace
 
+qsizetype characterCount(const QString &text)
+{
+    // A character outside the Basic Multilingual Plane (an emoji) is two UTF-16 units, one character.
+    qsizetype n = 0;
+    for (const QChar c : text)
+        if (!c.isLowSurrogate()) ++n;
+    return n;
+}
+
+QString firstCharacters(const QString &text, qsizetype count)
+{
+    qsizetype seen = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i].isLowSurrogate()) continue;
+        if (seen++ == count) return text.left(i);
+    }
+    return text;
+}
+
 SceneParse parseSceneOrDeck(const QByteArray &json, const SpecLookup &specFor)
 {
     SceneParse r;
@@ -164,6 +184,13 @@ SceneParse parseSceneOrDeck(const QByteArray &json, const SpecLookup &specFor)
                 r.error = err;
                 return r;
             }
+            // Each slide is checked as its scene alone would be when opened (a text file that cannot be
+            // read, a run over the budget): a deck is refused at load, not at the bad slide.
+            if (const LabDefinition *lab = findLab(s.lab.toStdString()); lab && lab->check)
+                if (const std::string err = lab->check(s.values); !err.empty()) {
+                    r.error = QStringLiteral("scenes[%1]: %2").arg(i).arg(QString::fromStdString(err));
+                    return r;
+                }
             r.deck.scenes.append(s);
         }
         for (const QString &key : o.keys())

@@ -41,6 +41,12 @@ struct Deck {
     QList<Scene> scenes;
 };
 
+// Characters (Unicode code points) of text, as the notes' limit counts them: an emoji is one, not
+// the two UTF-16 units QString::size() counts.
+qsizetype characterCount(const QString &text);
+// The first count characters of text (a surrogate pair is never split).
+QString firstCharacters(const QString &text, qsizetype count);
+
 // Looks up a lab's parameter spec by name; nullptr for unknown labs.
 using SpecLookup = std::function<const LabSpec *(const QString &lab)>;
 

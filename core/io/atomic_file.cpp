@@ -57,7 +57,29 @@ bool writeAll(int fd, std::string_view bytes)
     return true;
 }
 
+bool writableByMode(const struct stat &st)
+{
+    // By the permission bits alone, as the owner set them: root could write anyway, and a rename
+    // needs only the folder's permission, so neither access() nor the rename would refuse.
+    if (st.st_uid == ::geteuid()) return (st.st_mode & S_IWUSR) != 0;
+    bool inGroup = st.st_gid == ::getegid();
+    if (!inGroup) {
+        gid_t groups[256];
+        const int n = ::getgroups(256, groups);
+        for (int i = 0; i < n && !inGroup; ++i) inGroup = groups[i] == st.st_gid;
+    }
+    return (st.st_mode & (inGroup ? S_IWGRP : S_IWOTH)) != 0;
+}
+
 } // namespace
+
+std::string checkReplaceable(const std::string &path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    if (writableByMode(st)) return {};
+    return failure(path, "permission denied (the file is read-only)");
+}
 
 std::string writeFileAtomically(const std::string &path, std::string_view bytes)
 {
@@ -74,6 +96,8 @@ std::string writeFileAtomically(const std::string &path, std::string_view bytes)
     }
     if (::stat(target.c_str(), &st) == 0) {
         if (!S_ISREG(st.st_mode)) return failure(path, "it exists and is not a regular file");
+        // A read-only file stays as it is, as cp would leave it.
+        if (!writableByMode(st)) return failure(path, "permission denied (the file is read-only)");
         existed = true;
     }
 

@@ -10,8 +10,15 @@ namespace fb {
 
 // Empty on success; otherwise one sentence naming the path and the reason in English, whatever the
 // locale: "cannot write 'out.csv': no space left on device". A path that exists and is not a regular
-// file (a folder, a FIFO, a device) is refused unwritten.
+// file (a folder, a FIFO, a device) is refused unwritten, and so is a read-only file (no write
+// permission for this user in its mode, directly or through a link): "cannot write 'x.png': permission
+// denied (the file is read-only)", as cp refuses it.
 std::string writeFileAtomically(const std::string &path, std::string_view bytes);
+
+// Empty when path names nothing, something not a regular file, or a regular file whose mode lets this
+// user write it; otherwise writeFileAtomically's sentence for a read-only file. For writers that do
+// their own renaming (animations).
+std::string checkReplaceable(const std::string &path);
 
 // The reason for errno value error, in English and lower case: "no space left on device".
 std::string errorText(int error);

@@ -25,6 +25,15 @@ std::string kindOf(mode_t mode)
     if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
     return "not a regular file";
 }
+
+// "67108864 bytes (64 MiB)": the exact figure, and the round one when there is one.
+std::string limitText(std::size_t maxBytes)
+{
+    std::string text = std::to_string(maxBytes) + " bytes";
+    if (maxBytes >= (std::size_t(1) << 20) && maxBytes % (std::size_t(1) << 20) == 0)
+        text += " (" + std::to_string(maxBytes >> 20) + " MiB)";
+    return text;
+}
 } // namespace
 
 std::string checkNotSpecialFile(const std::string &path)
@@ -55,7 +64,7 @@ std::string readRegularFile(const std::string &path, std::size_t maxBytes, std::
     }
     if (std::size_t(st.st_size) > maxBytes) {
         ::close(fd);
-        return quoted(path) + " is " + std::to_string(st.st_size) + " bytes; at most " + std::to_string(maxBytes);
+        return quoted(path) + " is " + std::to_string(st.st_size) + " bytes; at most " + limitText(maxBytes);
     }
     // Read at most maxBytes + 1: a file that grows while being read is refused too.
     std::string bytes(std::size_t(st.st_size) + 1, '\0');
@@ -77,7 +86,7 @@ std::string readRegularFile(const std::string &path, std::size_t maxBytes, std::
     }
     ::close(fd);
     if (got > maxBytes) return quoted(path) + " is more than " + std::to_string(maxBytes) + " bytes; at most "
-                               + std::to_string(maxBytes);
+                               + limitText(maxBytes);
     bytes.resize(got);
     out = std::move(bytes);
     return {};

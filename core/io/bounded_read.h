@@ -8,8 +8,9 @@
 namespace fb {
 
 // Reads all of path into out. Empty on success; otherwise one sentence naming the path and the reason
-// ("'pipe.fullband' is not a regular file", "'big.fullband' is 2000000 bytes; at most 1048576"). out
-// is left empty on failure.
+// ("'pipe.fullband' is a FIFO (named pipe), not a regular file", "'big.fullband' is 2000000 bytes; at
+// most 1048576 bytes (1 MiB)": exact byte counts, so one byte too many is visible). out is left empty on
+// failure.
 std::string readRegularFile(const std::string &path, std::size_t maxBytes, std::string &out);
 
 // Empty when path names a regular file (following links) or nothing; otherwise why not.

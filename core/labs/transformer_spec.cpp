@@ -2,8 +2,8 @@
 // and defaults (the PyTorch reference's, baselines/torch_tiny_transformer.py).
 #include "core/labs/transformer_spec.h"
 
-#include <fstream>
-#include <sstream>
+#include "core/io/bounded_read.h"
+#include "core/transformer/text_corpus.h"
 
 namespace fb {
 
@@ -116,11 +116,10 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
     if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");
         if (path.empty()) return "text must name a UTF-8 text file for task=text";
-        std::ifstream file(path, std::ios::binary);
-        if (!file) return "text: cannot read '" + path + "'";
-        std::ostringstream bytes;
-        bytes << file.rdbuf();
-        c.text = bytes.str();
+        // The path may come from a scene, a deck or a PNG someone sent: only a regular file of at most
+        // 64 MiB is read, opened without blocking (a FIFO, a device or a folder is refused unread).
+        if (std::string err = readRegularFile(path, TextCorpus::kMaxBytes, c.text); !err.empty())
+            return "text: " + err;
     }
     if (std::string err = checkTransformerConfig(c); !err.empty()) return err;
     out = std::move(c);

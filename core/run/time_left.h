@@ -9,4 +9,8 @@ namespace fb {
 // once done reaches total.
 std::string timeLeftText(double elapsedSeconds, long long done, long long total);
 
+// A duration as those lines say it, without "left": "about 40 s", "about 3 min", "about 1 h 5 min".
+// Empty for a duration that is not finite or not positive.
+std::string aboutText(double seconds);
+
 } // namespace fb

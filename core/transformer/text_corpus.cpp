@@ -85,7 +85,9 @@ std::string TextCorpus::check(const std::string &utf8, int seqLen)
         return "text is empty: give a UTF-8 text of at least " + std::to_string(needed) + " characters for seq_len "
                + std::to_string(seqLen);
     if (utf8.size() > kMaxBytes)
-        return "text must be at most 64 MiB, got " + std::to_string(utf8.size() >> 20) + " MiB";
+        // In bytes: 64 MiB + 1 byte rounds to "64 MiB", which would read as allowed.
+        return "text must be at most " + std::to_string(kMaxBytes) + " bytes (64 MiB), got " + std::to_string(utf8.size())
+               + " bytes";
     const std::size_t n = countCharacters(utf8);
     if (n < needed)
         return "text must hold at least " + std::to_string(needed) + " characters for seq_len " + std::to_string(seqLen)

@@ -10,12 +10,24 @@
 //   7. --scale nan is refused naming --scale; decay-bound pins at ±1e308 are refused
 //   8. messages: characters counted, extra arguments named, the right lab named, one line
 //   9. long runs show progress on a terminal
+//  10. the text task's file, named on the command line, in a scene, a PNG or a deck: only a regular file
+//      of at most 64 MiB is read (a FIFO, a device, a folder, /proc/self/mem, 10 GB are refused unread)
+//  11. a read-only file (mode 0444, directly or through a link) is not replaced by an export
+//  12. animations have the trainers' budget: refused with the figure, or started with the time stated
+//  13. long transformer runs state their expected time; threads=64 uses the machine's cores
+//  14. messages: a full disk during a GIF is one line; a newline in a file name is escaped
+//  15. --out x.gif where x.gif is a folder; SIGTERM/SIGINT during animate leaves no partial file
 // Saving a scene on a full disk (item 1) runs in the window itself, below the table.
+#include "app/registry/lab_registry.h"
+#include "app/scene/scene.h"
 #include "app/window/main_window.h"
 #include "views/lab/lab_view.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -57,6 +69,26 @@ QByteArray chunk(const QByteArray &type, const QByteArray &data, quint32 claimed
     return be32(claimed) + type + data + be32(crc32(type + data));
 }
 
+// Item 10: a 1x1 PNG of about 200 bytes whose embedded scene names textPath as the transformer's text.
+QByteArray scenePng(const QByteArray &textPath)
+{
+    const QByteArray signature("\x89PNG\r\n\x1a\n", 8);
+    const QByteArray header = be32(1) + be32(1) + QByteArray("\x08\x02\x00\x00\x00", 5);
+    const QByteArray json = R"({"format": 1, "lab": "transformer", "params": {"task": "text", "text": ")" + textPath + R"("}})";
+    // One black pixel: a filter byte and RGB, as a zlib stream (qCompress's without its length prefix).
+    const QByteArray pixel = qCompress(QByteArray(4, '\0')).mid(4);
+    return signature + chunk("IHDR", header, 13)
+           + chunk("tEXt", QByteArray("fullband-scene\0", 15) + json, quint32(15 + json.size()))
+           + chunk("IDAT", pixel, quint32(pixel.size())) + chunk("IEND", {}, 0);
+}
+
+// A deck whose second slide names textPath as the transformer's text.
+QByteArray textDeck(const QByteArray &textPath)
+{
+    return R"({"format": 1, "deck": "d", "scenes": [{"lab": "decay-bound"},
+        {"lab": "transformer", "params": {"task": "text", "text": ")" + textPath + R"("}}]})";
+}
+
 // The hostile files of the table, written into dir before every row.
 void writeFixtures(const QDir &dir)
 {
@@ -76,6 +108,11 @@ void writeFixtures(const QDir &dir)
     write("pins.fullband", R"({"format": 1, "lab": "decay-bound",
         "extra": {"pins": [{"label": "far", "distance": [1, 2], "bound": [1e308, -1e308]}]}})");
     write("bad.fullband", R"({"format": 7, "lab": "decay-bound"})");
+    write("zero.png", scenePng("/dev/zero"));
+    write("fifo.png", scenePng("text.fifo"));
+    write("deck-missing.fullband", textDeck("none.txt"));
+    write("deck-folder.fullband", textDeck("."));
+    write("deck-mem.fullband", textDeck("/proc/self/mem"));
 }
 
 } // namespace
@@ -253,6 +290,107 @@ private Q_SLOTS:
             "grep -q 'fullband: training step [0-9,]* of 1,000' tty.txt && grep -q 'left' tty.txt && exec true",
             0, "^$");
         row("9 no progress into a pipe", "exec \"$BIN\" train --set arm=token-only --set steps=300", 0, "^$", "\"status\":\"finished\"");
+
+        // 10. The text task's file is read bounded, never blocking.
+        const QString text = QStringLiteral("exec \"$BIN\" train --set model=transformer --set task=text --set steps=2 --set text=%1");
+        row("10 text= a FIFO with no writer", "mkfifo t.txt && " + text.arg("t.txt"), 2,
+            "^fullband: text: 't.txt' is a FIFO \\(named pipe\\), not a regular file$");
+        row("10 text= /dev/zero", text.arg("/dev/zero"), 2, "^fullband: text: '/dev/zero' is a device, not a regular file$");
+        row("10 text= /dev/urandom", text.arg("/dev/urandom"), 2, "text: '/dev/urandom' is a device");
+        row("10 text= /dev/stdin fed from /dev/zero", text.arg("/dev/stdin") + " < /dev/zero", 2, "text: '/dev/stdin' is a device");
+        row("10 text= /dev/stdin, a pipe from /dev/zero", "cat /dev/zero | " + text.arg("/dev/stdin").mid(5), 2,
+            "text: '/dev/stdin' is a FIFO");
+        row("10 text= a link to /dev/zero", "ln -s /dev/zero notes.txt && " + text.arg("notes.txt"), 2,
+            "text: 'notes.txt' is a device, not a regular file");
+        row("10 text= a sparse 10 GB file", "truncate -s 10G big.txt && " + text.arg("big.txt"), 2,
+            "^fullband: text: 'big.txt' is 10737418240 bytes; at most 67108864 bytes \\(64 MiB\\)$", {}, {}, {});
+        row("10 text= 64 MiB + 1 byte, said in bytes", "truncate -s 67108865 big.txt && " + text.arg("big.txt"), 2,
+            "^fullband: text: 'big.txt' is 67108865 bytes; at most 67108864 bytes \\(64 MiB\\)$");
+        row("10 text= a folder", "mkdir d && " + text.arg("d"), 2, "^fullband: text: 'd' is a folder, not a regular file$");
+        row("10 text= /proc/self/mem", text.arg("/proc/self/mem"), 2, "^fullband: text: cannot read '/proc/self/mem': ");
+        row("10 a PNG whose scene names /dev/zero", "exec \"$BIN\" zero.png", 2, "text: '/dev/zero' is a device, not a regular file");
+        row("10 a PNG whose scene names a FIFO", "mkfifo text.fifo && exec \"$BIN\" fifo.png", 2,
+            "text: 'text.fifo' is a FIFO \\(named pipe\\), not a regular file");
+        row("10 a deck naming a missing text", "exec \"$BIN\" deck-missing.fullband", 2,
+            "^fullband: deck-missing.fullband: scenes\\[1\\]: text: 'none.txt' does not exist$");
+        row("10 a deck naming a folder as text", "exec \"$BIN\" deck-folder.fullband", 2, "scenes\\[1\\]: text: '.' is a folder");
+        row("10 a deck naming /proc/self/mem as text", "exec \"$BIN\" deck-mem.fullband", 2,
+            "scenes\\[1\\]: text: cannot read '/proc/self/mem'");
+
+        // 11. Read-only files stay as they are, as cp leaves them.
+        const QString small = QStringLiteral("--size 64x40");
+        const QString sweep = QStringLiteral("animate decay-bound --sweep base=500:1000 --frames 2 --size 64x40");
+        auto readOnly = [&](const char *name, const QString &first, const QString &second, const QString &file,
+                            const QString &target) {
+            row(name, "\"$BIN\" " + first + " >/dev/null && cp " + file + " " + file + ".orig && chmod 444 " + file + " && "
+                    + (target != file ? "ln -s " + file + " " + target + " && " : QString()) + "exec \"$BIN\" " + second,
+                2, "^fullband: cannot write '.*" + QString(target).replace('.', "\\.")
+                       + "': permission denied \\(the file is read-only\\)$", {}, file);
+        };
+        readOnly("11 PNG over a 0444 file", "export decay-bound " + small + " --out keep.png",
+                 "export decay-bound --set base=500 " + small + " --out keep.png", "keep.png", "keep.png");
+        readOnly("11 SVG over a 0444 file", "export decay-bound --out keep.svg", "export decay-bound --set base=500 --out keep.svg",
+                 "keep.svg", "keep.svg");
+        readOnly("11 CSV over a 0444 file", "export capacity --out keep.csv", "export capacity --set snr=20 --out keep.csv",
+                 "keep.csv", "keep.csv");
+        readOnly("11 CSV through a link to a 0444 file", "export capacity --out keep.csv",
+                 "export capacity --set snr=20 --out link.csv", "keep.csv", "link.csv");
+        readOnly("11 GIF over a 0444 file", sweep + " --out keep.gif", sweep + " --out keep.gif", "keep.gif", "keep.gif");
+        readOnly("11 MP4 through a link to a 0444 file", sweep + " --out keep.mp4", sweep + " --out link.mp4", "keep.mp4",
+                 "link.mp4");
+
+        // 12. The budget of animations.
+        row("12 MP4 at 8192x8192 over the memory budget",
+            "exec \"$BIN\" animate decay-bound --sweep base=500:1000 --size 8192x8192 --out big.mp4", 2,
+            "^fullband: 150 frames of 8192x8192 as MP4 need [0-9.]+ GiB of memory, at most 2 GiB; lower --size or --frames$",
+            {}, {}, "big.mp4");
+        row("12 3,000 GIF frames at 8192x8192 over the work budget",
+            "exec \"$BIN\" animate decay-bound --sweep base=500:1000 --frames 3000 --size 8192x8192 --out big.gif", 2,
+            "^fullband: 3000 frames of 8192x8192 as GIF need [0-9.]+e14 floating-point operations, at most 5e13; "
+            "lower --size or --frames$", {}, {}, "big.gif");
+        row("12 an animation states its expected time (on a terminal, with progress)",
+            "script -qfec '\"$BIN\" animate decay-bound --sweep base=500:1000 --frames 3 --size 64x40 --out a.gif' /dev/null > tty.txt; "
+            "grep -q 'fullband: 3 frames of 64x40, expected to take about [0-9]' tty.txt && grep -q 'fullband: rendering frame 3 of 3' tty.txt "
+            "&& exec true",
+            0, "^$");
+
+        // 13. Long transformer runs.
+        row("13 a long transformer run states its expected time before it starts",
+            "\"$BIN\" train --set model=transformer --set layers=8 --set d_model=512 --set heads=8 --set seq_len=256 "
+            "--set batch=4 --set steps=3 --set feedback=kpass --set passes=256 > out.json 2> err.txt & pid=$!; touch err.txt; "
+            "for i in $(seq 1200); do grep -q expected err.txt && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done; "
+            "kill $pid 2>/dev/null; wait $pid; exec cat err.txt >&2",
+            0, "^fullband: this run is expected to take about [0-9]+ (min|h [0-9]+ min) \\(3 steps of [0-9.]+e[0-9]+ "
+               "floating-point operations at [0-9.]+e[0-9]+ per second\\)\n$", {}, {}, {}, false);
+        row("13 a transformer run on a terminal: expected time and progress",
+            "script -qfec '\"$BIN\" train --set model=transformer --set steps=300' /dev/null > tty.txt; "
+            "grep -q 'fullband: this run is expected to take about' tty.txt && grep -q 'fullband: training step 300 of 300' tty.txt "
+            "&& exec true",
+            0, "^$");
+        row("13 threads=64: the machine's cores, one line", "exec \"$BIN\" train --set model=transformer --set steps=2 --set threads=64",
+            0, "^(fullband: threads=64 is more than the [0-9]+ cores of this machine; using [0-9]+\n)?$", "\"status\":\"finished\"",
+            {}, {}, false);
+
+        // 14. Messages.
+        row("14 a full disk during a GIF is one line", full.arg(8).arg(QString(sweep).replace("--frames 2 --size 64x40", "--frames 40 --size 320x200") + " --out full.gif"),
+            2, "full\\.gif.*(file too large|File too large)", {}, {}, "full.gif");
+        row("14 a newline in a missing file's name", "exec \"$BIN\" $'a\\nb.fullband'", 2,
+            "^fullband: unknown subcommand or file 'a\\\\nb\\.fullband'");
+        row("14 a newline in a refused scene's name", "cp bad.fullband $'bad\\nname.fullband' && exec \"$BIN\" $'bad\\nname.fullband'", 2,
+            "^fullband: bad\\\\nname\\.fullband: format must be 1");
+        row("14 a newline in --out's name", "exec \"$BIN\" export capacity --out $'x\\ny.txt'", 2,
+            "^fullband: --out must name a \\.png, \\.svg or \\.csv file, got 'x\\\\ny\\.txt'$");
+
+        // 15. Animation outputs.
+        row("15 --out x.gif, an existing folder", "mkdir x.gif && exec \"$BIN\" " + sweep + " --out x.gif", 2,
+            "^fullband: --out: '.*/x\\.gif' is a folder, not a GIF file", {}, {}, "x.gif/frame_0001.png");
+        const QString interrupted = QStringLiteral(
+            "set -m; cp bad.fullband keep.mp4 && cp keep.mp4 keep.mp4.orig; "
+            "\"$BIN\" animate decay-bound --sweep base=500:1000 --frames 3000 --size 320x200 --out keep.mp4 >/dev/null 2>&1 & pid=$!; "
+            "for i in $(seq 1200); do ls -A | grep -q '^\\.keep\\.mp4\\.partial-' && break; kill -0 $pid 2>/dev/null || break; "
+            "sleep 0.05; done; kill -%1 $pid; wait $pid 2>/dev/null; echo \"exit $?\"; ls -A | grep partial >&2; exec true");
+        row("15 SIGTERM during animate removes the partial file", interrupted.arg("TERM"), 0, "^$", "^exit 143\n$", "keep.mp4");
+        row("15 SIGINT during animate removes the partial file", interrupted.arg("INT"), 0, "^$", "^exit 130\n$", "keep.mp4");
     }
     void table()
     {
@@ -312,8 +450,21 @@ private Q_SLOTS:
         QCOMPARE(w.openPath(good.fileName()), QString());
         const QString before = dir.filePath(QStringLiteral("before.fullband"));
         QCOMPARE(w.saveScene(before), QString());
+        // Item 10 in the window: scenes naming a FIFO or a folder as the transformer's text, in a PNG or
+        // a deck (absolute paths: the window's folder is not dir).
+        const QString textFifo = dir.filePath(QStringLiteral("text.fifo"));
+        QVERIFY(QProcess::execute(QStringLiteral("mkfifo"), { textFifo }) == 0);
+        auto write = [&](const char *name, const QByteArray &bytes) {
+            QFile f(dir.filePath(QLatin1String(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        write("fifo-window.png", scenePng(textFifo.toUtf8()));
+        write("deck-fifo.fullband", textDeck(textFifo.toUtf8()));
+        write("deck-dir.fullband", textDeck(dir.path().toUtf8()));
         for (const char *name : { "pipe.fullband", "bomb.png", "damaged.png", "bad.fullband", "pins.fullband",
-                                  "range.fullband", "none.fullband" }) {
+                                  "range.fullband", "none.fullband", "fifo-window.png", "deck-fifo.fullband",
+                                  "deck-dir.fullband" }) {
             const QString err = w.openPath(dir.filePath(QLatin1String(name)));
             QVERIFY2(!err.isEmpty() && !err.contains(QLatin1Char('\n')), name);
             const QString after = dir.filePath(QStringLiteral("after.fullband"));
@@ -322,6 +473,29 @@ private Q_SLOTS:
             QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
             QVERIFY2(a.readAll() == b.readAll(), name);
         }
+    }
+
+    // Item 14: deck notes are counted in characters, as the message says: 15,000 emoji (30,000 UTF-16
+    // units) are within the 20,000 characters, 20,001 are not.
+    void notesCountCharacters()
+    {
+        auto deck = [](int emoji) {
+            QString notes;
+            for (int i = 0; i < emoji; ++i) notes += QString::fromUcs4(U"\U0001F600", 1);
+            QJsonObject slide { { QStringLiteral("lab"), QStringLiteral("decay-bound") }, { QStringLiteral("notes"), notes } };
+            QJsonObject o { { QStringLiteral("format"), 1 }, { QStringLiteral("scenes"), QJsonArray { slide } } };
+            return parseSceneOrDeck(QJsonDocument(o).toJson(), labSpec);
+        };
+        const SceneParse fits = deck(15000);
+        QVERIFY2(fits.error.isEmpty(), qPrintable(fits.error));
+        QCOMPARE(fits.deck.scenes.size(), 1);
+        QCOMPARE(characterCount(fits.deck.scenes[0].notes), 15000);
+        const SceneParse over = deck(20001);
+        QCOMPARE(over.error, QStringLiteral("scenes[0].notes are 20001 characters long; notes are at most 20000 characters"));
+        // The deck editor cuts at a character, never inside an emoji's surrogate pair.
+        const QString cut = firstCharacters(fits.deck.scenes[0].notes, 3);
+        QCOMPARE(cut.size(), 6);
+        QCOMPARE(characterCount(cut), 3);
     }
 
     // Item 1 in the window: File > Save scene on a full disk leaves the previous scene as it was.
