@@ -1,5 +1,7 @@
 #include "core/labs/transformer_lab.h"
 
+#include "core/transformer/transformer_estimate.h"
+
 #include "core/transformer/transformer_trainer.h"
 #include "core/labs/transformer_spec.h"
 
@@ -24,6 +26,7 @@ TransformerLabResult TransformerLab::compute(const ParamValues &values, const Ru
     r.params = transformerParameterCount(c);
     r.flopsPerStep = transformerFlopsPerStep(c);
     r.workspaceBytes = transformerWorkspaceBytes(c);
+    r.expected = transformerExpectedText(c);
     r.vocab = transformerVocabulary(c);
     r.task = c.task;
     if (r.workspaceBytes <= 64e6 && !stop.stopRequested()) {

@@ -16,6 +16,9 @@ struct TransformerLabResult {
     long long params = 0;       // 101,632 at the defaults, 118,144 with feedback
     double flopsPerStep = 0.0;  // transformerFlopsPerStep
     double workspaceBytes = 0.0;
+    // How long Start will train, said beside it: "about 25 min (...)" (transformerExpectedText;
+    // the first time for a width it measures this machine's speed, on the lab's worker).
+    std::string expected;
     int vocab = 0;
     TransformerTask task = TransformerTask::InductionFixed;
     // The untrained model on the probe sequence (attention maps, induction scores), what the lab

@@ -258,6 +258,8 @@ void TrainingLabView::updateProgress()
         format += tr(", paused");
     } else if (state_ == State::Stopping) {
         format += tr(", stopping");
+    } else if (state_ == State::Idle) {
+        if (const QString planned = plannedText(); !planned.isEmpty()) format += tr(" · Start trains for %1").arg(planned);
     }
     if (state_ != State::Idle && state_ != State::Done && values() != runValues_)
         format += tr(" · new values at the next Start");

@@ -90,6 +90,9 @@ protected:
     virtual void runFinished() {}  // once, after the run has ended and was drawn
     // The lab's live figures (loss now ...), after every pull.
     virtual void updateLive() {}
+    // How long Start will train the values shown ("about 25 min"), for the progress bar before a
+    // run; empty when the lab cannot say.
+    virtual QString plannedText() const { return {}; }
 
     // A lab's draw() calls this with every result: a change of values that ended runs did not train
     // clears them; one during a run is announced for the next Start.

@@ -108,6 +108,12 @@ void TransformerView::draw(const TransformerPreview &preview)
     readouts()->setRow(QStringLiteral("memory"), tr("Training memory"),
                        QStringLiteral("%1 MB").arg(p.workspaceBytes / 1e6, 0, 'f', 1),
                        tr("Parameters, Adam, workspaces and batches"));
+    // How long Start will train, beside Start (the run's own progress bar says the time left).
+    expected_ = QString::fromStdString(p.expected);
+    if (state() == State::Idle) controls()->startButton()->setToolTip(tr("Trains for %1").arg(expected_));
+    readouts()->setRow(QStringLiteral("expected"), tr("Expected time"), plannedText(),
+                       tr("Steps × work per step over this machine's measured speed: a lower estimate"));
+    if (state() == State::Idle) updateProgress();
 }
 
 QString TransformerView::runLabel() const

@@ -59,6 +59,7 @@ protected:
     void setSmoothing(int window) override;
     void setRunPace(double stepsPerSecond) override;
     void updateLive() override;
+    QString plannedText() const override { return expected_.section(QLatin1Char(' '), 0, 2); }
 
 private:
     QString runLabel() const;
@@ -77,6 +78,7 @@ private:
     double heldout_ = TransformerSnapshot::nan, repeat_ = TransformerSnapshot::nan;
     int heldoutStep_ = -1;
     double bestScore_ = TransformerSnapshot::nan;
+    QString expected_;  // how long Start will train, for the values shown
 };
 
 } // namespace fb

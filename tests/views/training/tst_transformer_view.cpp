@@ -56,6 +56,11 @@ private Q_SLOTS:
         TransformerView view;
         view.LabView::waitForResult();  // the preview only (the view's own waitForResult trains)
         QVERIFY(view.readouts()->value(QStringLiteral("params")).contains(QStringLiteral("101")));
+        // Beside Start: how long it will train (measured speed; a lower estimate).
+        QVERIFY2(view.readouts()->value(QStringLiteral("expected")).startsWith(QStringLiteral("about ")),
+                 qPrintable(view.readouts()->value(QStringLiteral("expected"))));
+        QVERIFY2(view.progressBar()->format().contains(QStringLiteral("Start trains for about ")),
+                 qPrintable(view.progressBar()->format()));
     }
 
     // The maps are redrawn while training: a later snapshot's first map differs from the first.
