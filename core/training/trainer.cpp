@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <charconv>
 #include <limits>
 #include <stdexcept>
 
@@ -21,15 +20,6 @@ namespace fb {
 
 namespace {
 constexpr int kEvalChunk = 256;             // held-out sequences per forward pass
-
-// Losses and norms for messages: 4 significant digits, in every locale (never "1,386e+04").
-std::string shortNumber(double v)
-{
-    if (!std::isfinite(v)) return formatNumber(v);
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4);
-    return std::string(buf, r.ptr);
-}
 } // namespace
 
 std::string armName(Arm arm)

@@ -12,7 +12,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 namespace fb {
@@ -26,26 +25,6 @@ constexpr std::uint64_t kInitStream = 0x696e697400000000ULL;    // "init"
 constexpr std::uint64_t kDataStream = 0x6461746100000000ULL;    // "data"
 constexpr std::uint64_t kSampleStream = 0x73616d7000000000ULL;  // "samp"
 constexpr std::size_t kPromptChars = 16;                        // snapshot samples continue this much held-out text
-
-std::string shortNumber(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
-TransformerShape shapeFor(const TransformerConfig &c, int vocab)
-{
-    TransformerShape s;
-    s.vocab = vocab;
-    s.dModel = c.dModel;
-    s.layers = c.layers;
-    s.heads = c.heads;
-    s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
-    s.feedback = c.feedback != FeedbackMode::Off;
-    s.embedScale = c.embedScale;
-    return s;
-}
 
 double seconds(Clock::duration d)
 {
@@ -69,7 +48,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     std::shared_ptr<const TextCorpus> corpus;
     if (c.task == TransformerTask::Text) corpus = std::make_shared<const TextCorpus>(c.text, c.seqLen);
     const int V = corpus ? corpus->vocabSize() : c.task == TransformerTask::Accumulator ? c.buckets : c.vocab;
-    const TransformerShape shape = shapeFor(c, V);
+    const TransformerShape shape = transformerShape(c, V);
     TransformerNet<float> net(shape, c.threads);
     Rng initRng(c.seed ^ kInitStream);
     net.init(initRng);
