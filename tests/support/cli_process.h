@@ -4,10 +4,12 @@
 // did not finish within timeoutMs (then err says so). badInputProblem is the one rule for how a
 // command answers bad input.
 #include <QByteArray>
+#include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 namespace fb::test {
 
@@ -68,6 +70,19 @@ inline QString badInputProblem(const CliRun &r, const QString &names)
     if (!err.startsWith(QStringLiteral("fullband: ")) || err.count(QStringLiteral("fullband:")) != 1)
         return QStringLiteral("stderr is not one 'fullband: ' message") + said;
     if (!err.contains(names)) return QStringLiteral("stderr does not name '%1'").arg(names) + said;
+    return {};
+}
+
+// The same for a command that writes files, which must write none: every "OUT" in args becomes a
+// fresh empty folder, and that folder must still be empty afterwards.
+inline QString badInputWritesNothingProblem(QStringList args, const QString &names)
+{
+    QTemporaryDir dir;
+    if (!dir.isValid()) return QStringLiteral("no temporary folder: %1").arg(dir.errorString());
+    for (QString &a : args) a.replace(QStringLiteral("OUT"), dir.path());
+    if (const QString problem = badInputProblem(runFullband(args), names); !problem.isEmpty()) return problem;
+    const QStringList left = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+    if (!left.isEmpty()) return QStringLiteral("wrote %1").arg(left.join(QStringLiteral(", ")));
     return {};
 }
 

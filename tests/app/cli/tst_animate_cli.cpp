@@ -166,11 +166,8 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, names);
-        QTemporaryDir dir;
-        for (QString &a : args) a.replace(QStringLiteral("OUT"), dir.path());
-        const QString problem = fb::test::badInputProblem(fb::test::runFullband(args), names);
+        const QString problem = fb::test::badInputWritesNothingProblem(args, names);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
     }
 
     // Cancelling after two frames leaves nothing behind, for every output.
