@@ -20,15 +20,6 @@ namespace {
 // position's embedding stay the same when n or the number of heads changes elsewhere.
 enum Stream : std::uint64_t { kWeights = 1, kTokens = 2, kRepeated = 3, kWords = 4 };
 
-// splitmix64's finaliser over a ^ (b * golden ratio): a well-mixed 64-bit seed from two numbers.
-std::uint64_t mixSeed(std::uint64_t a, std::uint64_t b)
-{
-    std::uint64_t z = a ^ (b * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 // FNV-1a, 64 bits: a portable hash of a word's bytes (std::hash differs between libraries).
 std::uint64_t fnv1a(const std::string &text)
 {

@@ -20,15 +20,6 @@ constexpr long long kChunk = 1 << 16;
 // p is clipped to [kClip, 1 - kClip] so that p ln p and (1-p) ln(1-p) stay finite (the chapter's 1e-12).
 constexpr double kClip = 1e-12;
 
-// splitmix64's finaliser over seed ^ (stream * golden ratio): one independent seed per chunk.
-std::uint64_t chunkSeed(std::uint64_t seed, std::uint64_t stream)
-{
-    std::uint64_t z = seed ^ (stream * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 } // namespace
 
 BayesFloorResult bayesFloor(const BayesFloorParams &p)
@@ -44,7 +35,7 @@ BayesFloorResult bayesFloor(const BayesFloorParams &p)
         Eigen::ArrayXd u(kChunk);
         for (long long c = range.begin(); c < range.end(); ++c) {
             const Eigen::Index count = Eigen::Index(std::min(kChunk, samples - c * kChunk));
-            Rng rng(chunkSeed(p.seed, std::uint64_t(c)));
+            Rng rng(mixSeed(p.seed, std::uint64_t(c)));  // one independent seed per chunk
             for (Eigen::Index i = 0; i < count; ++i) u[i] = rng.uniform();
             const auto uc = u.head(count);
             // p = clip((ceil(u V_b) / V_b - u) V_b, 1e-12, 1 - 1e-12): the mass of the arc's first bucket.

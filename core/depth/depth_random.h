@@ -11,13 +11,12 @@
 
 namespace fb {
 
-// The seed of stream `stream` of a computation seeded with `seed` (a splitmix64 finaliser of both).
+// The seed of stream `stream` of a computation seeded with `seed`: mix64 of seed + golden ratio *
+// (stream + 1), the (stream + 1)-th output of splitmix64 started at seed. Not mixSeed's combination:
+// the depth labs' figures were drawn from these seeds.
 inline std::uint64_t streamSeed(std::uint64_t seed, std::uint64_t stream)
 {
-    std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return mix64(seed + 0x9e3779b97f4a7c15ULL * (stream + 1));
 }
 
 // rows x cols entries N(0, sd^2), filled column by column.

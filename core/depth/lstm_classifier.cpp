@@ -3,7 +3,6 @@
 #include "core/depth/depth_random.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -212,15 +211,6 @@ std::string checkClassifierConfig(const ClassifierConfig &c, const std::vector<C
 }
 
 namespace {
-// Losses for messages: 4 significant digits, in every locale.
-std::string shortNumber(double v)
-{
-    if (!std::isfinite(v)) return formatNumber(v);
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4);
-    return std::string(buf, r.ptr);
-}
-
 bool allFinite(ClassifierModel &m)
 {
     for (const ParamSpan<double> &s : m.slices())

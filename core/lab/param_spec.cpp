@@ -48,6 +48,14 @@ std::string formatNumber(double value)
     return std::string(buf, r.ptr);
 }
 
+std::string shortNumber(double value)
+{
+    if (!std::isfinite(value)) return formatNumber(value);
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, 4);
+    return std::string(buf, r.ptr);
+}
+
 bool parseNumber(std::string_view text, double &out)
 {
     // std::from_chars ignores the locale ("2,5" is refused everywhere, "2.5" accepted everywhere).

@@ -87,6 +87,10 @@ std::string checkAll(const LabSpec &lab, const ParamValues &values);
 // locale ("0.008", never "0,008").
 std::string formatNumber(double value);
 
+// Losses and norms for messages: 4 significant digits (printf's %.4g), the same in every locale
+// ("1.386e+04", never "1,386e+04"); "nan", "inf", "-inf" as formatNumber writes them.
+std::string shortNumber(double value);
+
 // The whole of text as a number ("2.5", "1e-3", "+4"; "inf" and "nan" too, for the range check to
 // refuse), in every locale; false for anything else ("2,5", "12abc", "").
 bool parseNumber(std::string_view text, double &out);

@@ -7,6 +7,22 @@
 
 namespace fb {
 
+// splitmix64's finaliser (Steele, Lea & Flood, OOPSLA 2014): a bijection of 64-bit words that
+// spreads every input bit over the whole output. The one mixing step of every seed below.
+constexpr std::uint64_t mix64(std::uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// A well-mixed seed from two numbers, mix64(a ^ (b * golden ratio + c)): an independent stream b of
+// seed a (a head's weights, a chunk's draws), the same whatever else the computation draws.
+constexpr std::uint64_t mixSeed(std::uint64_t a, std::uint64_t b)
+{
+    return mix64(a ^ (b * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL));
+}
+
 class Rng {
 public:
     explicit Rng(std::uint64_t seed = 0) { reseed(seed); }
@@ -61,10 +77,7 @@ private:
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     static std::uint64_t splitmix64(std::uint64_t &x)
     {
-        std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
+        return mix64(x += 0x9e3779b97f4a7c15ULL);
     }
 
     std::uint64_t state_[4] {};

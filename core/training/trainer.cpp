@@ -4,6 +4,8 @@
 
 #include "core/run/budget.h"
 #include "core/optim/adam.h"
+#include "core/optim/guarded_step.h"
+#include "core/training/step_loop.h"
 #include "core/numeric/rng.h"
 #include "core/training/toy_model.h"
 #include "core/training/toy_task.h"
@@ -13,7 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <charconv>
 #include <limits>
 #include <stdexcept>
 
@@ -21,15 +22,6 @@ namespace fb {
 
 namespace {
 constexpr int kEvalChunk = 256;             // held-out sequences per forward pass
-
-// Losses and norms for messages: 4 significant digits, in every locale (never "1,386e+04").
-std::string shortNumber(double v)
-{
-    if (!std::isfinite(v)) return formatNumber(v);
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4);
-    return std::string(buf, r.ptr);
-}
 } // namespace
 
 std::string armName(Arm arm)
@@ -157,11 +149,6 @@ Eval evaluate(ToyNet<float> &net, const TrainConfig &c, int passes)
     return { lossSum / double(positions), double(correct) / double(positions) };
 }
 
-bool allFinite(const nn::Vec<float> &v)
-{
-    return v.array().isFinite().all();
-}
-
 } // namespace
 
 TrainResult train(const TrainConfig &c, const std::function<void(const TrainProgress &)> &onStep,
@@ -197,25 +184,14 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
     auto diverge = [&](int step, const std::string &why) {
         net.params = good;
         result.status = TrainStatus::Diverged;
-        const std::size_t kept = result.curve.size();
-        result.message = "diverged at step " + std::to_string(step) + ": " + why + " (lr " + formatNumber(c.lr)
-                         + "); kept " + (kept ? "the weights that gave the loss of step " + std::to_string(kept)
-                                              : std::string("the initial weights"));
+        result.message = divergedMessage(step, why, c.lr, result.curve.size());
     };
 
     for (int step = 1; step <= c.steps; ++step) {
-        if (control) {
-            if (control->isPaused() && !control->stopRequested()) {
-                const Clock::time_point pausedAt = Clock::now();
-                control->waitWhilePaused();
-                pausedFor += Clock::now() - pausedAt;
-            }
-            if (control->stopRequested()) {
-                result.status = TrainStatus::Cancelled;
-                result.message = "cancelled after " + std::to_string(step - 1) + " of " + std::to_string(c.steps)
-                                 + " steps";
-                break;
-            }
+        if (pauseOrStop(control, pausedFor)) {
+            result.status = TrainStatus::Cancelled;
+            result.message = cancelledMessage(step - 1, c.steps);
+            break;
         }
 
         makeToyBatch(dataRng, c.buckets, batch);
@@ -227,25 +203,18 @@ TrainResult train(const TrainConfig &c, const std::function<void(const TrainProg
         }
         net.zero_grad();
         net.backward(batch, passes);
-        const double norm = net.grads.cast<double>().norm();
-        if (!std::isfinite(norm)) {
-            diverge(step, "gradient norm " + shortNumber(norm));
+        const GuardedStep taken = guardedStep(adam, net.params, net.grads, good, c.clip, c.lr);
+        if (taken.fault == StepFault::GradientNotFinite) {
+            diverge(step, "gradient norm " + shortNumber(taken.gradNorm));
             break;
         }
-        if (c.clip > 0.0) {
-            // torch.nn.utils.clip_grad_norm_: scale by clip / (norm + 1e-6) when that is below 1
-            const double coef = c.clip / (norm + 1e-6);
-            if (coef < 1.0) net.grads *= float(coef);
-        }
-        good = net.params;
         result.curve.push_back(loss);
-        adam.step(net.params, net.grads, c.lr);
-        if (!allFinite(net.params)) {
+        if (taken.fault == StepFault::WeightNotFinite) {
             diverge(step, "the Adam update made a weight non-finite");
             break;
         }
         result.trainSeconds = elapsed();
-        if (onStep) onStep({ step, c.steps, loss, result.trainSeconds, norm });
+        if (onStep) onStep({ step, c.steps, loss, result.trainSeconds, taken.gradNorm });
     }
 
     result.pausedSeconds = std::chrono::duration<double>(pausedFor).count();

@@ -21,19 +21,6 @@ bool inductionTask(TransformerTask t)
     return t == TransformerTask::InductionFixed || t == TransformerTask::Induction;
 }
 
-TransformerShape shapeOf(const TransformerConfig &c, int vocab)
-{
-    TransformerShape s;
-    s.vocab = vocab;
-    s.dModel = c.dModel;
-    s.layers = c.layers;
-    s.heads = c.heads;
-    s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
-    s.feedback = c.feedback != FeedbackMode::Off;
-    s.embedScale = c.embedScale;
-    return s;
-}
-
 // The vocabulary without decoding a text (the budget does not need the exact figure).
 int vocabularyBound(const TransformerConfig &c)
 {
@@ -104,6 +91,19 @@ long long transformerEvaluationColumns(const TransformerConfig &c)
     return std::max<long long>({ (long long)c.batch * c.seqLen, transformerLongestEvaluation(c), 8LL * c.seqLen });
 }
 
+TransformerShape transformerShape(const TransformerConfig &c, int vocab)
+{
+    TransformerShape s;
+    s.vocab = vocab;
+    s.dModel = c.dModel;
+    s.layers = c.layers;
+    s.heads = c.heads;
+    s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
+    s.feedback = c.feedback != FeedbackMode::Off;
+    s.embedScale = c.embedScale;
+    return s;
+}
+
 int transformerVocabulary(const TransformerConfig &c)
 {
     if (c.task != TransformerTask::Text) return vocabularyBound(c);
@@ -113,7 +113,7 @@ int transformerVocabulary(const TransformerConfig &c)
 
 long long transformerParameterCount(const TransformerConfig &c)
 {
-    return TransformerLayout(shapeOf(c, transformerVocabulary(c))).total;
+    return TransformerLayout(transformerShape(c, transformerVocabulary(c))).total;
 }
 
 double transformerFlopsPerStep(const TransformerConfig &c)
@@ -139,7 +139,7 @@ double transformerFlopsPerStep(const TransformerConfig &c)
 
 double transformerWorkspaceBytes(const TransformerConfig &c)
 {
-    const TransformerShape s = shapeOf(c, vocabularyBound(c));
+    const TransformerShape s = transformerShape(c, vocabularyBound(c));
     const double P = double(TransformerLayout(s).total);
     const double T = transformerInputPositions(c, c.seqLen), longest = transformerLongestEvaluation(c);
     double bytes = 5 * P * sizeof(float);  // params, grads, Adam's two moments, the last good weights

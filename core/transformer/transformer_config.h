@@ -15,6 +15,8 @@
 
 namespace fb {
 
+struct TransformerShape;
+
 enum class TransformerTask {
     InductionFixed,  // T/2 uniform tokens repeated once (the reference's default)
     Induction,       // a segment of s ~ U{T/4..T/2} tokens at a ~ U{0..T-2s} repeated right after itself
@@ -80,6 +82,10 @@ std::string checkTransformerConfig(const TransformerConfig &config);
 // The vocabulary size the model is built with: vocab (induction), buckets (accumulator), and for the
 // text task the size of the text's vocabulary (at most 512), or 0 when the text is unusable.
 int transformerVocabulary(const TransformerConfig &config);
+
+// The model's sizes for config with a vocabulary of vocab tokens (transformerVocabulary, or a bound
+// on it for the budget).
+TransformerShape transformerShape(const TransformerConfig &config, int vocab);
 
 // Input positions of a sequence of seqLen tokens: seqLen - 1 for the induction tasks (the last token
 // is only a target), seqLen for the accumulator and for text (whose windows hold seqLen + 1 characters).

@@ -4,6 +4,8 @@
 #include "core/transformer/transformer_trainer.h"
 
 #include "core/optim/adam.h"
+#include "core/optim/guarded_step.h"
+#include "core/training/step_loop.h"
 #include "core/numeric/rng.h"
 #include "core/transformer/text_sampler.h"
 #include "core/transformer/transformer_evaluator.h"
@@ -12,7 +14,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 namespace fb {
@@ -26,26 +27,6 @@ constexpr std::uint64_t kInitStream = 0x696e697400000000ULL;    // "init"
 constexpr std::uint64_t kDataStream = 0x6461746100000000ULL;    // "data"
 constexpr std::uint64_t kSampleStream = 0x73616d7000000000ULL;  // "samp"
 constexpr std::size_t kPromptChars = 16;                        // snapshot samples continue this much held-out text
-
-std::string shortNumber(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
-TransformerShape shapeFor(const TransformerConfig &c, int vocab)
-{
-    TransformerShape s;
-    s.vocab = vocab;
-    s.dModel = c.dModel;
-    s.layers = c.layers;
-    s.heads = c.heads;
-    s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
-    s.feedback = c.feedback != FeedbackMode::Off;
-    s.embedScale = c.embedScale;
-    return s;
-}
 
 double seconds(Clock::duration d)
 {
@@ -69,7 +50,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     std::shared_ptr<const TextCorpus> corpus;
     if (c.task == TransformerTask::Text) corpus = std::make_shared<const TextCorpus>(c.text, c.seqLen);
     const int V = corpus ? corpus->vocabSize() : c.task == TransformerTask::Accumulator ? c.buckets : c.vocab;
-    const TransformerShape shape = shapeFor(c, V);
+    const TransformerShape shape = transformerShape(c, V);
     TransformerNet<float> net(shape, c.threads);
     Rng initRng(c.seed ^ kInitStream);
     net.init(initRng);
@@ -131,10 +112,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     auto diverge = [&](int step, const std::string &why) {
         net.params = good;
         result.status = TrainStatus::Diverged;
-        const std::size_t kept = result.curve.size();
-        result.message = "diverged at step " + std::to_string(step) + ": " + why + " (lr " + formatNumber(c.lr)
-                         + "); kept " + (kept ? "the weights that gave the loss of step " + std::to_string(kept)
-                                              : std::string("the initial weights"));
+        result.message = divergedMessage(step, why, c.lr, result.curve.size());
     };
 
     if (c.evalEvery > 0) {  // step 0 as well, as the reference
@@ -144,17 +122,10 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     }
     if (onSnapshot) takeSnapshot(0);
     for (int step = 1; step <= c.steps; ++step) {
-        if (control) {
-            if (control->isPaused() && !control->stopRequested()) {
-                const Clock::time_point pausedAt = Clock::now();
-                control->waitWhilePaused();
-                pausedFor += Clock::now() - pausedAt;
-            }
-            if (control->stopRequested()) {
-                result.status = TrainStatus::Cancelled;
-                result.message = "cancelled after " + std::to_string(step - 1) + " of " + std::to_string(c.steps) + " steps";
-                break;
-            }
+        if (pauseOrStop(control, pausedFor)) {
+            result.status = TrainStatus::Cancelled;
+            result.message = cancelledMessage(step - 1, c.steps);
+            break;
         }
         const Clock::time_point stepStart = Clock::now();
         tasks.drawTraining(dataRng, batch);
@@ -166,25 +137,18 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         }
         net.zeroGrad();
         net.backward(ws, batch, tables, mode, passes);
-        const double norm = std::sqrt(net.grads.cast<double>().squaredNorm());
-        if (!std::isfinite(norm)) {
-            diverge(step, "gradient norm " + shortNumber(norm));
+        const GuardedStep taken = guardedStep(adam, net.params, net.grads, good, c.clip, c.lr);
+        if (taken.fault == StepFault::GradientNotFinite) {
+            diverge(step, "gradient norm " + shortNumber(taken.gradNorm));
             break;
         }
-        if (c.clip > 0.0) {
-            // torch.nn.utils.clip_grad_norm_: scale by clip / (norm + 1e-6) when that is below 1
-            const double coef = c.clip / (norm + 1e-6);
-            if (coef < 1.0) net.grads *= float(coef);
-        }
-        good = net.params;
         result.curve.push_back(loss);
-        adam.step(net.params, net.grads, c.lr);
         result.seconds += seconds(Clock::now() - stepStart);
-        if (!net.params.array().isFinite().all()) {
+        if (taken.fault == StepFault::WeightNotFinite) {
             diverge(step, "its Adam update made a weight non-finite");
             break;
         }
-        if (onStep) onStep({ step, c.steps, loss, elapsed(), result.seconds, norm });
+        if (onStep) onStep({ step, c.steps, loss, elapsed(), result.seconds, taken.gradNorm });
         if (c.evalEvery > 0 && step % c.evalEvery == 0) {
             held = evaluator.heldout(mode, passes);
             heldStep = step;

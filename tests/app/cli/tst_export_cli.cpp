@@ -15,12 +15,8 @@
 class TestExportCli : public QObject {
     Q_OBJECT
 private:
-    struct Run { int code; QString out; QString err; };
-    Run run(const QStringList &args)
-    {
-        const fb::test::CliRun r = fb::test::runFullband(args);
-        return { r.exitCode, QString::fromUtf8(r.out), QString::fromUtf8(r.err) };
-    }
+    using Run = fb::test::CliText;
+    static Run run(const QStringList &args) { return fb::test::runFullbandText(args); }
 private Q_SLOTS:
     void initTestCase()
     {

@@ -97,15 +97,11 @@ QString checkCharts(const LabView &lab)
     return {};
 }
 
-struct Run {
-    int exitCode = -1;  // -1: crashed or timed out
-    QByteArray out, err;
-};
+using Run = fb::test::CliRun;  // exitCode -1: crashed or timed out
 
 Run runCompute(const QStringList &args)
 {
-    const fb::test::CliRun c = fb::test::runFullband(QStringList { QStringLiteral("compute") } + args);
-    return { c.exitCode, c.out, c.err };
+    return fb::test::runFullband(QStringList { QStringLiteral("compute") } + args);
 }
 
 const QStringList kNonFinite { QStringLiteral("nan"), QStringLiteral("inf"), QStringLiteral("-inf"),
@@ -286,12 +282,10 @@ private Q_SLOTS:
                              qPrintable(QString::fromStdString(lab->name) + QLatin1Char(' ') + set + QStringLiteral(": ") + err));
                     QVERIFY(values == before);
                     if (!first) continue;
-                    const Run r = runCompute({ QString::fromStdString(lab->name), QStringLiteral("--set"), set });
-                    const QString what = QStringLiteral("compute %1 --set %2: exit %3, %4")
-                                             .arg(QString::fromStdString(lab->name), set).arg(r.exitCode).arg(QString::fromUtf8(r.err));
-                    QVERIFY2(r.exitCode == 2, qPrintable(what));
-                    QVERIFY2(r.out.isEmpty(), qPrintable(what));
-                    QVERIFY2(r.err.startsWith("fullband: ") && r.err.contains(p.key.c_str()), qPrintable(what));
+                    const QString problem = fb::test::badInputProblem(
+                        runCompute({ QString::fromStdString(lab->name), QStringLiteral("--set"), set }), QString::fromStdString(p.key));
+                    QVERIFY2(problem.isEmpty(),
+                             qPrintable(QStringLiteral("compute %1 --set %2: %3").arg(QString::fromStdString(lab->name), set, problem)));
                 }
                 first = false;
             }

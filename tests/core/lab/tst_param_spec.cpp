@@ -3,6 +3,9 @@
 
 #include <QTest>
 
+#include <cstdio>
+#include <limits>
+
 using namespace fb;
 
 class TestParamSpec : public QObject {
@@ -69,6 +72,22 @@ private Q_SLOTS:
         for (double v : { 0.1, 1.0 / 3.0, 15.95, 1e-300, 6.02e23, -2.5 })
             QCOMPARE(std::strtod(formatNumber(v).c_str(), nullptr), v);
         QCOMPARE(QString::fromStdString(formatNumber(64)), QStringLiteral("64"));
+    }
+    // The divergence messages' numbers: printf's %.4g (what the transformer trainer printed), the same
+    // in every locale, and the non-finite ones as formatNumber writes them.
+    void shortNumberHasFourDigits()
+    {
+        QCOMPARE(QString::fromStdString(shortNumber(13862.3)), QStringLiteral("1.386e+04"));
+        QCOMPARE(QString::fromStdString(shortNumber(0.693147)), QStringLiteral("0.6931"));
+        QCOMPARE(QString::fromStdString(shortNumber(100.0)), QStringLiteral("100"));
+        for (double v : { 13862.3, 0.693147, 1e-7, 100.0, 2.5e10, -3.14159, 6.93147, 1000.0 / 3.0 }) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.4g", v);  // this test runs in the C locale
+            QCOMPARE(QString::fromStdString(shortNumber(v)), QString::fromLatin1(buf));
+        }
+        QCOMPARE(QString::fromStdString(shortNumber(std::numeric_limits<double>::quiet_NaN())), QStringLiteral("nan"));
+        QCOMPARE(QString::fromStdString(shortNumber(std::numeric_limits<double>::infinity())), QStringLiteral("inf"));
+        QCOMPARE(QString::fromStdString(shortNumber(-std::numeric_limits<double>::infinity())), QStringLiteral("-inf"));
     }
 };
 

@@ -1,10 +1,12 @@
 // FullBand's one Adam (core/optim/adam.h) against its formula, for one flat vector and for several
-// tensors, in double and in float.
+// tensors, in double and in float; the trainers' guarded step around it.
 #include "core/optim/adam.h"
+#include "core/optim/guarded_step.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace fb;
 
@@ -54,6 +56,55 @@ private Q_SLOTS:
         QVERIFY(std::fabs(p[0] + 0.01) < 1e-6);
         QVERIFY(std::fabs(p[1] - 0.01) < 1e-9);
         QVERIFY(std::fabs(p[2] + 0.01) < 1e-9);
+    }
+
+    // The trainers' guarded step (core/optim/guarded_step.h): the norm before clipping, clipping as
+    // torch.nn.utils.clip_grad_norm_, the weights before the update kept, and the two faults.
+    void guardedStepClipsAndKeepsTheWeightsBefore()
+    {
+        Eigen::VectorXf p(2), g(2), good = Eigen::VectorXf::Zero(2);
+        p << 1.0f, -2.0f;
+        g << 3.0f, 4.0f;  // norm 5
+        Adam<float> adam(2);
+        const GuardedStep s = guardedStep(adam, p, g, good, 1.0, 0.01);
+        QCOMPARE(s.fault, StepFault::None);
+        QVERIFY(std::fabs(s.gradNorm - 5.0) < 1e-12);
+        // clipped to norm 1: scaled by 1 / (5 + 1e-6)
+        QVERIFY(std::fabs(g[0] - 3.0 / (5.0 + 1e-6)) < 1e-7 && std::fabs(g[1] - 4.0 / (5.0 + 1e-6)) < 1e-7);
+        QCOMPARE(good[0], 1.0f);
+        QCOMPARE(good[1], -2.0f);
+        QCOMPARE(adam.steps(), 1);
+        QVERIFY(std::fabs(p[0] - (1.0 - 0.01)) < 1e-6 && std::fabs(p[1] - (-2.0 - 0.01)) < 1e-6);
+
+        // Below the clip the gradient is left alone; clip 0 never clips.
+        g << 0.3f, 0.4f;
+        QCOMPARE(guardedStep(adam, p, g, good, 1.0, 0.01).fault, StepFault::None);
+        QCOMPARE(g[0], 0.3f);
+        g << 30.0f, 40.0f;
+        QCOMPARE(guardedStep(adam, p, g, good, 0.0, 0.01).fault, StepFault::None);
+        QCOMPARE(g[0], 30.0f);
+    }
+
+    void guardedStepRefusesNonFiniteValues()
+    {
+        Eigen::VectorXf p(2), g(2), good = Eigen::VectorXf::Zero(2);
+        p << 1.0f, -2.0f;
+        g << std::numeric_limits<float>::infinity(), 1.0f;
+        Adam<float> adam(2);
+        const GuardedStep s = guardedStep(adam, p, g, good, 1.0, 0.01);
+        QCOMPARE(s.fault, StepFault::GradientNotFinite);
+        QVERIFY(!std::isfinite(s.gradNorm));
+        QCOMPARE(adam.steps(), 0);  // nothing changed
+        QCOMPARE(p[0], 1.0f);
+        QCOMPARE(good[0], 0.0f);
+
+        // A finite gradient whose update overflows a weight: good holds the weights before it.
+        p << 3e38f, 1.0f;
+        g << -1.0f, 0.0f;
+        const GuardedStep overflow = guardedStep(adam, p, g, good, 0.0, 1e38);
+        QCOMPARE(overflow.fault, StepFault::WeightNotFinite);
+        QCOMPARE(good[0], 3e38f);
+        QVERIFY(!std::isfinite(p[0]));
     }
 };
 

@@ -1,66 +1,14 @@
 // The training step allocates nothing: every workspace is sized before the loop (ToyNet::reserve,
 // ToyBatch::resize). This executable counts allocations around forward, backward and a whole
-// train() step loop. A normal build interposes the C library's malloc (glibc: the definition below
-// forwards to __libc_malloc; operator new goes through it). Under AddressSanitizer or
-// ThreadSanitizer the sanitizer owns malloc, so the count comes from its allocation hook instead.
+// train() step loop, with support/malloc_count.h (the C library's malloc interposed in a normal
+// build, the sanitizer's allocation hook under AddressSanitizer or ThreadSanitizer).
 #include "core/numeric/rng.h"
+#include "support/malloc_count.h"
 #include "support/sanitized.h"
 #include "core/training/toy_model.h"
 #include "core/training/trainer.h"
 
 #include <QTest>
-
-#include <atomic>
-#include <cstddef>
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define FULLBAND_SANITIZER_ALLOCATOR 1
-// From the sanitizers' allocator interface (compiler-rt's sanitizer/allocator_interface.h, which
-// GCC does not install); the runtime of every GCC and clang sanitizer defines it.
-extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*mallocHook)(const volatile void *, std::size_t),
-                                                        void (*freeHook)(const volatile void *));
-#endif
-
-namespace {
-std::atomic<bool> counting { false };
-std::atomic<long> mallocs { 0 };
-
-void countOne()
-{
-    if (counting.load(std::memory_order_relaxed)) mallocs.fetch_add(1, std::memory_order_relaxed);
-}
-} // namespace
-
-#ifdef FULLBAND_SANITIZER_ALLOCATOR
-namespace {
-void mallocHook(const volatile void *, std::size_t) { countOne(); }
-void freeHook(const volatile void *) {}
-const int hooksInstalled = __sanitizer_install_malloc_and_free_hooks(mallocHook, freeHook);
-} // namespace
-#else
-extern "C" void *__libc_malloc(std::size_t);
-
-extern "C" void *malloc(std::size_t size)
-{
-    countOne();
-    return __libc_malloc(size);
-}
-#endif
-
-namespace {
-
-// Runs f with malloc counted; returns the number of calls.
-template <typename F>
-long countMallocs(F &&f)
-{
-    mallocs = 0;
-    counting = true;
-    f();
-    counting = false;
-    return mallocs.load();
-}
-
-} // namespace
 
 using namespace fb;
 

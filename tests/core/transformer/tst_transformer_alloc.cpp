@@ -1,66 +1,16 @@
 // The transformer's step loop allocates nothing: every buffer is sized before the first step
 // (TransformerWorkspace::reserve, TransformerBatch::resize, the evaluator's held-out set, the
-// snapshot's maps). Counted as in tst_train_alloc: the C library's malloc interposed in a normal
-// build, the sanitizer's allocation hook under AddressSanitizer or ThreadSanitizer.
+// snapshot's maps). Counted with support/malloc_count.h, as in tst_train_alloc: the C library's
+// malloc interposed in a normal build, the sanitizer's allocation hook under AddressSanitizer or
+// ThreadSanitizer.
 #include "core/numeric/rng.h"
+#include "support/malloc_count.h"
 #include "support/sanitized.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_tasks.h"
 #include "core/transformer/transformer_trainer.h"
 
 #include <QTest>
-
-#include <atomic>
-#include <cstddef>
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define FULLBAND_SANITIZER_ALLOCATOR 1
-// From the sanitizers' allocator interface (compiler-rt's sanitizer/allocator_interface.h, which
-// GCC does not install); the runtime of every GCC and clang sanitizer defines it.
-extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*mallocHook)(const volatile void *, std::size_t),
-                                                        void (*freeHook)(const volatile void *));
-#endif
-
-namespace {
-std::atomic<bool> counting { false };
-std::atomic<long> mallocs { 0 };
-
-void countOne()
-{
-    if (counting.load(std::memory_order_relaxed)) mallocs.fetch_add(1, std::memory_order_relaxed);
-}
-} // namespace
-
-#ifdef FULLBAND_SANITIZER_ALLOCATOR
-namespace {
-void mallocHook(const volatile void *, std::size_t) { countOne(); }
-void freeHook(const volatile void *) {}
-const int hooksInstalled = __sanitizer_install_malloc_and_free_hooks(mallocHook, freeHook);
-} // namespace
-#else
-extern "C" void *__libc_malloc(std::size_t);
-
-extern "C" void *malloc(std::size_t size)
-{
-    countOne();
-    return __libc_malloc(size);
-}
-#endif
-
-namespace {
-
-// Runs f with malloc counted; returns the number of calls.
-template <typename F>
-long countMallocs(F &&f)
-{
-    mallocs = 0;
-    counting = true;
-    f();
-    counting = false;
-    return mallocs.load();
-}
-
-} // namespace
 
 using namespace fb;
 
