@@ -277,6 +277,12 @@ void DeckEditor::updateFromCurrentLab()
     if (i < 0 || s.lab.isEmpty()) return;
     s.title = deck_.scenes[i].title;
     s.notes = deck_.scenes[i].notes;
+    // What the slide does in a lecture stays with it while it shows the same lab: its animation and
+    // whether it starts training on entering.
+    if (s.lab == deck_.scenes[i].lab) {
+        s.animation = deck_.scenes[i].animation;
+        s.trainOnEnter = deck_.scenes[i].trainOnEnter;
+    }
     deck_.scenes[i] = s;
     markModified();
     rebuildList(i);

@@ -68,9 +68,10 @@ void LectureMode::enter()
     for (int i = 0; i < window_->labCount(); ++i) {
         window_->lab(i)->setPresentationScale(kFontScale);
         window_->lab(i)->setSideVisible(false);
-        // A training that ends changes what space does next: the header says so.
+        // A training that starts, pauses or ends (by key, button or itself) changes what space does
+        // next: the header says so.
         if (auto *trainer = qobject_cast<TrainingLabView *>(window_->lab(i)))
-            connect(trainer, &LabView::resultShown, this, &LectureMode::refreshHeader, Qt::UniqueConnection);
+            connect(trainer, &TrainingLabView::stateChanged, this, &LectureMode::refreshHeader, Qt::UniqueConnection);
     }
     window_->setSidebarVisible(false);
     window_->setExplanationShown(false);  // the slide is for the charts; F7 brings the text back

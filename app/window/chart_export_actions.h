@@ -1,9 +1,10 @@
 #pragma once
 // The window's chart export: File → Export chart… / Export all charts… / Export animation…, Edit →
 // Copy chart, and the same without dialogs (tests, scripts). Every PNG goes through chartImage
-// (app/export/lab_image.h), so it carries the current scene. Each draws what the window shows at
-// that moment and returns at once: it never waits for a computation or a training (only the
-// command line trains to the end first).
+// (app/export/lab_image.h), so it carries the current scene. Export chart, Export all charts and
+// Copy chart draw what the window shows at that moment and return at once: they never wait for a
+// computation or a training (only the command line trains to the end first). Export animation
+// still renders its frames on the GUI thread and waits for each frame's result (AnimationRun).
 #include <QImage>
 #include <QObject>
 #include <QSize>

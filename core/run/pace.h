@@ -1,7 +1,7 @@
 #pragma once
 // The pace of a training a lecturer narrates: at most N steps a second (0: as fast as it goes), so
-// that a run that would be over in a second can be followed. One Pace is shared by the asking side
-// (the window's pace box) and the runs' workers; a new pace takes effect at once, also in the middle
+// that a run that would be over in a second can be followed. A run's Pace is shared by its asking
+// side (set from the window's pace box) and its workers; a new pace takes effect at once, also in the middle
 // of a wait between two steps, and a cancel ends such a wait at once too.
 #include "core/run/run_control.h"
 

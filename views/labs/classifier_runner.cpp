@@ -31,7 +31,7 @@ ClassifierRunner::~ClassifierRunner()
 void ClassifierRunner::start(const ClassifierConfig &config)
 {
     if (run_) {
-        run_->cancel();
+        run_->control().abandon();  // nobody reads its results: no held-out pass either
         retired_.push_back(std::move(run_));
     }
     ClassifierConfig c = config;
@@ -71,6 +71,8 @@ void ClassifierRunner::pull()
             if (t.result) {
                 results_ = std::move(*t.result);
                 Q_EMIT resultsReady();
+            } else {
+                Q_EMIT failed(QString::fromStdString(t.error));
             }
         }
     }

@@ -27,8 +27,8 @@ public:
     // along the way for the curves).
     void start(const ClassifierConfig &config);
 
-    // Blocks until the latest training has finished and its result has been delivered (tests and
-    // the command line; the window never calls it).
+    // Blocks until the latest training has finished and its result has been delivered (tests, the
+    // command line, and the window's animation export, which renders its frames on the GUI thread).
     void wait();
 
     // The latest finished training: [0] LSTM, [1] mean pooling. Empty before the first one.
@@ -43,6 +43,7 @@ public:
 Q_SIGNALS:
     void progressed();    // progressStep() moved (at most about 20 times a second)
     void resultsReady();  // results() holds a new training
+    void failed(const QString &error);  // the latest training threw instead (one sentence)
 
 private:
     struct Progress {

@@ -105,6 +105,9 @@ DepthGradientsView::DepthGradientsView(QWidget *parent)
     buildCharts();
     connect(classifier_, &ClassifierRunner::resultsReady, this, &DepthGradientsView::showClassifier);
     connect(classifier_, &ClassifierRunner::progressed, this, &DepthGradientsView::showClassifierProgress);
+    connect(classifier_, &ClassifierRunner::failed, this, [this](const QString &error) {
+        readouts()->setRow(QStringLiteral("training"), tr("Classifier"), tr("failed: %1").arg(error));
+    });
     connect(panel(), &ParamPanel::valuesChanged, this, &DepthGradientsView::onValuesChanged);
     onValuesChanged();
     beginComputing();

@@ -1,5 +1,7 @@
 #include "views/training/loss_curve_chart.h"
 
+#include "views/widgets/nice_number.h"
+
 #include "views/training/moving_average.h"
 #include "views/widgets/palette.h"
 
@@ -31,13 +33,10 @@ std::size_t strideFor(std::size_t n)
 }
 
 // 1, 2, 5 × 10^k: the tick spacing that gives about `ticks` intervals over span.
+// A tick step of about span / ticks, rounded up to 1, 2 or 5 times a power of ten.
 double niceInterval(double span, int ticks)
 {
-    const double raw = std::max(span / ticks, 1e-9);
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : { 1.0, 2.0, 5.0, 10.0 })
-        if (raw <= m * mag) return m * mag;
-    return 10.0 * mag;
+    return niceNumber(std::max(span / ticks, 1e-9), true);
 }
 
 QColor ghostColor(int index)

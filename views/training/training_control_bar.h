@@ -1,8 +1,8 @@
 #pragma once
-// The run controls of the latent-feedback lab, above its chart: Start / Pause / Resume / Stop /
+// The run controls of every lab that trains, above its charts: Start / Pause / Resume / Stop /
 // Reset, the progress bar (steps done over all arms), the pace (as fast as possible or N steps a
 // second, to narrate a run), the smoothing window, and the ghost buttons.
-// It only holds the widgets; TrainingView connects them and sets their enabled states.
+// It only holds the widgets; TrainingLabView connects them and sets their enabled states.
 #include <QWidget>
 
 class QComboBox;

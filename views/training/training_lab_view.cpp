@@ -123,7 +123,7 @@ void TrainingLabView::reset()
     frameTimer_->stop();
     state_ = State::Idle;
     ghostKept_ = false;
-    clearRun();  // abandons and joins: at most one training step (no held-out pass)
+    clearRun(false);  // abandons and joins: at most one training step (no held-out pass)
     readouts()->setNote(QString());
     updateProgress();
     updateLive();
@@ -186,11 +186,8 @@ void TrainingLabView::finishRun()
     state_ = State::Done;
     runFinished();
     if (values() != runValues_) {
-        // The panel was changed during the run: the charts show what it says (the untrained
-        // preview), and the run that ended stays as a labelled ghost to compare with.
-        keepGhostCurves();
-        reset();
-        readouts()->setNote(tr("The run of the earlier values is kept as a ghost curve; Start trains these values."));
+        // The panel was changed during the run: the charts show what it says.
+        setAside();
         Q_EMIT resultShown();
         return;
     }
@@ -198,6 +195,22 @@ void TrainingLabView::finishRun()
     updateLive();
     updateButtons();
     Q_EMIT resultShown();
+}
+
+void TrainingLabView::setAside()
+{
+    const int ghosts = ghostCount();
+    if (!ghostKept_ && stepsDone() > 0) keepGhostCurves();
+    const bool kept = ghostCount() > ghosts;
+    frameTimer_->stop();
+    state_ = State::Idle;
+    ghostKept_ = false;
+    clearRun(true);
+    updateProgress();
+    updateLive();
+    updateButtons();
+    readouts()->setNote(kept ? tr("The run of the earlier values is kept as a ghost curve; Start trains these values.")
+                             : tr("Start trains these values."));
 }
 
 void TrainingLabView::restartClock()
@@ -219,8 +232,8 @@ void TrainingLabView::waitForResult()
 void TrainingLabView::valuesShown()
 {
     if (state_ == State::Done && values() != runValues_) {
-        // The charts would show a run of other values than the panel says: that run goes.
-        reset();
+        // The charts would show a run of other values than the panel says: it is set aside.
+        setAside();
         return;
     }
     if (state_ == State::Running || state_ == State::Paused || state_ == State::Stopping) {
@@ -240,6 +253,7 @@ void TrainingLabView::updateButtons()
     controls_->resetButton()->setEnabled(state_ != State::Idle);
     controls_->ghostButton()->setEnabled(state_ == State::Done && !ghostKept_ && stepsDone() > 0);
     controls_->clearGhostsButton()->setEnabled(ghostCount() > 0);
+    Q_EMIT stateChanged();
 }
 
 void TrainingLabView::updateProgress()

@@ -77,9 +77,10 @@ protected:
     virtual bool runHeld() const = 0;  // every part parked in its pause, or ended
     virtual void cancelRun() = 0;      // stop after the current step; results still come
     virtual void joinRun() = 0;        // blocks until every part has returned (waitForResult only)
-    // Reset: abandons the run (joined within a step) and clears what it drew, then shows the
-    // current values' preview.
-    virtual void clearRun() = 0;
+    // Abandons the run (joined within a step) and clears what it drew, then shows the current
+    // values' preview. keepHistory: a lab that lists its runs (the toy lab's table) keeps the rows
+    // of the runs that ended (a change of values); false for Reset and for a scene.
+    virtual void clearRun(bool keepHistory) = 0;
     virtual void keepGhostCurves() = 0;  // the ended run's curves as ghosts
     virtual void clearGhostCurves() = 0;
     virtual int ghostCount() const = 0;
@@ -105,9 +106,17 @@ protected:
     // The mean of the last `window` values: what a smoothed curve shows at its end (NaN when empty).
     static double windowMean(const std::vector<double> &values, int window);
 
+Q_SIGNALS:
+    // The run's state changed (started, paused, resumed, stopping, ended, reset): for a lecture's
+    // header that says what space does.
+    void stateChanged();
+
 private:
     void finishRun();
     void restartClock();
+    // The ended run no longer matches the panel's values: it stays only as a labelled ghost (and in
+    // a lab's list of runs), and the charts show the untrained preview of the values.
+    void setAside();
 
     TrainingControlBar *controls_ = nullptr;
     QTimer *frameTimer_ = nullptr;

@@ -137,14 +137,14 @@ void TrainingView::setSmoothing(int window)
     chart_->setWindow(window);
 }
 
-void TrainingView::clearRun()
+void TrainingView::clearRun(bool keepHistory)
 {
     run_.reset();  // abandons and joins: at most one training step (no held-out pass)
     replay_.clear();
     configs_.clear();
     ended_.clear();
     results_.clear();
-    table_->clearRuns();
+    if (!keepHistory) table_->clearRuns();
     clearFinalReadouts();
     readouts()->setRow(QStringLiteral("live"), tr("Loss now (token / latent)"), QStringLiteral("—"));
     previewCurrentValues();

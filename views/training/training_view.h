@@ -3,7 +3,7 @@
 // (token-only and latent feedback) train as core's background runs (core/training/training_run.h),
 // the run controls are the training labs' frame (TrainingLabView); their curves grow in the chart at
 // up to 30 frames a second, a table collects each run's held-out loss and accuracy next to the
-// chapter's, and finished runs can be kept as ghost curves (k = 1, 2, 3 against exact, other seeds).
+// chapter's (until Reset or a scene), and finished runs can be kept as ghost curves (k = 1, 2, 3 against exact, other seeds).
 #include "core/training/trainer.h"
 #include "core/labs/training_lab.h"
 #include "views/lab/lab_view_for.h"
@@ -58,7 +58,7 @@ protected:
     bool runHeld() const override;
     void cancelRun() override;
     void joinRun() override;
-    void clearRun() override;
+    void clearRun(bool keepHistory) override;
     void keepGhostCurves() override;
     void clearGhostCurves() override;
     int ghostCount() const override;

@@ -110,7 +110,8 @@ void TransformerView::draw(const TransformerPreview &preview)
                        tr("Parameters, Adam, workspaces and batches"));
     // How long Start will train, beside Start (the run's own progress bar says the time left).
     expected_ = QString::fromStdString(p.expected);
-    if (state() == State::Idle) controls()->startButton()->setToolTip(tr("Trains for %1").arg(expected_));
+    if (state() == State::Idle)
+        controls()->startButton()->setToolTip(expected_.isEmpty() ? QString() : tr("Trains for %1").arg(expected_));
     readouts()->setRow(QStringLiteral("expected"), tr("Expected time"), plannedText(),
                        tr("Steps × work per step over this machine's measured speed: a lower estimate"));
     if (state() == State::Idle) updateProgress();
@@ -155,8 +156,9 @@ void TransformerView::clearLive()
     heldoutStep_ = -1;
 }
 
-void TransformerView::clearRun()
+void TransformerView::clearRun(bool keepHistory)
 {
+    (void)keepHistory;  // the lab lists no runs but its ghosts
     run_.reset();  // abandons and joins: at most one training step
     clearLive();
     chart_->startRun(config_.steps > 0 ? config_.steps : 1500, std::log(16.0), false);

@@ -52,14 +52,14 @@ protected:
     bool runHeld() const override { return run_ && run_->isHeld(); }
     void cancelRun() override { run_->cancel(); }
     void joinRun() override { if (run_) run_->join(); }
-    void clearRun() override;
+    void clearRun(bool keepHistory) override;
     void keepGhostCurves() override;
     void clearGhostCurves() override;
     int ghostCount() const override;
     void setSmoothing(int window) override;
     void setRunPace(double stepsPerSecond) override;
     void updateLive() override;
-    QString plannedText() const override { return expected_.section(QLatin1Char(' '), 0, 2); }
+    QString plannedText() const override { return expected_.section(QStringLiteral(" ("), 0, 0); }
 
 private:
     QString runLabel() const;

@@ -55,7 +55,10 @@ void ReplotHold::release()
         bool laidOut = false;  // by a range that changed since: with its new points already
         for (qsizetype i = 0; i < now.size() && i < h.ranges.size(); ++i)
             laidOut = laidOut || (!std::isnan(now[i].x()) && now[i] != h.ranges[i]);
-        if (!laidOut) Q_EMIT h.series->pointsReplaced();
+        // A series emptied while held is told in any case: a range change lays out a series from
+        // its points, and with none Qt Charts keeps drawing the path it had (a cleared run's curve
+        // stayed on the transformer's new axes).
+        if (!laidOut || h.series->count() == 0) Q_EMIT h.series->pointsReplaced();
     }
 }
 
