@@ -173,6 +173,8 @@ private Q_SLOTS:
             QTest::keyClick(&w, Qt::Key_Space);
             QCOMPARE(lab->state(), TrainingLabView::State::Running);
         }
+        // Ended (stopped here rather than trained to its end: the test waits for states, not steps).
+        lab->stop();
         QTRY_VERIFY_WITH_TIMEOUT(lab->state() == TrainingLabView::State::Done, 120000);
         QTRY_VERIFY(lecture->header()->text().contains(QStringLiteral("space trains again")));
         QTest::keyClick(&w, Qt::Key_Space);  // again, from the clicker's side of the room
