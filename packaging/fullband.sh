@@ -5,7 +5,7 @@
 #   packaging/fullband.sh build     install missing packages and build only
 #   packaging/fullband.sh package   portable Release build, .deb and .tar.gz (CPack), installed-package check
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
-#   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests under ThreadSanitizer
+#   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests that start threads under ThreadSanitizer
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
 #   packaging/fullband.sh stress    the tests that wait for other threads, 3 times in a row, with both
 #                                   cores kept busy by two busy loops this script starts and stops

@@ -3,6 +3,7 @@
 #include "app/export/image_export.h"
 #include "app/export/lab_image.h"
 #include "app/registry/lab_registry.h"
+#include "app/animation/sweep_axes.h"
 #include "app/animation/video_writer.h"
 #include "views/lab/lab_view.h"
 #include "views/lab/replayable.h"
@@ -11,6 +12,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QTemporaryDir>
 
@@ -53,6 +55,33 @@ QString valueText(const ParamSpec &spec, double v)
 }
 } // namespace
 
+CaptionStrip captionStrip(const QString &lead, const QString &figures, QSize size)
+{
+    CaptionStrip c;
+    c.lineHeight = std::max(28, size.height() / 20);
+    c.leadFont.setPixelSize(std::max(11, int(c.lineHeight * 0.5)));
+    c.leadFont.setBold(true);
+    c.restFont = c.leadFont;
+    c.restFont.setBold(false);
+    const int width = size.width() - 24;
+    const int used = int(std::ceil(QFontMetricsF(c.leadFont).horizontalAdvance(lead))) + 24;
+    if (QFontMetricsF(c.restFont).horizontalAdvance(figures) <= width - used) {
+        c.height = c.lineHeight;
+        c.rest = QRect(12 + used, 0, std::max(0, width - used), c.lineHeight);
+        c.restText = figures;
+        return c;
+    }
+    c.height = 2 * c.lineHeight;
+    c.rest = QRect(12, c.lineHeight, width, c.lineHeight);
+    const int full = c.restFont.pixelSize();
+    for (int px = full; px >= std::max(9, full * 4 / 5); --px) {
+        c.restFont.setPixelSize(px);
+        if (QFontMetricsF(c.restFont).horizontalAdvance(figures) <= width) break;
+    }
+    c.restText = QFontMetrics(c.restFont).elidedText(figures, Qt::ElideRight, width);
+    return c;
+}
+
 namespace {
 Replayable &replayableOf(LabView &lab)
 {
@@ -82,28 +111,22 @@ QImage animationFrame(LabView &lab, const AnimationJob &job, int i)
         lead = valueText(spec, v);
     }
     if (!job.caption) return chartImage(lab, job.chart, job.size, 1.0, false).convertToFormat(QImage::Format_RGB32);
-    // The chart above, the swept value (bold) and the lab's key figures below.
-    const int strip = std::max(28, job.size.height() / 20);
-    const QImage top = chartImage(lab, job.chart, QSize(job.size.width(), job.size.height() - strip), 1.0, false);
+    // The chart above, the swept value (bold) and the lab's key figures below: on one line when
+    // they fit, else the figures on a second line (set smaller, down to 80 %, before any is cut).
+    const CaptionStrip strip = captionStrip(lead, lab.caption(), job.size);
+    const QImage top = chartImage(lab, job.chart, QSize(job.size.width(), job.size.height() - strip.height), 1.0, false);
     QImage image(job.size, QImage::Format_RGB32);
     image.fill(Qt::white);
     {
         QPainter p(&image);
         p.drawImage(QPointF(0, 0), top);
-        QFont font = p.font();
-        font.setPixelSize(std::max(11, int(strip * 0.5)));
-        font.setBold(true);
-        p.setFont(font);
+        p.setFont(strip.leadFont);
         p.setPen(QColor(30, 30, 30));
-        const QRect area(12, job.size.height() - strip, job.size.width() - 24, strip);
-        p.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, lead);
-        const int used = p.fontMetrics().horizontalAdvance(lead) + 24;
-        font.setBold(false);
-        p.setFont(font);
+        const int y0 = job.size.height() - strip.height;
+        p.drawText(QRect(12, y0, job.size.width() - 24, strip.lineHeight), Qt::AlignVCenter | Qt::AlignLeft, lead);
+        p.setFont(strip.restFont);
         p.setPen(QColor(90, 90, 90));
-        const QRect rest(area.left() + used, area.top(), std::max(0, area.width() - used), strip);
-        p.drawText(rest, Qt::AlignVCenter | Qt::AlignLeft,
-                   p.fontMetrics().elidedText(lab.caption(), Qt::ElideRight, rest.width()));
+        p.drawText(strip.rest.translated(0, y0), Qt::AlignVCenter | Qt::AlignLeft, strip.restText);
     }
     image.setText(kSceneTextKey, top.text(kSceneTextKey));
     return image;
@@ -181,6 +204,7 @@ QString exportAnimation(LabView &lab, const AnimationJob &job, const std::functi
         lab.waitForResult();  // trains the run to its end (headless export)
         replayableOf(lab);    // throws unless there is an ended run
     }
+    const SweepAxes axes(lab, job);
     QString err;
     if (kind == AnimationOutput::Frames) {
         err = exportFrames(lab, job, progress);

@@ -5,7 +5,9 @@
 #include "app/scene/sweep.h"
 #include "core/lab/param_spec.h"
 
+#include <QFont>
 #include <QImage>
+#include <QRect>
 #include <QSize>
 #include <QString>
 
@@ -30,8 +32,21 @@ struct AnimationJob {
     QSize size { 1600, 1000 };
     int fps = 30;
     bool caption = true;       // a strip under the chart with the swept value ("step s of S")
+    bool fixedAxes = true;     // a sweep's frames share their axes (app/animation/sweep_axes.h)
     QString out;
 };
+
+// The caption strip under a frame's chart: the lead (the swept value, bold) and the lab's figures
+// beside it on one line when they fit, else the figures on a second line, set smaller (to 80 %)
+// before they are cut. rest is the figures' box from the strip's top.
+struct CaptionStrip {
+    int lineHeight = 0;
+    int height = 0;  // one or two lines
+    QFont leadFont, restFont;
+    QRect rest;
+    QString restText;  // the figures as drawn (elided only when 80 % is still too wide)
+};
+CaptionStrip captionStrip(const QString &lead, const QString &figures, QSize size);
 
 // Frame i of job: lab set to the swept value, its chart rendered (with the caption strip), opaque
 // RGB32, the scene embedded as in chartImage. Changes lab's values. When recording, lab must be a

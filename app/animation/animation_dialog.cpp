@@ -91,6 +91,9 @@ AnimationDialog::AnimationDialog(LabView *lab, QWidget *parent)
     caption_ = new QCheckBox(tr("Caption strip with the swept value"));
     caption_->setChecked(true);
     form->addRow(QString(), caption_);
+    freeAxes_ = new QCheckBox(tr("Axes follow each frame (else every frame has the whole sweep's axes)"));
+    freeAxes_->setObjectName(QStringLiteral("freeAxes"));
+    form->addRow(QString(), freeAxes_);
 
     path_ = new QLineEdit;
     auto *browse = new QPushButton(tr("Browse…"));
@@ -99,8 +102,12 @@ AnimationDialog::AnimationDialog(LabView *lab, QWidget *parent)
     pathRow->addWidget(path_, 1);
     pathRow->addWidget(browse);
     form->addRow(tr("File"), pathRow);
-    const QString folder = settings.value(QStringLiteral("export/folder"),
-        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
+    // The last folder used; else Pictures where it exists, else home (a fresh account may have no Pictures).
+    QString folder = settings.value(QStringLiteral("export/folder")).toString();
+    if (folder.isEmpty() || !QDir(folder).exists()) {
+        folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+        if (!QDir(folder).exists()) folder = QDir::homePath();
+    }
     path_->setText(QDir(folder).filePath(lab->name() + QStringLiteral("-sweep.mp4")));
 
     progress_ = new QProgressBar;
@@ -120,6 +127,16 @@ AnimationDialog::AnimationDialog(LabView *lab, QWidget *parent)
 
     connect(param_, &QComboBox::currentIndexChanged, this, &AnimationDialog::parameterChanged);
     parameterChanged();
+    // The lab's own sweep where it names one (the decay bound: the RoPE base, 100 to 10^6, log).
+    if (const LabSpec *spec = labSpec(lab->name()); spec && !spec->sweep.empty()) {
+        Sweep proposed;
+        if (parseSweep(*spec, QString::fromStdString(spec->sweep), proposed).isEmpty()) {
+            param_->setCurrentIndex(param_->findData(QString::fromStdString(proposed.key)));
+            from_->setText(QString::fromStdString(formatNumber(proposed.from)));
+            to_->setText(QString::fromStdString(formatNumber(proposed.to)));
+            scale_->setCurrentIndex(proposed.log ? 1 : 0);
+        }
+    }
     if (mode_) {
         connect(mode_, &QComboBox::currentIndexChanged, this, &AnimationDialog::modeChanged);
         modeChanged();
@@ -140,7 +157,7 @@ void AnimationDialog::setRecording(bool on)
 void AnimationDialog::modeChanged()
 {
     const bool record = isRecording();
-    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_ }) w->setEnabled(!record);
+    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_, freeAxes_ }) w->setEnabled(!record);
     caption_->setText(record ? tr("Caption strip with the step (\"step s of S\")") : tr("Caption strip with the swept value"));
     // The file name follows the mode while it is still the suggested one.
     const QFileInfo file(path_->text());
@@ -186,7 +203,7 @@ void AnimationDialog::setRunning(bool running)
     for (QWidget *w : std::initializer_list<QWidget *> { frames_, fps_, width_, height_, caption_, path_, export_ })
         w->setEnabled(!running);
     if (mode_) mode_->setEnabled(!running);
-    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_ })
+    for (QWidget *w : std::initializer_list<QWidget *> { param_, from_, to_, scale_, freeAxes_ })
         w->setEnabled(!running && !isRecording());
 }
 
@@ -201,6 +218,7 @@ void AnimationDialog::startExport()
     job.fps = fps_->value();
     job.size = QSize(width_->value(), height_->value());
     job.caption = caption_->isChecked();
+    job.fixedAxes = !freeAxes_->isChecked();
     job.out = path_->text().trimmed();
     const AnimationOutput kind = animationOutputOf(job.out);
     if (err.isEmpty() && kind != AnimationOutput::Mp4 && kind != AnimationOutput::Gif)

@@ -58,6 +58,7 @@ private:
     QSpinBox *width_ = nullptr;
     QSpinBox *height_ = nullptr;
     QCheckBox *caption_ = nullptr;
+    QCheckBox *freeAxes_ = nullptr;
     QLineEdit *path_ = nullptr;
     QProgressBar *progress_ = nullptr;
     QLabel *status_ = nullptr;

@@ -1,6 +1,7 @@
 #include "app/animation/animation_run.h"
 
 #include "app/registry/lab_registry.h"
+#include "app/animation/sweep_axes.h"
 #include "app/animation/video_writer.h"
 #include "views/lab/lab_view.h"
 #include "views/lab/replayable.h"
@@ -79,6 +80,9 @@ void AnimationRun::pollTraining()
 
 void AnimationRun::beginFrames()
 {
+    // A sweep's frames share their axes: every frame's value computed once first (on this thread,
+    // as the frames are; the recording of a training has one run and needs none).
+    axes_ = std::make_unique<SweepAxes>(*lab_, job_);
     worker_ = std::thread([this] { encodeLoop(); });
     QTimer::singleShot(0, this, &AnimationRun::renderNext);
 }
@@ -137,6 +141,7 @@ void AnimationRun::workerDone(bool complete)
 void AnimationRun::done(const QString &error)
 {
     running_ = false;
+    axes_.reset();
     Q_EMIT finished(error);
 }
 

@@ -5,6 +5,7 @@
 // removes its temporary file and nothing is left behind. A recording (job.recording) first trains
 // the run on the hidden lab's own workers, reporting training(done, total), then renders its steps.
 #include "app/animation/animation.h"
+#include "app/animation/sweep_axes.h"
 #include "core/run/run_control.h"
 
 #include <QImage>
@@ -50,6 +51,7 @@ private:
 
     AnimationJob job_;
     std::unique_ptr<LabView> lab_;
+    std::unique_ptr<SweepAxes> axes_;  // declared after lab_: released before the lab goes
     int rendered_ = 0;
     bool running_ = false;
     RunControl control_;

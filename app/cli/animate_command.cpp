@@ -1,5 +1,5 @@
 // fullband animate LAB --sweep KEY=FROM:TO[:log] [--set KEY=VALUE]... --frames N --fps F
-//                      [--size WxH] [--chart N] [--no-caption] --out FILE.mp4|FILE.gif|DIR/
+//                      [--size WxH] [--chart N] [--no-caption] [--free-axes] --out FILE.mp4|FILE.gif|DIR/
 // fullband animate training [--set KEY=VALUE]... --frames N ... : the training run recorded (a lab
 // that trains has no --sweep; it trains once to the end, frame i shows step round(i * S / (N - 1))).
 #include "app/animation/animation.h"
@@ -74,6 +74,8 @@ int runAnimate(int argc, char **argv)
     parser.addOption({ QStringLiteral("size"), QStringLiteral("Pixel size, default 1600x1000."), QStringLiteral("WxH") });
     parser.addOption({ QStringLiteral("chart"), QStringLiteral("Which chart of the lab, from 1 (default 1)."), QStringLiteral("N") });
     parser.addOption({ QStringLiteral("no-caption"), QStringLiteral("No strip with the swept value under the chart.") });
+    parser.addOption({ QStringLiteral("free-axes"), QStringLiteral("Axes that follow each frame's data (by default a sweep's "
+                                                                   "frames share the axes the whole sweep needs).") });
     parser.addOption({ QStringLiteral("out"), QStringLiteral("FILE.mp4, FILE.gif or a folder DIR/ for PNG frames (required)."), QStringLiteral("FILE") });
     parser.addPositionalArgument(QStringLiteral("animate"), QStringLiteral("The subcommand."));
     parser.addPositionalArgument(QStringLiteral("LAB"), QStringLiteral("The lab to animate."));
@@ -109,6 +111,7 @@ int runAnimate(int argc, char **argv)
         return failBadInput(err);
     }
     job.caption = !parser.isSet(QStringLiteral("no-caption"));
+    job.fixedAxes = !parser.isSet(QStringLiteral("free-axes"));
 
     job.out = parser.value(QStringLiteral("out"));
     if (job.out.isEmpty()) return failBadInput(QStringLiteral("--out FILE.mp4|FILE.gif|DIR/ is required"));

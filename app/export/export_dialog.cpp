@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -18,9 +19,10 @@
 
 namespace fb {
 
-ExportDialog::ExportDialog(LabView *lab, QWidget *parent)
+ExportDialog::ExportDialog(LabView *lab, std::function<QString(const ExportDialog &)> saver, QWidget *parent)
     : QDialog(parent)
     , lab_(lab)
+    , saver_(std::move(saver))
 {
     setWindowTitle(tr("Export chart"));
     auto *form = new QFormLayout(this);
@@ -58,18 +60,34 @@ ExportDialog::ExportDialog(LabView *lab, QWidget *parent)
     connect(chart_, &QComboBox::currentIndexChanged, this, &ExportDialog::suggestPath);
     suggestPath();
 
+    error_ = new QLabel;
+    error_->setObjectName(QStringLiteral("exportError"));
+    error_->setWordWrap(true);
+    error_->setStyleSheet(QStringLiteral("color:#b00020;"));
+    error_->hide();
+    form->addRow(error_);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        QSettings s;
-        s.setValue(QStringLiteral("export/width"), width_->value());
-        s.setValue(QStringLiteral("export/height"), height_->value());
-        s.setValue(QStringLiteral("export/scale"), scale());
-        s.setValue(QStringLiteral("export/folder"), QFileInfo(path()).absolutePath());
-        accept();
-    });
+    connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::save);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     form->addRow(buttons);
 }
+
+void ExportDialog::save()
+{
+    const QString err = saver_ ? saver_(*this) : QString();
+    error_->setText(err);
+    error_->setVisible(!err.isEmpty());
+    if (!err.isEmpty()) return;  // stays open: the settings are kept for another path
+    QSettings s;
+    s.setValue(QStringLiteral("export/width"), width_->value());
+    s.setValue(QStringLiteral("export/height"), height_->value());
+    s.setValue(QStringLiteral("export/scale"), scale());
+    s.setValue(QStringLiteral("export/folder"), QFileInfo(path()).absolutePath());
+    accept();
+}
+
+QString ExportDialog::error() const { return error_->text(); }
 
 int ExportDialog::chartIndex() const { return chart_->currentIndex(); }
 QSize ExportDialog::size() const { return QSize(width_->value(), height_->value()); }

@@ -341,6 +341,27 @@ bool DeckEditor::save()
     return err.isEmpty();
 }
 
+namespace {
+// A folder Save as can offer: one that exists and that its owner may write. The write bit is read
+// rather than asked of the system, which lets root write anywhere: the decks FullBand ships are
+// installed read-only, and a copy of them belongs with the user's files.
+bool writableFolder(const QString &folder)
+{
+    const QFileInfo info(folder);
+    return !folder.isEmpty() && info.isDir() && info.isWritable() && (info.permissions() & QFileDevice::WriteOwner);
+}
+} // namespace
+
+QString DeckEditor::saveFolder() const
+{
+    if (!path_.isEmpty() && writableFolder(QFileInfo(path_).absolutePath())) return QFileInfo(path_).absolutePath();
+    const QString last = QSettings().value(QStringLiteral("scenes/folder")).toString();
+    if (writableFolder(last)) return last;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (writableFolder(documents)) return documents;
+    return QDir::homePath();
+}
+
 bool DeckEditor::saveAs()
 {
     if (deck_.scenes.isEmpty()) {
@@ -348,11 +369,8 @@ bool DeckEditor::saveAs()
         return false;
     }
     QSettings settings;
-    const QString folder = path_.isEmpty()
-        ? settings.value(QStringLiteral("scenes/folder"), QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString()
-        : QFileInfo(path_).absolutePath();
     const QString slug = fileSlug(deck_.title.isEmpty() ? tr("deck") : deck_.title);
-    QString path = QFileDialog::getSaveFileName(this, tr("Save deck"), QDir(folder).filePath(slug + QStringLiteral(".fullband")),
+    QString path = QFileDialog::getSaveFileName(this, tr("Save deck"), QDir(saveFolder()).filePath(slug + QStringLiteral(".fullband")),
                                                 tr("FullBand decks (*.fullband)"));
     if (path.isEmpty()) return false;
     if (!path.endsWith(QLatin1String(".fullband"))) path += QStringLiteral(".fullband");

@@ -46,6 +46,9 @@ public:
     // Saves to the deck's file, or asks for one. Returns true when the deck was written.
     bool save();
     bool saveAs();
+    // The folder Save as proposes: the deck's own when it can be written there (not the read-only
+    // folder of the decks FullBand ships), else the last folder saved to, Documents or home.
+    QString saveFolder() const;
     // Writes the deck to path (all or nothing). Returns an error message, or empty.
     QString saveTo(const QString &path);
 

@@ -66,11 +66,12 @@ void ChartExportActions::exportChartDialog()
 {
     LabView *l = window_->currentLab();
     if (!l || l->exportables().isEmpty()) return;
-    ExportDialog dialog(l, window_);
+    // A file that cannot be written is said in the dialog, which stays open with its settings.
+    ExportDialog dialog(l, [this](const ExportDialog &d) {
+        return exportChart(d.chartIndex(), d.path(), d.size(), d.scale());
+    }, window_);
     if (dialog.exec() != QDialog::Accepted) return;
-    const QString err = exportChart(dialog.chartIndex(), dialog.path(), dialog.size(), dialog.scale());
-    if (err.isEmpty()) window_->toast()->showText(tr("Wrote %1").arg(dialog.path()), 5000);
-    window_->report(tr("Export chart"), err);
+    window_->toast()->showText(tr("Wrote %1").arg(dialog.path()), 5000);
 }
 
 void ChartExportActions::exportAnimationDialog()

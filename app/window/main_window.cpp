@@ -255,7 +255,8 @@ void MainWindow::buildMenus()
     const auto &labs = labRegistry();
     for (int i = 0; i < labs.size(); ++i) {
         QAction *a = view->addAction(QIcon(labs[i].icon), labs[i].title, this, [this, i] { showLab(i); });
-        if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        // Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth, as the digits sit on the keyboard.
+        if (i < 10) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + i : Qt::Key_0)));
     }
 
     deck_->buildMenu(menuBar());
@@ -290,7 +291,11 @@ void MainWindow::about()
         "Costs lab (KV cache, 12·d² parameters per layer, C ≈ 6ND, attention against dense compute, the "
         "decode bandwidth ceiling).</p>"
         "<p>Lecture mode: F5; Page Down / Page Up step through a deck; Esc leaves. Deck editor: Ctrl+D; "
-        "with a second screen, the presenter view shows the slide's notes there.</p>"
+        "with a second screen, the presenter view shows the slide's notes there; on a slide of a lab that "
+        "trains, space starts, pauses and resumes the training.</p>"
+        "<p>Keys: F1 start page · F5 lecture mode · F6 parameter column · F7 explanation · F9 lab list · "
+        "Ctrl+1 … Ctrl+9 and Ctrl+0 open the labs in the list's order · Ctrl+E export chart · "
+        "Ctrl+Z / Ctrl+Shift+Z undo and redo.</p>"
         "<p>Built with Qt %2, Eigen and oneTBB.</p>").arg(QStringLiteral(FULLBAND_VERSION), QString::fromLatin1(qVersion())));
 }
 

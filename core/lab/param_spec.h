@@ -23,6 +23,7 @@ struct ParamSpec {
     std::vector<std::string> choices;  // Choice: allowed names
     std::string defText;          // Choice/Text default
     std::size_t maxLength = 200;  // Text: longest accepted value
+    bool isFile = false;          // Text: the path of a file to read (panels offer Browse…)
     std::string help;             // one sentence for tooltips and --help
 };
 
@@ -45,6 +46,7 @@ struct LabSpec {
     std::string summary;  // one sentence on what it shows, for the start page and --help
     std::string section;  // the section it follows, with its heading, e.g. "218.4.4 Rotary position embeddings"
     bool trains = false;  // a lab that trains a model live (Start / Pause ...): a slide may start it
+    std::string sweep;    // the sweep Export animation proposes ("KEY=FROM:TO[:log]"); empty: the first number
 
     const ParamSpec *find(std::string_view key) const;
     ParamValues defaults() const;

@@ -42,7 +42,8 @@ const LabSpec &DecayBoundLab::spec()
         params::trainedLength(),
     }, "218.4.4, Figure 218.1 (right)",
         "How far RoPE's Abel-summation bound falls with distance, and how context extension moves it.",
-        "218.4.4 Rotary position embeddings, Figure 218.1 (right)" };
+        "218.4.4 Rotary position embeddings, Figure 218.1 (right)",
+        /*trains*/ false, /*sweep*/ "base=100:1e6:log" };
     return spec;
 }
 

@@ -49,6 +49,7 @@ LabSpec makeSpec()
     ParamSpec text { "text", "text file", "", ParamKind::Text };
     text.maxLength = 4096;
     text.help = "Path of a UTF-8 text file for task=text.";
+    text.isFile = true;
     p.push_back(text);
     p.push_back(integer("vocab", "vocabulary V", 2, 512, 16, "Token count of the induction tasks."));
     p.push_back(integer("buckets", "buckets V_b", 2, 64, 4, "Buckets of the accumulator (its vocabulary)."));

@@ -6,7 +6,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QResizeEvent>
 #include <QLineEdit>
@@ -138,18 +140,29 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
         connect(r.combo, &QComboBox::currentTextChanged, this, [this, key](const QString &text) {
             ParamValues c = values_;
             c.texts[key] = text.toStdString();
-            propose(c);
+            propose(c, key);
         });
     } else if (p.kind == ParamKind::Text) {
         r.edit = new QLineEdit;
         r.edit->setMaxLength(int(p.maxLength));
         r.edit->setToolTip(tip);
         grid->addWidget(label, row++, 0, 1, 2);
-        grid->addWidget(r.edit, row++, 0, 1, 2);
+        if (p.isFile) {
+            auto *line = new QHBoxLayout;
+            line->addWidget(r.edit, 1);
+            auto *browseButton = new QPushButton(tr("Browse…"));
+            browseButton->setObjectName(QStringLiteral("browse_") + QString::fromStdString(key));
+            browseButton->setToolTip(tr("Choose the %1").arg(QString::fromStdString(p.label)));
+            connect(browseButton, &QPushButton::clicked, this, [this, key] { browse(key); });
+            line->addWidget(browseButton);
+            grid->addLayout(line, row++, 0, 1, 2);
+        } else {
+            grid->addWidget(r.edit, row++, 0, 1, 2);
+        }
         connect(r.edit, &QLineEdit::textEdited, this, [this, key](const QString &text) {
             ParamValues c = values_;
             c.texts[key] = text.toStdString();
-            propose(c);
+            propose(c, key);
         });
     } else if (isBoolean(p)) {
         r.check = new QCheckBox(QString::fromStdString(p.label));
@@ -159,7 +172,7 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
         connect(r.check, &QCheckBox::toggled, this, [this, key](bool on) {
             ParamValues c = values_;
             c.numbers[key] = on ? 1.0 : 0.0;
-            propose(c);
+            propose(c, key);
         });
     } else {
         r.spin = new NumberSpinBox;
@@ -186,7 +199,43 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
             proposeStep(key, v, true);
         });
     }
+    // A refusal of this row's change is said right under it (a message at the foot of a long
+    // column is out of sight on a small screen). Hidden, the row takes no room.
+    r.message = new QLabel;
+    r.message->setWordWrap(true);
+    r.message->setObjectName(QStringLiteral("paramMessage_") + QString::fromStdString(key));
+    r.message->hide();
+    grid->addWidget(r.message, row++, 0, 1, 2);
     rows_[key] = r;
+}
+
+void ParamPanel::setFileChooser(std::function<QString(const QString &)> chooser)
+{
+    fileChooser_ = std::move(chooser);
+}
+
+void ParamPanel::browse(const std::string &key)
+{
+    const auto it = rows_.find(key);
+    if (it == rows_.end() || !it->second.edit) return;
+    const QString current = QString::fromStdString(values_.text(key));
+    const QString path = fileChooser_ ? fileChooser_(current)
+                                      : QFileDialog::getOpenFileName(this, tr("Choose the %1").arg(
+                                            QString::fromStdString(it->second.spec->label)), current);
+    if (path.isEmpty()) return;
+    // The values refused last, completed by this file, when that is all they lacked (task = text
+    // chosen before its file): both take effect at once.
+    if (!refused_.texts.empty() || !refused_.numbers.empty()) {
+        ParamValues completed = refused_;
+        completed.texts[key] = path.toStdString();
+        if (checkAll(spec_, completed).empty() && (!validator_ || validator_(completed).empty())) {
+            propose(completed, key);
+            return;
+        }
+    }
+    ParamValues c = values_;
+    c.texts[key] = path.toStdString();
+    propose(c, key);
 }
 
 void ParamPanel::resizeEvent(QResizeEvent *event)
@@ -204,16 +253,23 @@ void ParamPanel::setValidator(std::function<std::string(const ParamValues &)> va
     validator_ = std::move(validator);
 }
 
-void ParamPanel::propose(ParamValues candidate)
+void ParamPanel::propose(ParamValues candidate, const std::string &key)
 {
     if (syncing_) return;
     std::string err = checkAll(spec_, candidate);
     if (err.empty() && validator_) err = validator_(candidate);
     if (!err.empty()) {
-        showMessage(QString::fromStdString(err), true);
+        QString text = QString::fromStdString(err);
+        // A file missing: say where to choose it.
+        for (const auto &[fileKey, r] : rows_)
+            if (r.spec->isFile && candidate.text(fileKey).empty() && err.find(fileKey) != std::string::npos)
+                text += tr(" — choose it with Browse… under “%1”.").arg(QString::fromStdString(r.spec->label));
+        showMessage(text, true, key);
+        refused_ = std::move(candidate);
         syncControls();  // the controls show the values in force, not the refused ones
         return;
     }
+    refused_ = {};
     if (candidate == values_) return;
     values_ = std::move(candidate);
     showMessage(QString(), false);
@@ -235,15 +291,15 @@ void ParamPanel::proposeStep(const std::string &key, double value, bool skipRefu
         for (double v = value + delta; !refusal.empty() && v >= s.min && v <= s.max; v += delta) {
             c.numbers[key] = v;
             if (!checkAll(spec_, c).empty() || !validator_(c).empty()) continue;
-            propose(c);
+            propose(c, key);
             showMessage(tr("%1 = %2 skipped: %3").arg(QString::fromStdString(key),
                                                       QString::fromStdString(formatNumber(value)),
-                                                      QString::fromStdString(refusal)), false);
+                                                      QString::fromStdString(refusal)), false, key);
             return;
         }
         c.numbers[key] = value;
     }
-    propose(c);
+    propose(c, key);
 }
 
 QString ParamPanel::setValues(const ParamValues &values)
@@ -280,13 +336,20 @@ void ParamPanel::reset()
 
 QString ParamPanel::message() const
 {
-    return message_->text();
+    return shownMessage_;
 }
 
-void ParamPanel::showMessage(const QString &text, bool error)
+void ParamPanel::showMessage(const QString &text, bool error, const std::string &key)
 {
-    message_->setText(text);
-    message_->setStyleSheet(error ? QStringLiteral("color:#b00020;") : QString());
+    shownMessage_ = text;
+    const auto at = rows_.find(key);
+    QLabel *target = at != rows_.end() ? at->second.message : message_;
+    for (auto &[k, r] : rows_)
+        if (r.message != target) r.message->hide();
+    if (target != message_) message_->clear();
+    target->setText(text);
+    target->setStyleSheet(error ? QStringLiteral("color:#b00020;") : QString());
+    target->setVisible(!text.isEmpty() || target == message_);
 }
 
 void ParamPanel::syncControls()

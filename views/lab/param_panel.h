@@ -44,8 +44,15 @@ public:
     // Back to the chapter's values.
     void reset();
 
-    // The message line (errors in red).
+    // The message shown (errors in red): under the row of the control that was changed, or at the
+    // foot of the panel for values set as a whole.
     QString message() const;
+
+    // How Browse… asks for a file (a file dialog; tests put their own): given the current path,
+    // returns the chosen one, or an empty string when cancelled.
+    void setFileChooser(std::function<QString(const QString &current)> chooser);
+    // Browse… of a file parameter, as if clicked.
+    void browse(const std::string &key);
 
     // Slider position <-> value, exposed for tests.
     static int sliderPosition(const ParamSpec &spec, double value);
@@ -70,22 +77,29 @@ private:
         QComboBox *combo = nullptr;
         QCheckBox *check = nullptr;
         QLineEdit *edit = nullptr;
+        QLabel *message = nullptr;  // the refusal of a change of this row, right under it
     };
 
     void buildRow(const ParamSpec &spec, QGridLayout *grid, int &row);
-    // A control changed: check the candidate values; apply or refuse.
-    void propose(ParamValues candidate);
+    // The control of key changed: check the candidate values; apply or refuse (said under its row).
+    void propose(ParamValues candidate, const std::string &key);
     // A slider or spin box moved key to value; with skipRefused a single step onto a value the
     // validator refuses continues to the next accepted one.
     void proposeStep(const std::string &key, double value, bool skipRefused);
     void syncControls();
-    void showMessage(const QString &text, bool error);
+    // Shows text under key's row (empty key: at the foot of the panel) and hides the other messages.
+    void showMessage(const QString &text, bool error, const std::string &key = {});
 
     LabSpec spec_;
     ParamValues values_;
     std::function<std::string(const ParamValues &)> validator_;
     std::map<std::string, Row> rows_;
     QLabel *message_ = nullptr;
+    QString shownMessage_;
+    // The last values refused: a file chosen next completes them when only the file was missing
+    // (task = text chosen before its file).
+    ParamValues refused_;
+    std::function<QString(const QString &)> fileChooser_;
     bool syncing_ = false;
 };
 

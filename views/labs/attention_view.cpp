@@ -139,8 +139,9 @@ AttentionView::AttentionView(QWidget *parent)
     chartArea()->addWidget(hoverLine_);
     addChart(table_, table_, 1);
     table_->setVisible(false);
+    // On a projector the hint for the mouse is noise: the line stays, empty, until a cell is hovered.
     auto hover = [this](const QString &text) {
-        hoverLine_->setText(text.isEmpty() ? tr("Hover a cell to read its query, key and weight.") : text);
+        hoverLine_->setText(!text.isEmpty() ? text : presenting_ ? QStringLiteral(" ") : tr("Hover a cell to read its query, key and weight."));
     };
     connect(grid_, &HeatmapGrid::hoverTextChanged, this, hover);
     connect(table_, &PositionalTable::hoverTextChanged, this, hover);
@@ -179,6 +180,10 @@ void AttentionView::setPresentationScale(double scale)
     QFont f = hoverLine_->font();
     f.setPointSizeF(hoverPointSize_ * scale);
     hoverLine_->setFont(f);
+    const bool was = presenting_;
+    presenting_ = scale > 1.0;
+    if (presenting_ != was && (hoverLine_->text().startsWith(QLatin1String("Hover")) || hoverLine_->text() == QLatin1String(" ")))
+        hoverLine_->setText(presenting_ ? QStringLiteral(" ") : tr("Hover a cell to read its query, key and weight."));
 }
 
 QJsonObject AttentionView::extraState() const

@@ -54,6 +54,7 @@ private:
     HeatmapGrid *grid_ = nullptr;
     QLabel *hoverLine_ = nullptr;
     double hoverPointSize_ = 10.0;  // at presentation scale 1
+    bool presenting_ = false;       // lecture mode's scale: no hint for the mouse
     QCheckBox *logScale_ = nullptr;
     QCheckBox *cellHeads_ = nullptr;
     PositionalTable *table_ = nullptr;

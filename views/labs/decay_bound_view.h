@@ -30,6 +30,7 @@ public:
     // Series shown, for tests.
     QLineSeries *plainSeries() const { return plain_; }
     QLineSeries *scaledSeries() const { return scaled_; }
+    ChartPanel *decayChart() const { return decayChart_; }
 
     QJsonObject extraState() const override;
     QString setExtraState(const QJsonObject &state) override;

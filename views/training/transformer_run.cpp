@@ -64,7 +64,7 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
             QString score, shortScore;
             if (std::size_t(l) < snap.inductionScore.size() && std::size_t(h) < snap.inductionScore[l].size()) {
                 score = QStringLiteral(" · ind %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
-                shortScore = QStringLiteral(" %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
+                shortScore = QStringLiteral(" ind %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
             }
             m.panelTitles << QStringLiteral("L%1 H%2%3").arg(l + 1).arg(h + 1).arg(score);
             m.shortTitles << QStringLiteral("L%1H%2%3").arg(l + 1).arg(h + 1).arg(shortScore);

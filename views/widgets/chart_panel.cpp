@@ -1,5 +1,6 @@
 #include "views/widgets/chart_panel.h"
 
+#include "views/widgets/axis_hold.h"
 #include "views/widgets/export_pens.h"
 #include "views/widgets/fitted_font.h"
 #include "views/widgets/minor_grid.h"
@@ -124,6 +125,10 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
     // then the legend is hidden and its names go to the tooltip. legendCutAt_ is the width at
     // which Qt cut it last time (the estimate below can be short of Qt's own sizes).
     QLegend *legend = c->legend();
+    if ((legendCutAt_ > 0 || legendTooTallAt_ > 0) && legendState() != legendCutFor_) {
+        legendCutAt_ = 0;
+        legendTooTallAt_ = 0;
+    }
     if (legend->isVisible() || legendHiddenToFit_) {
         const QFontMetricsF fm(legend->font());
         qreal need = 16;
@@ -225,6 +230,7 @@ void ChartPanel::checkCutLegend()
         items << items[i]->childItems();
         if (isCut(items[i])) {
             legendCutAt_ = width();
+            legendCutFor_ = legendState();
             fitTexts(size());
             return;
         }
@@ -232,10 +238,22 @@ void ChartPanel::checkCutLegend()
     for (const QGraphicsItem *item : scene()->items()) {
         if (!legend->isAncestorOf(item) && isCut(item)) {
             legendTooTallAt_ = height();
+            legendCutFor_ = legendState();
             fitTexts(size());
             return;
         }
     }
+}
+
+QString ChartPanel::legendState() const
+{
+    QChart *c = chart();
+    QString state = QString::number(c->legend()->font().pointSizeF());
+    for (QLegendMarker *m : c->legend()->markers())
+        if (m->isVisible()) state += QLatin1Char('|') + m->label();
+    // Not the axis ranges: they change at every redraw of a training, and the legend would flicker.
+    for (QAbstractAxis *a : c->axes()) state += QLatin1Char('|') + QString::number(a->labelsFont().pointSizeF());
+    return state;
 }
 
 void ChartPanel::applyFonts()
@@ -375,6 +393,7 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
 {
     if (!axis || !std::isfinite(lo) || !std::isfinite(hi)) return;
     if (hi < lo) std::swap(lo, hi);
+    AxisHold::adjust(axis, lo, hi);  // an animation's axes stay put over its frames
     if (axis->type() == QAbstractAxis::AxisTypeLogValue) {
         if (hi <= 0.0) return;
         if (lo <= 0.0) lo = hi * 1e-6;

@@ -214,19 +214,36 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
         }
     }
     if (lay.twoLineTitles) {
-        // Two lines of title per row: the shape is chosen again with them.
-        panelTitleH = 2 * fmPanel.height() + 4;
-        s = side(R, C);
-        for (int r = 1; r <= count; ++r) {
-            const int c = (count + r - 1) / r;
-            if ((r - 1) * c >= count) continue;
-            if (const double t = side(r, c); t > s + 0.5) {
-                s = t;
-                R = r;
-                C = c;
+        // Two lines of title per row, three where the words still do not fit in two ("L1H1" /
+        // "ind" / "0.91" in the narrowest panels): the shape is chosen again with them.
+        auto linesAt = [&](double width) {
+            int lines = 2;
+            for (int i = 0; i < count; ++i) {
+                const QString &t = i < data_.shortTitles.size() ? data_.shortTitles[i]
+                                 : i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
+                const QRectF need = fmSmallest.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, t);
+                lines = std::max(lines, int(std::ceil(need.height() / fmSmallest.lineSpacing() - 0.01)));
             }
+            return std::min(lines, 3);
+        };
+        int lines = linesAt(s);
+        for (int pass = 0; pass < 2; ++pass) {
+            panelTitleH = lines * fmPanel.height() + 4;
+            s = side(R, C);
+            for (int r = 1; r <= count; ++r) {
+                const int c = (count + r - 1) / r;
+                if ((r - 1) * c >= count) continue;
+                if (const double t = side(r, c); t > s + 0.5) {
+                    s = t;
+                    R = r;
+                    C = c;
+                }
+            }
+            s = rounded(s);
+            const int again = linesAt(s);
+            if (again <= lines) break;
+            lines = again;
         }
-        s = rounded(s);
     }
     lay.rows = R;
     lay.cols = C;

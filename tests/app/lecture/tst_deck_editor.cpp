@@ -21,6 +21,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -369,6 +370,26 @@ private Q_SLOTS:
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("keep"));
+    }
+
+    // Save as proposes the deck's own folder when it can be written, never the read-only folder of
+    // the shipped decks (root included: the write bit decides), else the last folder saved to.
+    void saveAsProposesAWritableFolder()
+    {
+        MainWindow w;
+        DeckEditor *e = w.deckEditor();
+        QTemporaryDir shipped, mine, last;
+        e->setDeck(threeSlides(), QDir(mine.path()).filePath(QStringLiteral("talk.fullband")));
+        QCOMPARE(e->saveFolder(), QDir(mine.path()).absolutePath());
+        QSettings().setValue(QStringLiteral("scenes/folder"), last.path());
+        QVERIFY(QFile::setPermissions(shipped.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner
+                                                          | QFileDevice::ReadOther | QFileDevice::ExeOther));
+        e->setDeck(threeSlides(), QDir(shipped.path()).filePath(QStringLiteral("road-to-transformers.fullband")));
+        QCOMPARE(e->saveFolder(), last.path());
+        QSettings().setValue(QStringLiteral("scenes/folder"), shipped.path());
+        QVERIFY(e->saveFolder() != shipped.path());
+        QVERIFY(QFileInfo(e->saveFolder()).isDir());
+        QFile::setPermissions(shipped.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     }
 
     // With the editor open the window does not grow: at 1024 x 768 the editor floats over the

@@ -173,6 +173,18 @@ private Q_SLOTS:
             QTest::keyClick(&w, Qt::Key_Space);
             QCOMPARE(lab->state(), TrainingLabView::State::Running);
         }
+        // Every slide of the deck, after that run of another task: a lab that trains shows no run but
+        // one of the values its slide names (a run of other values would be stale on the projector).
+        for (int i = 0; i < lecture->deck().scenes.size(); ++i) {
+            QCOMPARE(lecture->show(i), QString());
+            if (auto *trainer = qobject_cast<TrainingLabView *>(w.currentLab());
+                trainer && trainer->state() != TrainingLabView::State::Idle)
+            {
+                QVERIFY2(trainer->runValues() == trainer->values(), qPrintable(QStringLiteral("slide %1").arg(i + 1)));
+                if (trainer != lab) trainer->stop();  // the toy's slide trains on entering: not for this test
+            }
+        }
+        QCOMPARE(lecture->show(slide), QString());
         // Ended (stopped here rather than trained to its end: the test waits for states, not steps).
         lab->stop();
         QTRY_VERIFY_WITH_TIMEOUT(lab->state() == TrainingLabView::State::Done, 120000);

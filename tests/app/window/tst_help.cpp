@@ -148,6 +148,23 @@ private Q_SLOTS:
         QCOMPARE(w.currentLab(), w.lab(1));
     }
 
+    // Ctrl+1 ... Ctrl+9 and Ctrl+0 open every lab, in the list's order (an eleventh lab would need
+    // another key: this fails then).
+    void everyLabHasADigitShortcut()
+    {
+        MainWindow w;
+        w.resize(1024, 768);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(labRegistry().size() <= 10);
+        for (int i = labRegistry().size() - 1; i >= 0; --i) {
+            const Qt::Key key = i < 9 ? Qt::Key(Qt::Key_1 + i) : Qt::Key_0;
+            QTest::keyClick(&w, key, Qt::ControlModifier);
+            QCOMPARE(w.currentLab(), w.lab(i));
+        }
+    }
+
     void startPageShortcutAndFirstStart()
     {
         {

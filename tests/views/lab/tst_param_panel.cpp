@@ -1,7 +1,12 @@
-// The parameter panel: slider mapping, refusing bad input without changing state, reset.
+// The parameter panel: slider mapping, refusing bad input without changing state (said under the
+// row changed), a file parameter's Browse…, reset.
 #include "views/widgets/number_spin_box.h"
 #include "views/lab/param_panel.h"
 
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -142,6 +147,59 @@ private Q_SLOTS:
         QVERIFY(panel.setValue("base", "30000").isEmpty());
         spins[1]->stepBy(-1);
         QCOMPARE(panel.values().number("base"), 20000.0);
+    }
+
+    // A choice the cross-key rules refuse (task = text without its file) snaps back, and says why
+    // right under the combo box, where the eye is, not at the foot of a long column; Browse… then
+    // completes the refused choice with the file chosen: both take effect at once.
+    void refusalUnderItsRowAndBrowseCompletesIt()
+    {
+        LabSpec spec { "demo", "Demo", {} };
+        ParamSpec task { "task", "task", "", ParamKind::Choice };
+        task.choices = { "copy", "text" };
+        task.defText = "copy";
+        ParamSpec text { "text", "text file", "", ParamKind::Text };
+        text.isFile = true;
+        spec.params = { task, text };
+        ParamPanel panel(spec);
+        panel.setValidator([](const ParamValues &v) -> std::string {
+            return v.text("task") == "text" && v.text("text").empty() ? "text must name a file for task=text" : "";
+        });
+        panel.resize(300, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *combo = panel.findChild<QComboBox *>();
+        QSignalSpy changed(&panel, &ParamPanel::valuesChanged);
+        combo->setCurrentText(QStringLiteral("text"));
+        QCOMPARE(combo->currentText(), QStringLiteral("copy"));
+        QCOMPARE(changed.count(), 0);
+        auto *under = panel.findChild<QLabel *>(QStringLiteral("paramMessage_task"));
+        QVERIFY(under && under->isVisible());
+        QVERIFY2(under->text().contains(QStringLiteral("Browse")), qPrintable(under->text()));
+        QCOMPARE(panel.message(), under->text());
+        QVERIFY(under->geometry().top() < panel.findChild<QLineEdit *>()->geometry().top());
+
+        // Browse…: cancelled changes nothing; a file chosen completes the refused choice.
+        QString offered = QStringLiteral("unset");
+        panel.setFileChooser([&](const QString &current) { offered = current; return QString(); });
+        auto *browse = panel.findChild<QPushButton *>(QStringLiteral("browse_text"));
+        QVERIFY(browse && browse->isVisible());
+        browse->click();
+        QCOMPARE(offered, QString());
+        QCOMPARE(changed.count(), 0);
+        panel.setFileChooser([](const QString &) { return QStringLiteral("notes.txt"); });
+        browse->click();
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(panel.values().text("task"), std::string("text"));
+        QCOMPARE(panel.values().text("text"), std::string("notes.txt"));
+        QCOMPARE(combo->currentText(), QStringLiteral("text"));
+        QCOMPARE(panel.findChild<QLineEdit *>()->text(), QStringLiteral("notes.txt"));
+        QVERIFY(!under->isVisible());
+        QVERIFY(panel.message().isEmpty());
+        // Later, a file alone is only the file.
+        panel.setFileChooser([](const QString &) { return QStringLiteral("other.txt"); });
+        panel.browse("text");
+        QCOMPARE(panel.values().text("text"), std::string("other.txt"));
     }
 
     void resetRestoresDefaults()

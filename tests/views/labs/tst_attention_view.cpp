@@ -282,6 +282,19 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QString::number(w, 'f', 6)), qPrintable(text));
     }
 
+    // The hint for the mouse is not projected: at lecture mode's scale the line is empty until a
+    // cell is hovered, and back at the desk it says how to read a cell again.
+    void noMouseHintOnAProjector()
+    {
+        AttentionView view;
+        view.waitForResult();
+        QVERIFY(view.hoverLine()->text().startsWith(QStringLiteral("Hover")));
+        view.setPresentationScale(1.6);
+        QVERIFY(view.hoverLine()->text().trimmed().isEmpty());
+        view.setPresentationScale(1.0);
+        QVERIFY(view.hoverLine()->text().startsWith(QStringLiteral("Hover")));
+    }
+
     void exportRendersRequestedSize_data()
     {
         QTest::addColumn<QSize>("size");

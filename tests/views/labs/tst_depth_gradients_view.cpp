@@ -25,6 +25,14 @@ ParamValues with(ParamValues v, const std::string &key, const std::string &value
     return v;
 }
 
+// A view whose classifier trains 10 steps, not the default 200: the tests that do not look at the
+// trained classifier need not wait for it (the default training started by the constructor is
+// retired within a step).
+void quickClassifier(DepthGradientsView &view)
+{
+    if (!view.setValues(with(view.values(), "steps", "10")).isEmpty()) qFatal("steps=10 refused");
+}
+
 bool allPositive(const QLineSeries *s)
 {
     for (const QPointF &p : s->points())
@@ -62,6 +70,7 @@ private Q_SLOTS:
     void focusRearrangesCharts()
     {
         DepthGradientsView view;
+        quickClassifier(view);
         view.resize(1600, 1000);
         view.show();
         view.waitForResult();
@@ -116,6 +125,7 @@ private Q_SLOTS:
     void refusedInputChangesNothing()
     {
         DepthGradientsView view;
+        quickClassifier(view);
         view.waitForResult();
         const ParamValues before = view.values();
         ParamValues bad = before;
@@ -129,6 +139,7 @@ private Q_SLOTS:
     void closingCancelsTraining()
     {
         auto view = std::make_unique<DepthGradientsView>();
+        quickClassifier(*view);
         view->waitForResult();
         ParamValues v = with(with(view->values(), "steps", "2000"), "batch", "32");
         QVERIFY(view->setValues(v).isEmpty());
@@ -150,6 +161,7 @@ private Q_SLOTS:
     void exportIsNotBlank()
     {
         DepthGradientsView view;
+        quickClassifier(view);
         view.resize(1600, 1000);
         view.show();
         view.waitForResult();
