@@ -13,8 +13,12 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <QStringList>
+#include <QStyle>
+#include <QStyleOptionComboBox>
+#include <QTableView>
 #include <QWidget>
 
 namespace fb::layoutwalk {
@@ -45,8 +49,74 @@ inline bool isCompound(const QWidget *w)
         || qobject_cast<const QAbstractSpinBox *>(w);
 }
 
+// A combo box showing less than its current choice ("induction-fi").
+inline void checkCombo(const QComboBox *c, QStringList &problems)
+{
+    if (c->currentText().isEmpty()) return;
+    QStyleOptionComboBox opt;
+    opt.initFrom(c);
+    opt.editable = c->isEditable();
+    opt.currentText = c->currentText();
+    const QRect field = c->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, c);
+    const int need = c->fontMetrics().horizontalAdvance(c->currentText());
+    if (need > field.width())
+        problems << QStringLiteral("combo box text cut (needs %1 px, has %2): '%3'").arg(need).arg(field.width()).arg(c->currentText());
+}
+
+// Cells of a table shown shorter than their text ("3.…"): a word wider than its column, or
+// wrapped lines taller than the row.
+inline void checkCells(const QAbstractItemView *view, QStringList &problems)
+{
+    const QAbstractItemModel *model = view->model();
+    auto *table = qobject_cast<const QTableView *>(view);
+    if (!model || !table) return;
+    const QFontMetrics fm(view->font());
+    const int margin = 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1);
+    for (int r = 0; r < model->rowCount(); ++r) {
+        if (table->isRowHidden(r)) continue;
+        for (int c = 0; c < model->columnCount(); ++c) {
+            if (table->isColumnHidden(c)) continue;
+            const QString text = model->index(r, c).data(Qt::DisplayRole).toString();
+            if (text.isEmpty()) continue;
+            const int width = table->columnWidth(c) - margin;
+            const QRect need = fm.boundingRect(QRect(0, 0, std::max(width, 1), 100000),
+                                               table->wordWrap() ? Qt::TextWordWrap : 0, text);
+            if (need.width() > width || need.height() > table->rowHeight(r))
+                problems << QStringLiteral("table cell cut (needs %1 x %2 px, has %3 x %4): '%5'")
+                                .arg(need.width()).arg(need.height()).arg(width).arg(table->rowHeight(r)).arg(text);
+        }
+    }
+    // The header's labels too: Qt elides each line of a section that is too narrow.
+    const QHeaderView *header = table->horizontalHeader();
+    if (header && header->isVisible()) {
+        const QFontMetrics hm(header->font());
+        const int headerMargin = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+        for (int c = 0; c < model->columnCount(); ++c) {
+            if (table->isColumnHidden(c)) continue;
+            const QString text = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            if (text.isEmpty()) continue;
+            const QStringList lines = text.split(QLatin1Char('\n'));
+            int wide = 0;
+            for (const QString &line : lines) wide = std::max(wide, hm.horizontalAdvance(line));
+            const int width = header->sectionSize(c) - headerMargin;
+            const int high = int(lines.size()) * hm.height();
+            if (wide > width || high > header->height())
+                problems << QStringLiteral("table header cut (needs %1 x %2 px, has %3 x %4): '%5'")
+                                .arg(wide).arg(high).arg(width).arg(header->height()).arg(text);
+        }
+    }
+}
+
 inline void checkText(const QWidget *w, QStringList &problems)
 {
+    if (auto *c = qobject_cast<const QComboBox *>(w)) {
+        checkCombo(c, problems);
+        return;
+    }
+    if (auto *v = qobject_cast<const QAbstractItemView *>(w)) {
+        checkCells(v, problems);
+        return;
+    }
     if (auto *l = qobject_cast<const QLabel *>(w)) {
         if (l->text().isEmpty() || !l->pixmap().isNull()) return;
         if (l->wordWrap()) {
@@ -107,6 +177,7 @@ inline void walkPanel(const QWidget *content, QStringList &problems)
         if (auto *b = qobject_cast<const QAbstractButton *>(w); b && !b->text().isEmpty()
             && b->sizeHint().width() > b->width() + 1)
             problems << QStringLiteral("button text cut (needs %1 px): %2").arg(b->sizeHint().width()).arg(describe(w));
+        if (auto *c = qobject_cast<const QComboBox *>(w)) checkCombo(c, problems);
         if (auto *l = qobject_cast<const QLabel *>(w); l && !l->wordWrap() && !l->text().isEmpty()
             && l->sizeHint().width() > l->width() + 1)
             problems << QStringLiteral("text cut (needs %1 px wide): %2").arg(l->sizeHint().width()).arg(describe(w));

@@ -51,10 +51,24 @@ ExplanationPanel::ExplanationPanel(const QString &html, QWidget *parent)
     body_->viewport()->setAutoFillBackground(false);
     layout->addWidget(body_, 1);
 
+    textPt_ = text_->font().pointSizeF();
+    togglePt_ = toggle_->font().pointSizeF();
+
     connect(toggle_, &QToolButton::clicked, this, [this](bool on) {
         setExpanded(on);
         Q_EMIT toggled(on);
     });
+}
+
+void ExplanationPanel::setFontScale(double scale)
+{
+    QFont f = text_->font();
+    f.setPointSizeF(textPt_ * scale);
+    text_->setFont(f);
+    QFont t = toggle_->font();
+    t.setPointSizeF(togglePt_ * scale);
+    toggle_->setFont(t);
+    fitBody();
 }
 
 QString ExplanationPanel::text() const

@@ -21,6 +21,10 @@ public:
     void setExpanded(bool expanded);
     QToolButton *toggleButton() const { return toggle_; }
 
+    // Lecture mode's larger text (1 at the desk): the panel's own fonts, which the application
+    // font does not reach under its style sheet.
+    void setFontScale(double scale);
+
     // Above the charts the body is as high as its text at the panel's width, at most maxHeight
     // (then it scrolls); beside them (maxHeight < 0) it takes all the height the panel has.
     void setBodyLimit(int maxHeight);
@@ -44,6 +48,7 @@ private:
     SelectableText *text_ = nullptr;
     bool expanded_ = true;
     int limit_ = -1;
+    double textPt_ = 0.0, togglePt_ = 0.0;  // at scale 1
 };
 
 } // namespace fb

@@ -134,6 +134,7 @@ void LabView::setPresentationScale(double scale)
 {
     for (ChartPanel *chart : findChildren<ChartPanel *>()) chart->setFontScale(scale);
     readouts_->setFontScale(scale);
+    explanation_->setFontScale(scale);
 }
 
 void LabView::resizeEvent(QResizeEvent *event)

@@ -133,7 +133,15 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
 
     if (p.kind == ParamKind::Choice) {
         r.combo = new QComboBox;
-        for (const auto &c : p.choices) r.combo->addItem(QString::fromStdString(c));
+        std::size_t longest = 0;
+        for (const auto &c : p.choices) {
+            r.combo->addItem(QString::fromStdString(c));
+            longest = std::max(longest, c.size());
+        }
+        // Wide enough for its longest choice ("induction-fixed"), whatever the column's width: the
+        // column asks for its contents' minimum width.
+        r.combo->setMinimumContentsLength(int(longest));
+        r.combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         r.combo->setToolTip(tip);
         grid->addWidget(label, row, 0);
         grid->addWidget(r.combo, row++, 1);

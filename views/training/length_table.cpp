@@ -2,6 +2,7 @@
 
 #include "core/transformer/transformer_report.h"
 
+#include <QEvent>
 #include <QHeaderView>
 
 #include <algorithm>
@@ -15,8 +16,11 @@ LengthTable::LengthTable(QWidget *parent)
     setObjectName(QStringLiteral("lengthTable"));
     setHorizontalHeaderLabels({ tr("positions"), QStringLiteral("T"), QStringLiteral("2T"), QStringLiteral("4T") });
     verticalHeader()->setVisible(false);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // Every column as wide as its header and cells ("4T = 128", "3.142"), never elided; the table
+    // asks for that width (fitWidth), the last column takes what is left.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setToolTip(tr("Held-out loss (nats) on fresh sequences of T, 2T and 4T tokens after training; for the "
@@ -25,15 +29,33 @@ LengthTable::LengthTable(QWidget *parent)
 
 void LengthTable::clearRows()
 {
+    // Empty, it is not shown: the loss curves beside it get the width (and their legend room).
+    setVisible(false);
     setRowCount(0);
     horizontalHeaderItem(0)->setText(tr("positions"));
+    for (int c = 1; c < 4; ++c) horizontalHeaderItem(c)->setText(c == 1 ? QStringLiteral("T") : QStringLiteral("%1T").arg(1 << (c - 1)));
+    fitWidth();
+}
+
+void LengthTable::fitWidth()
+{
+    int width = 2 * frameWidth();
+    for (int c = 0; c < columnCount(); ++c) width += std::max(horizontalHeader()->sectionSizeHint(c), sizeHintForColumn(c));
+    setMinimumWidth(width);
+}
+
+void LengthTable::changeEvent(QEvent *event)
+{
+    QTableWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) fitWidth();  // lecture mode's larger text
 }
 
 void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
 {
     setRowCount(int(rows.size()));
-    // The column of the positional schemes says which loss the cells hold.
-    horizontalHeaderItem(0)->setText(repeat ? tr("loss on the repeat, nats") : tr("held-out loss, nats"));
+    // The column of the positional schemes says which loss the cells hold (two lines: the column
+    // stays narrow).
+    horizontalHeaderItem(0)->setText(repeat ? tr("positions\nrepeat loss, nats") : tr("positions\nheld-out loss, nats"));
     for (int r = 0; r < int(rows.size()); ++r) {
         const LengthRow &row = rows[std::size_t(r)];
         setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.label)));
@@ -57,6 +79,8 @@ void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
         horizontalHeaderItem(2)->setText(QStringLiteral("2T = %1").arg(rows.front().lengths[1]));
         horizontalHeaderItem(3)->setText(QStringLiteral("4T = %1").arg(rows.front().lengths[2]));
     }
+    fitWidth();
+    setVisible(!rows.empty());
 }
 
 } // namespace fb

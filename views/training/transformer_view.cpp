@@ -40,6 +40,7 @@ TransformerView::TransformerView(QWidget *parent)
     maps_->setExportTitle(tr("Transformer attention maps"));
     lengths_ = new LengthTable;
     lengths_->setMinimumHeight(90);
+    lengths_->clearRows();  // shown once a run has filled it
     // The column of controls, maps, curves and table fits a 1280 x 720 screen: the charts may be
     // shorter than a chart's usual minimum.
     maps_->setMinimumHeight(260);  // the heads stay readable, also with the explanation open
