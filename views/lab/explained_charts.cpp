@@ -38,8 +38,9 @@ void ExplainedCharts::arrange()
 {
     const int side = std::clamp(int(width() * 0.22), 260, 360);
     const QSize chartsMin = charts_->minimumSizeHint();
+    const int besideMin = panel_->fontScale() > 1.0 ? kChartsBesideMinOnSlide : kChartsBesideMin;
     const bool beside = panel_->isExpanded()
-        && width() - side - layout_->spacing() >= std::max(kChartsBesideMin, chartsMin.width());
+        && width() - side - layout_->spacing() >= std::max(besideMin, chartsMin.width());
     if (beside != beside_) {
         beside_ = beside;
         layout_->setDirection(beside ? QBoxLayout::RightToLeft : QBoxLayout::TopToBottom);
@@ -62,7 +63,10 @@ void ExplainedCharts::arrange()
     const int header = panel_->toggleButton()->sizeHint().height() + 8;
     const int room = heightOnScreen();
     const int spare = room - chartsNeed - layout_->spacing() - header - kSlack;
-    panel_->setBodyLimit(std::max(0, std::min(int(room * kAboveShare), spare)));
+    // On a slide (lecture mode's larger text) the charts are the point: the text gets less of the
+    // height and scrolls.
+    const double share = panel_->fontScale() > 1.0 ? kAboveShareOnSlide : kAboveShare;
+    panel_->setBodyLimit(std::max(0, std::min(int(room * share), spare)));
 }
 
 int ExplainedCharts::heightOnScreen() const

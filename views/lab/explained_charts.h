@@ -21,8 +21,11 @@ public:
     // The explanation is a column beside the charts when they keep at least this width (two
     // charts side by side keep their legends whole), else a strip above them.
     static constexpr int kChartsBesideMin = 960;
+    // On a slide the charts keep their height: the text goes beside them down to this width.
+    static constexpr int kChartsBesideMinOnSlide = 600;
     // Above the charts, the expanded explanation takes at most this share of the height.
     static constexpr double kAboveShare = 0.2;
+    static constexpr double kAboveShareOnSlide = 0.08;
     // Pixels of height left over above the charts' minimum (rounding of the window's own layout).
     static constexpr int kSlack = 8;
 

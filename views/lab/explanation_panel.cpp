@@ -62,6 +62,7 @@ ExplanationPanel::ExplanationPanel(const QString &html, QWidget *parent)
 
 void ExplanationPanel::setFontScale(double scale)
 {
+    scale_ = scale;
     QFont f = text_->font();
     f.setPointSizeF(textPt_ * scale);
     text_->setFont(f);

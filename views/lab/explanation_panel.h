@@ -24,6 +24,7 @@ public:
     // Lecture mode's larger text (1 at the desk): the panel's own fonts, which the application
     // font does not reach under its style sheet.
     void setFontScale(double scale);
+    double fontScale() const { return scale_; }
 
     // Above the charts the body is as high as its text at the panel's width, at most maxHeight
     // (then it scrolls); beside them (maxHeight < 0) it takes all the height the panel has.
@@ -49,6 +50,7 @@ private:
     bool expanded_ = true;
     int limit_ = -1;
     double textPt_ = 0.0, togglePt_ = 0.0;  // at scale 1
+    double scale_ = 1.0;
 };
 
 } // namespace fb

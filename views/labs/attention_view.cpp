@@ -51,7 +51,7 @@ AttentionFrame prepareFrame(AttentionLabResult &&result, HeatmapBuffers &buffers
     g.masked = p.causal;
     g.xTitle = QObject::tr("key position");
     g.yTitle = QObject::tr("query position");
-    g.valueTitle = QObject::tr("attention weight");
+    g.valueTitle = QObject::tr("weight");  // the title says whose: softmax(QKᵀ/√d_k)
     g.tokenTicks = p.content == AttentionContent::Sentence;
     for (const std::string &t : r.tokens) g.tokens << QString::fromStdString(t);
     auto colour = [&](const Eigen::MatrixXd &w, double logFloor) {

@@ -2,7 +2,6 @@
 
 #include "core/transformer/transformer_report.h"
 
-#include <QEvent>
 #include <QHeaderView>
 
 #include <algorithm>
@@ -16,11 +15,10 @@ LengthTable::LengthTable(QWidget *parent)
     setObjectName(QStringLiteral("lengthTable"));
     setHorizontalHeaderLabels({ tr("positions"), QStringLiteral("T"), QStringLiteral("2T"), QStringLiteral("4T") });
     verticalHeader()->setVisible(false);
-    // Every column as wide as its header and cells ("4T = 128", "3.142"), never elided; the table
-    // asks for that width (fitWidth), the last column takes what is left.
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Headers of two short lines ("4T" over "128"), the scheme column as wide as its contents, the
+    // numbers sharing the rest: narrow enough to sit beside the loss curves on a 1024 x 768 slide.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setToolTip(tr("Held-out loss (nats) on fresh sequences of T, 2T and 4T tokens after training; for the "
@@ -34,20 +32,6 @@ void LengthTable::clearRows()
     setRowCount(0);
     horizontalHeaderItem(0)->setText(tr("positions"));
     for (int c = 1; c < 4; ++c) horizontalHeaderItem(c)->setText(c == 1 ? QStringLiteral("T") : QStringLiteral("%1T").arg(1 << (c - 1)));
-    fitWidth();
-}
-
-void LengthTable::fitWidth()
-{
-    int width = 2 * frameWidth();
-    for (int c = 0; c < columnCount(); ++c) width += std::max(horizontalHeader()->sectionSizeHint(c), sizeHintForColumn(c));
-    setMinimumWidth(width);
-}
-
-void LengthTable::changeEvent(QEvent *event)
-{
-    QTableWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange) fitWidth();  // lecture mode's larger text
 }
 
 void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
@@ -64,7 +48,7 @@ void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
             const double v = std::size_t(c) < loss.size() ? loss[std::size_t(c)] : NAN;
             QString text = std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—");
             if (c == 0 && std::size_t(c) < row.lengths.size())
-                horizontalHeaderItem(1)->setText(QStringLiteral("T = %1").arg(row.lengths[0]));
+                horizontalHeaderItem(1)->setText(QStringLiteral("T\n%1").arg(row.lengths[0]));
             auto *item = new QTableWidgetItem(text);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             setItem(r, c + 1, item);
@@ -76,10 +60,9 @@ void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
     setMinimumHeight(std::max(minimumHeight(), height));
     setMaximumHeight(std::max(maximumHeight(), height));
     if (!rows.empty() && rows.front().lengths.size() >= 3) {
-        horizontalHeaderItem(2)->setText(QStringLiteral("2T = %1").arg(rows.front().lengths[1]));
-        horizontalHeaderItem(3)->setText(QStringLiteral("4T = %1").arg(rows.front().lengths[2]));
+        horizontalHeaderItem(2)->setText(QStringLiteral("2T\n%1").arg(rows.front().lengths[1]));
+        horizontalHeaderItem(3)->setText(QStringLiteral("4T\n%1").arg(rows.front().lengths[2]));
     }
-    fitWidth();
     setVisible(!rows.empty());
 }
 

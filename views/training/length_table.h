@@ -17,13 +17,6 @@ public:
     // rows of TransformerResult::lengths; repeat: show the repeat's loss (induction tasks)
     void setRows(const std::vector<LengthRow> &rows, bool repeat);
     void clearRows();
-
-protected:
-    void changeEvent(QEvent *event) override;
-
-private:
-    // The width every column needs, header and cells whole, as the table's minimum.
-    void fitWidth();
 };
 
 } // namespace fb

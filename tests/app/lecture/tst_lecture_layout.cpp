@@ -137,6 +137,11 @@ private Q_SLOTS:
                                                        .arg(lab->name()).arg(screen.width()).arg(screen.height())));
             lecture->setParametersShown(false);
             settle();
+            w.setExplanationShown(true);  // F7: the explanation above the charts, at lecture size
+            settle();
+            check(QStringLiteral(", explanation shown"));
+            w.setExplanationShown(false);
+            settle();
         }
         lecture->leave();
         problems.removeDuplicates();

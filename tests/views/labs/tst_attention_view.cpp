@@ -200,7 +200,7 @@ private Q_SLOTS:
         QVERIFY(ticks.size() >= 2);
         QCOMPARE(ticks.front(), 0.0);
         QVERIFY(ticks.back() <= grid->colourBar().maximum() * (1 + 1e-9));
-        QCOMPARE(grid->colourBar().label(), QStringLiteral("attention weight"));
+        QCOMPARE(grid->colourBar().label(), QStringLiteral("weight"));
         for (int i = 0; i < 4; ++i) QVERIFY(!grid->panelRect(i).intersects(bar));
     }
 
