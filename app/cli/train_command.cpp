@@ -97,7 +97,7 @@ int runTrain(int argc, char **argv)
     if (!parser.parse(QCoreApplication::arguments())) return failBadInput(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(parser.helpText() + keysHelp(spec) + QStringLiteral("\nmodel=transformer")
-                              + keysHelp(transformerSpec())), stdout);
+                              + keysHelp(transformerCommandSpec())), stdout);
         return 0;
     }
     const QStringList positional = parser.positionalArguments();

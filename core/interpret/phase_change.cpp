@@ -10,6 +10,8 @@ int PhaseChange::step(const std::vector<int> &steps, const std::vector<double> &
     // the finite points only (a diverged or missing evaluation is NaN)
     std::vector<int> x;
     std::vector<double> y;
+    x.reserve(steps.size());  // one allocation each, whatever the curve's length
+    y.reserve(steps.size());
     for (std::size_t k = 0; k < std::min(steps.size(), repeatLoss.size()); ++k)
         if (std::isfinite(repeatLoss[k])) {
             x.push_back(steps[k]);

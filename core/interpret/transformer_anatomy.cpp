@@ -157,6 +157,8 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
     if (repeat) {
         std::vector<int> steps;
         std::vector<double> losses;
+        steps.reserve(r.heldoutCurve.size());  // one allocation each, whatever the run's length
+        losses.reserve(r.heldoutCurve.size());
         for (const auto &p : r.heldoutCurve) {
             steps.push_back(p.step);
             losses.push_back(p.secondHalfLoss);
