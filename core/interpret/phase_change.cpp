@@ -20,10 +20,10 @@ int PhaseChange::step(const std::vector<int> &steps, const std::vector<double> &
     const std::size_t n = x.size();
     int best = -1;
     double steepest = 0.0;  // only a falling curve has a phase change; the earliest point on ties
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t lo = k > 0 ? k - 1 : k, hi = k + 1 < n ? k + 1 : k;
-        if (lo == hi || x[hi] == x[lo]) continue;
-        const double slope = (y[hi] - y[lo]) / double(x[hi] - x[lo]);
+    if (n == 2 && x[1] > x[0] && y[1] < y[0]) return x[1];
+    for (std::size_t k = 1; k + 1 < n; ++k) {
+        if (x[k + 1] <= x[k - 1]) continue;
+        const double slope = (y[k + 1] - y[k - 1]) / double(x[k + 1] - x[k - 1]);
         if (slope < steepest) {
             steepest = slope;
             best = x[k];

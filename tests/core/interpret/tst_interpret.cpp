@@ -158,10 +158,13 @@ private Q_SLOTS:
         QCOMPARE(PhaseChange::step(steps, { 2.7, 2.7, 2.6, 1.0, 0.2, 0.1 }), 300);
         QCOMPARE(PhaseChange::step(steps, { 2.7, 2.7, 2.7, 2.7, 2.7, 2.7 }), -1);  // flat: none
         QCOMPARE(PhaseChange::step(steps, { 1.0, 1.1, 1.2, 1.3, 1.4, 1.5 }), -1);  // rising: none
-        QCOMPARE(PhaseChange::step({ 0, 100 }, { 2.0, 1.0 }), 0);                  // one-sided, earliest
+        QCOMPARE(PhaseChange::step(steps, { 2.7, 0.5, 0.3, 0.2, 0.1, 0.1 }), 100);  // never the first point
+        QCOMPARE(PhaseChange::step(steps, { 2.7, 2.7, 2.7, 2.7, 2.7, 0.1 }), 400);  // nor the last
+        QCOMPARE(PhaseChange::step({ 0, 100 }, { 2.0, 1.0 }), 100);
         QCOMPARE(PhaseChange::step({ 0 }, { 2.0 }), -1);
         const double nan = std::nan("");
-        QCOMPARE(PhaseChange::step(steps, { nan, nan, 2.6, 1.0, nan, nan }), 200);
+        QCOMPARE(PhaseChange::step(steps, { nan, nan, 2.6, 1.0, nan, nan }), 300);  // the finite points
+        QCOMPARE(PhaseChange::step(steps, { 2.7, nan, 2.6, 1.0, nan, 0.5 }), 300);  // -0.007 against -0.0057
     }
 
     // Training is untouched: a forward with an empty Ablation gives the very logits of one without.
