@@ -86,13 +86,18 @@ int runTrain(int argc, char **argv)
         "(keys: arm lstm|mean-pooling|both, steps, batch, lr, seed, hidden, embed, vocab, seq_len, heldout).\n"
         "--set model=transformer trains the tiny decoder-only transformer instead and prints {\"model\", "
         "\"config\", \"params\", \"curve\", \"heldout_loss\", \"second_half_loss\", \"induction_score\", "
-        "\"length_generalisation\", \"ms_per_step\", \"seconds\", \"status\", ...} (its keys are listed below)."));
+        "\"length_generalisation\", \"ms_per_step\", \"seconds\", \"status\", ...} (its keys are listed below), "
+        "and the trained model taken apart on the held-out set: \"prev_token_score\", \"ablation_heldout_loss\" and "
+        "\"ablation_second_half_loss\" (each head ablated alone), \"composition\" (the best later-layer induction "
+        "score with that head ablated), \"phase_change_step\", \"logit_lens\" (the loss read after each layer), "
+        "\"offset_profile\" (mean logit by offset i - j) and \"offset_profile_pairs\" (RoPE: per frequency pair); "
+        "ablate=L2H1,L2H3 (or L2) adds \"ablated\" with those heads switched off."));
     addCommonOptions(parser);
     parser.addPositionalArgument(QStringLiteral("train"), QStringLiteral("The subcommand."));
     if (!parser.parse(QCoreApplication::arguments())) return failBadInput(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(parser.helpText() + keysHelp(spec) + QStringLiteral("\nmodel=transformer")
-                              + keysHelp(transformerSpec())), stdout);
+                              + keysHelp(transformerCommandSpec())), stdout);
         return 0;
     }
     const QStringList positional = parser.positionalArguments();

@@ -20,7 +20,7 @@ constexpr double kAnnouncedSeconds = 30.0;
 
 int runTransformerTrain(const QStringList &sets)
 {
-    const LabSpec &spec = transformerSpec();
+    const LabSpec &spec = transformerCommandSpec();
     ParamValues values = spec.defaults();
     if (const QString err = applySets(spec, values, sets); !err.isEmpty()) return failBadInput(err);
     TransformerConfig config;

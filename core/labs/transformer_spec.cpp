@@ -88,9 +88,27 @@ const LabSpec &transformerSpec()
     return spec;
 }
 
+const LabSpec &transformerCommandSpec()
+{
+    static const LabSpec spec = [] {
+        LabSpec s = makeSpec();
+        ParamSpec ablate { "ablate", "ablated heads", "", ParamKind::Text };
+        ablate.maxLength = 1000;
+        ablate.help = "Heads switched off when the trained model is evaluated again, 1-based: L2H1,L2H3 or L2 "
+                      "(every head of layer 2); adds \"ablated\" to the JSON.";
+        s.params.push_back(ablate);
+        s.params.push_back(choice("ablation", "ablation", { "zero", "mean" }, "zero",
+                                  "What an ablated head outputs (ablate and the table of single heads): zero, or "
+                                  "its mean output over the held-out set."));
+        return s;
+    }();
+    return spec;
+}
+
 std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
 {
-    const LabSpec &spec = transformerSpec();
+    const bool command = v.texts.count("ablate") || v.texts.count("ablation");
+    const LabSpec &spec = command ? transformerCommandSpec() : transformerSpec();
     if (std::string err = checkAll(spec, v); !err.empty()) return err;
     TransformerConfig c;
     parseTransformerTask(v.text("task"), c.task);
@@ -114,6 +132,10 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
     c.evalEvery = int(v.integer("eval_every"));
     c.clip = v.number("clip");
     c.threads = int(v.integer("threads"));
+    if (command) {
+        c.ablate = v.text("ablate");
+        c.meanAblation = v.text("ablation") == "mean";
+    }
     if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");
         if (path.empty()) return "text must name a UTF-8 text file for task=text";

@@ -1,6 +1,7 @@
 // Names, checks and sizes of a transformer training (core/transformer/transformer_config.h).
 #include "core/transformer/transformer_config.h"
 
+#include "core/interpret/ablation.h"
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_layout.h"
 #include "core/transformer/transformer_workspace.h"
@@ -171,6 +172,10 @@ std::string checkTransformerConfig(const TransformerConfig &c)
     if (c.dModel % c.heads || (c.dModel / c.heads) % 2)
         return "heads must divide d_model = " + std::to_string(c.dModel) + " with an even d_head = d_model / heads, got "
                + std::to_string(c.heads);
+    if (!c.ablate.empty()) {
+        std::vector<HeadId> heads;
+        if (std::string err = parseHeadList(c.ablate, c.layers, c.heads, heads); !err.empty()) return err;
+    }
     if (c.feedback == FeedbackMode::KPass && c.passes > c.seqLen)
         return "passes must be an integer in [1, seq_len = " + T + "], got " + std::to_string(c.passes);
     if (c.scaling != ScalingMethod::None && c.pos != PositionalScheme::Rope)

@@ -1,5 +1,6 @@
 #include "core/transformer/transformer_evaluator.h"
 
+#include "core/interpret/head_scores.h"
 #include "core/transformer/transformer_layers.h"
 
 #include <algorithm>
@@ -61,12 +62,12 @@ void TransformerEvaluator::accumulate(const TransformerBatch &batch, double sums
 
 TransformerEvaluator::Losses TransformerEvaluator::lossesOn(std::vector<TransformerBatch> &batches,
                                                             const PositionTables<float> &pos, FeedbackMode mode,
-                                                            int passes)
+                                                            int passes, const Ablation *ablation)
 {
     double sums[3] = { 0, 0, 0 };
     long long counts[3] = { 0, 0, 0 };
     for (TransformerBatch &b : batches) {
-        net_.forward(ws_, b, pos, mode, passes);
+        net_.forward(ws_, b, pos, mode, passes, ablation);
         accumulate(b, sums, counts);
     }
     Losses out;
@@ -76,9 +77,17 @@ TransformerEvaluator::Losses TransformerEvaluator::lossesOn(std::vector<Transfor
     return out;
 }
 
-TransformerEvaluator::Losses TransformerEvaluator::heldout(FeedbackMode mode, int passes)
+TransformerEvaluator::Losses TransformerEvaluator::heldout(FeedbackMode mode, int passes, const Ablation *ablation)
 {
-    return lossesOn(heldout_, tables_, mode, passes);
+    return lossesOn(heldout_, tables_, mode, passes, ablation);
+}
+
+void TransformerEvaluator::forEachHeldout(FeedbackMode mode, int passes, const Ablation *ablation, const Visit &visit)
+{
+    for (const TransformerBatch &b : heldout_) {
+        net_.forward(ws_, b, tables_, mode, passes, ablation);
+        visit(b, ws_);
+    }
 }
 
 void TransformerEvaluator::sizeSnapshot(TransformerSnapshot &out) const
@@ -106,10 +115,7 @@ void TransformerEvaluator::addScores(const TransformerBatch &batch, std::vector<
                 // att(key j, query i) of (sequence b, head h)
                 const float *att = ws_.layer[std::size_t(l)].att.data() + (b * H + h) * R * T;
                 const std::size_t k = std::size_t(l * H + h);
-                for (Eigen::Index i = a + s; i < a + 2 * s && i - s + 1 < T; ++i) {
-                    sums[k] += att[i * R + (i - s + 1)];
-                    ++counts[k];
-                }
+                HeadScores::addInduction(att, R, T, a, s, sums[k], counts[k]);
             }
         }
 }

@@ -11,7 +11,11 @@
 #include "core/transformer/transformer_report.h"
 #include "core/transformer/transformer_tasks.h"
 
+#include <functional>
+
 namespace fb {
+
+struct Ablation;
 
 class TransformerEvaluator {
 public:
@@ -27,8 +31,24 @@ public:
     TransformerEvaluator(const TransformerConfig &config, const TransformerNet<float> &net, TransformerTasks &tasks,
                          const PositionTables<float> &tables);
 
-    // Losses on the held-out set at T, in the given forward mode.
-    Losses heldout(FeedbackMode mode, int passes);
+    // Losses on the held-out set at T, in the given forward mode; ablation (may be null) switches
+    // heads, FFNs or the feedback off (core/interpret/ablation.h).
+    Losses heldout(FeedbackMode mode, int passes, const Ablation *ablation = nullptr);
+
+    // The hook for what core/interpret reads: the forward pass (ablated when ablation is given)
+    // over every held-out batch in turn, visit(batch, workspace) after each. Allocates nothing itself.
+    using Visit = std::function<void(const TransformerBatch &, TransformerWorkspace<float> &)>;
+    void forEachHeldout(FeedbackMode mode, int passes, const Ablation *ablation, const Visit &visit);
+    // Adds the sums of batch's per-column losses (whole, repeat, first) after a forward pass (or a
+    // readLayer) over it in the workspace forEachHeldout hands out.
+    void accumulate(const TransformerBatch &batch, double sums[3], long long counts[3]) const;
+    // Adds the induction-score sums ([layer * heads + head]) of the last forward pass over batch.
+    void addScores(const TransformerBatch &batch, std::vector<double> &sums, std::vector<long long> &counts) const;
+
+    bool hasRepeat() const { return tasks_.hasRepeat(); }
+    const TransformerNet<float> &net() const { return net_; }
+    const PositionTables<float> &tables() const { return tables_; }
+    const TransformerConfig &config() const { return c_; }
 
     // Sizes a snapshot's buffers (allocates); probe() then fills them without allocating.
     void sizeSnapshot(TransformerSnapshot &out) const;
@@ -46,15 +66,11 @@ public:
     const TransformerBatch &probeBatch() const { return probe_; }
 
 private:
-    // Adds the sums of batch's per-column losses (whole, repeat, first) after a forward pass.
-    void accumulate(const TransformerBatch &batch, double sums[3], long long counts[3]) const;
     Losses lossesOn(std::vector<TransformerBatch> &batches, const PositionTables<float> &pos, FeedbackMode mode,
-                    int passes);
+                    int passes, const Ablation *ablation = nullptr);
     // Fresh held-out batches of `sequences` sequences of n tokens (chunks that fit the workspace);
     // empty when the held-out text is too short.
     std::vector<TransformerBatch> drawBatches(int sequences, int n, bool withTargets);
-    // Adds the induction-score sums of the last probe-style forward (no targets) of batch.
-    void addScores(const TransformerBatch &batch, std::vector<double> &sums, std::vector<long long> &counts) const;
     PositionTables<float> rescaled(int length, ScalingMethod scaling) const;
 
     TransformerConfig c_;

@@ -67,6 +67,48 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("scaling", scalingMethodName(c.scaling))
         .field("loss", r.extendedLoss)
         .endObject();
+    // The trained model taken apart (core/interpret/transformer_anatomy.h), on the held-out set.
+    auto grid = [&](const char *name, const std::vector<std::vector<double>> &g) {
+        json.key(name).beginArray();
+        for (const auto &row : g) json.value(row);
+        json.endArray();
+    };
+    grid("prev_token_score", r.prevTokenScore);
+    json.field("ablation", r.meanAblation ? "mean" : "zero");
+    grid("ablation_heldout_loss", r.ablationHeldoutLoss);
+    if (!r.ablationSecondHalfLoss.empty()) grid("ablation_second_half_loss", r.ablationSecondHalfLoss);
+    if (!r.heldoutInductionScore.empty()) grid("heldout_induction_score", r.heldoutInductionScore);
+    grid("composition", r.composition);
+    json.field("phase_change_step", r.phaseChangeStep >= 0 ? double(r.phaseChangeStep) : std::nan(""));  // null: none
+    json.field("logit_lens", r.logitLens);
+    if (!r.logitLensSecondHalf.empty()) json.field("logit_lens_second_half_loss", r.logitLensSecondHalf);
+    json.key("offset_profile").beginArray();
+    for (const auto &layer : r.offsetProfile) {
+        json.beginArray();
+        for (const auto &head : layer) json.value(head);
+        json.endArray();
+    }
+    json.endArray();
+    if (!r.offsetPairs.empty()) {
+        json.key("offset_profile_pairs").beginArray();
+        for (const auto &layer : r.offsetPairs) {
+            json.beginArray();
+            for (const auto &head : layer) {
+                json.beginArray();
+                for (const auto &pair : head) json.value(pair);
+                json.endArray();
+            }
+            json.endArray();
+        }
+        json.endArray();
+    }
+    if (!r.ablated.heads.empty())
+        json.key("ablated").beginObject()
+            .field("heads", r.ablated.heads)
+            .field("heldout_loss", r.ablated.heldoutLoss)
+            .field("second_half_loss", r.ablated.secondHalfLoss)
+            .endObject();
+    json.field("anatomy_seconds", r.anatomySeconds);
     json.field("gate_mean", r.finalSnapshot.gateMean);
     const double gflops = r.msPerStep > 0.0 ? r.flopsPerStep / (r.msPerStep * 1e6) : std::nan("");
     json.field("ms_per_step", r.msPerStep)

@@ -1,5 +1,6 @@
 #include "core/transformer/transformer_net.h"
 
+#include "core/interpret/ablation.h"
 #include "core/transformer/chunked_products.h"
 
 #include <cmath>
@@ -129,21 +130,28 @@ double TransformerNet<S>::head(TransformerWorkspace<S> &ws, const TransformerBat
 
 template <typename S>
 double TransformerNet<S>::forward(TransformerWorkspace<S> &ws, const TransformerBatch &batch,
-                                  const PositionTables<S> &pos, FeedbackMode mode, int passes) const
+                                  const PositionTables<S> &pos, FeedbackMode mode, int passes,
+                                  const Ablation *ablation) const
 {
     check(ws, batch, pos);
+    if (ablation) checkAblation(*ablation);
     ws.setBatch(batch.batch, batch.positions);
     const Eigen::Index B = ws.B, T = ws.T, N = ws.columns();
     embed(ws, batch.tokens.data(), batch.obs.data(), 2, 0, N);
     if (!s_.feedback) mode = FeedbackMode::Off;
+    if (ablation && ablation->feedbackShut && mode != FeedbackMode::Off) {
+        // the gate on h_{t-1} shut: every position reads h_{t-1} = 0, the k-pass objective's first pass
+        mode = FeedbackMode::KPass;
+        passes = 1;
+    }
     if (mode == FeedbackMode::Off) {
         inputs(ws, pos, 0, T);
-        stack_.forward(params.data(), ws, pos, 0, T);
+        stack_.forward(params.data(), ws, pos, 0, T, ablation);
     } else if (mode == FeedbackMode::KPass) {
         for (int j = 1; j <= passes; ++j) {
             setFeedback(ws, j == 1 ? nullptr : &ws.h);  // pass j reads the h of pass j-1
             inputs(ws, pos, 0, T);
-            stack_.forward(params.data(), ws, pos, 0, T);
+            stack_.forward(params.data(), ws, pos, 0, T, ablation);
         }
     } else {
         // exact: position t's h is computed before the input of t + 1
@@ -151,9 +159,33 @@ double TransformerNet<S>::forward(TransformerWorkspace<S> &ws, const Transformer
             if (t == 0) ws.hprev.leftCols(B).setZero();
             else ws.hprev.middleCols(t * B, B) = ws.h.middleCols((t - 1) * B, B);
             inputs(ws, pos, t, t + 1);
-            stack_.forward(params.data(), ws, pos, t, t + 1);
+            stack_.forward(params.data(), ws, pos, t, t + 1, ablation);
         }
     }
+    return head(ws, batch);
+}
+
+template <typename S>
+void TransformerNet<S>::checkAblation(const Ablation &a) const
+{
+    for (const HeadId &id : a.heads)
+        if (id.layer < 0 || id.layer >= s_.layers || id.head < 0 || id.head >= s_.heads)
+            throw std::logic_error("TransformerNet: the ablation names a head the model does not have");
+    for (int l : a.ffnOff)
+        if (l < 0 || l >= s_.layers) throw std::logic_error("TransformerNet: the ablation names a layer the model does not have");
+    if (a.kind == AblationKind::Mean && !a.heads.empty()) {
+        bool ok = a.means.size() == std::size_t(s_.layers);
+        for (const auto &m : a.means) ok = ok && m.size() == std::size_t(s_.dModel);
+        if (!ok) throw std::logic_error("TransformerNet: a mean-ablation without the heads' means");
+    }
+}
+
+template <typename S>
+double TransformerNet<S>::readLayer(TransformerWorkspace<S> &ws, const TransformerBatch &batch, int layer) const
+{
+    if (layer < 0 || layer >= s_.layers || batch.columns() != ws.columns())
+        throw std::logic_error("TransformerNet::readLayer: no such layer, or not the batch of the last forward");
+    stack_.readout(params.data(), ws, layer, 0, ws.T);
     return head(ws, batch);
 }
 

@@ -57,8 +57,16 @@ public:
     // Forward pass over batch (its positions at most ws.maxLen, its columns at most ws.capacity).
     // Returns the mean cross entropy over the batch's targets, NaN for a probe without targets
     // (the logits are computed either way). mode and passes as trained (passes: k of kpass).
+    // ablation (evaluation only, may be null): heads, FFNs and the feedback switched off
+    // (core/interpret/ablation.h); null or empty changes nothing. Throws std::logic_error when it
+    // names a head or layer the model does not have, or lacks the means of a mean-ablation.
     double forward(TransformerWorkspace<S> &ws, const TransformerBatch &batch, const PositionTables<S> &pos,
-                   FeedbackMode mode, int passes) const;
+                   FeedbackMode mode, int passes, const Ablation *ablation = nullptr) const;
+
+    // The logit lens, after a forward pass over batch: logits = W_u LN_f(the residual stream after
+    // block `layer`), 0-based; returns their mean cross entropy (NaN without targets), and
+    // columnLoss reads them. layer = L - 1 repeats the forward's own readout bit for bit.
+    double readLayer(TransformerWorkspace<S> &ws, const TransformerBatch &batch, int layer) const;
 
     // Backward pass of the last forward (same workspace, batch, tables, mode and passes):
     // grads += d(loss)/d(params). ws must have been reserved with gradients.
@@ -92,6 +100,7 @@ public:
 
 private:
     void check(const TransformerWorkspace<S> &ws, const TransformerBatch &batch, const PositionTables<S> &pos) const;
+    void checkAblation(const Ablation &ablation) const;
     // e (and, with feedback, its part of the fusion) for the columns of positions [p0, p1)
     void embed(TransformerWorkspace<S> &ws, const int *tokens, const float *obs, Eigen::Index obsStride,
                Eigen::Index p0, Eigen::Index p1) const;

@@ -95,6 +95,32 @@ struct TransformerResult {
     double extendedLoss = nan;     // its loss (induction: on the repeat)
     TransformerSnapshot finalSnapshot;
     std::shared_ptr<const TrainedTransformer> model;  // null when the run was abandoned
+
+    // The trained model taken apart (core/interpret/transformer_anatomy.h), on the held-out set, in
+    // the forward pass it was trained with. Empty (NaN, -1) when the run was abandoned.
+    std::vector<std::vector<double>> prevTokenScore;   // [layer][head] mean attention of query i on key i - 1
+    std::vector<std::vector<double>> heldoutInductionScore;  // induction: [layer][head], unablated
+    bool meanAblation = false;     // the table's (and ablated's) heads read their mean output, else 0
+    std::vector<std::vector<double>> ablationHeldoutLoss;     // [layer][head] that head alone ablated
+    std::vector<std::vector<double>> ablationSecondHalfLoss;  // induction: its repeat loss
+    // induction: [layer][head] the best induction score of the later layers' heads with that head
+    // ablated (NaN for the last layer); compare with heldoutInductionScore's best of those layers
+    std::vector<std::vector<double>> composition;
+    int phaseChangeStep = -1;      // induction: where heldoutCurve's repeat loss falls fastest; -1 none
+    std::vector<double> logitLens;             // [layer] held-out loss read after that block through LN_f
+    std::vector<double> logitLensSecondHalf;   // induction: [layer] the same on the repeat
+    // [layer][head][delta] the mean pre-softmax logit at offset delta = i - j, delta = 0 .. P - 1
+    // (P the held-out sequences' input positions: T - 1 on the induction tasks, T otherwise)
+    std::vector<std::vector<std::vector<double>>> offsetProfile;
+    // RoPE: [layer][head][pair][delta] each frequency pair's share (theta_p = base^(-2p/d_head))
+    std::vector<std::vector<std::vector<std::vector<double>>>> offsetPairs;
+    struct Ablated {
+        std::vector<std::string> heads;  // "L2H1", ... (config.ablate); empty: no such evaluation
+        double heldoutLoss = nan;
+        double secondHalfLoss = nan;
+    };
+    Ablated ablated;
+    double anatomySeconds = 0.0;   // what taking it apart cost (inside wallSeconds)
 };
 
 } // namespace fb

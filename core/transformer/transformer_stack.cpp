@@ -1,5 +1,6 @@
 #include "core/transformer/transformer_stack.h"
 
+#include "core/interpret/ablation.h"
 #include "core/transformer/chunked_products.h"
 #include "core/transformer/transformer_layers.h"
 
@@ -37,20 +38,28 @@ Eigen::Map<nn::Vec<S>> GV(S *grads, const TransformerLayout::Slot &s)
 
 template <typename S>
 void TransformerStack<S>::forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos,
-                                  Eigen::Index p0, Eigen::Index p1) const
+                                  Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const
 {
-    for (int l = 0; l < s_.layers; ++l) blockForward(params, ws, pos, l, p0, p1);
-    // h = LN_f(x_L)
+    for (int l = 0; l < s_.layers; ++l) blockForward(params, ws, pos, l, p0, p1, ablation);
+    readout(params, ws, s_.layers - 1, p0, p1);
+}
+
+template <typename S>
+void TransformerStack<S>::readout(const S *params, TransformerWorkspace<S> &ws, int layer, Eigen::Index p0,
+                                  Eigen::Index p1) const
+{
+    // h = LN_f(x_{layer + 1}); x_L = xL
+    const M &x = layer + 1 < s_.layers ? ws.layer[std::size_t(layer) + 1].x : ws.xL;
     const Eigen::Index B = ws.B;
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         nn::layernorm_forward<S>(ws.h.middleCols(c, n), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n),
-                                 ws.xL.middleCols(c, n), PV(params, L_.lnfw), PV(params, L_.lnfb));
+                                 x.middleCols(c, n), PV(params, L_.lnfw), PV(params, L_.lnfb));
     });
 }
 
 template <typename S>
 void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos,
-                                       int l, Eigen::Index p0, Eigen::Index p1) const
+                                       int l, Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const
 {
     using Layer = typename TransformerWorkspace<S>::Layer;
     const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
@@ -84,7 +93,21 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     });
 
     // mid = x + W_O atty; ln2 = LN2(mid); fc = relu(W1 ln2 + b1); out = mid + W2 fc + b2
+    const bool ffnOff = ablation && ablation->ffnIsOff(l);
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        if (ablation) {
+            // the hook point where each head's output enters W_O: ablated heads read 0 or their mean
+            for (const HeadId &id : ablation->heads) {
+                if (id.layer != l) continue;
+                auto y = a.atty.block(Eigen::Index(id.head) * dh, c, dh, n);
+                if (ablation->kind == AblationKind::Mean)
+                    y.colwise() = Eigen::Map<const Eigen::VectorXd>(
+                                      ablation->means[std::size_t(l)].data() + Eigen::Index(id.head) * dh, dh)
+                                      .template cast<S>();
+                else
+                    y.setZero();
+            }
+        }
         auto mid = a.mid.middleCols(c, n);
         mid = a.x.middleCols(c, n);
         nn::product<S>(mid, P(params, w.Wo), a.atty.middleCols(c, n), true);
@@ -96,6 +119,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         nn::relu_forward_inplace<S>(fc);
         auto o = out.middleCols(c, n);
         o = mid;
+        if (ffnOff) return;  // ablated FFN: out = mid
         o.colwise() += PV(params, w.b2);
         nn::product<S>(o, P(params, w.W2), fc, true);
     });

@@ -21,6 +21,8 @@
 
 namespace fb {
 
+struct Ablation;
+
 template <typename S>
 class TransformerStack {
 public:
@@ -33,9 +35,15 @@ public:
     }
 
     // ws.layer[0].x holds the stack's input for the columns of [p0, p1); fills every activation of
-    // those columns up to ws.h. params is laid out as L_.
+    // those columns up to ws.h. params is laid out as L_. ablation (evaluation only, may be null):
+    // the heads replaced where their output enters W_O and the FFNs left out (core/interpret/ablation.h);
+    // atty then holds the replaced outputs.
     void forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, Eigen::Index p0,
-                 Eigen::Index p1) const;
+                 Eigen::Index p1, const Ablation *ablation = nullptr) const;
+
+    // h = LN_f(the residual stream after block `layer`) for the columns of [p0, p1), after a forward
+    // pass: the logit lens. layer = L - 1 repeats the forward's own h.
+    void readout(const S *params, TransformerWorkspace<S> &ws, int layer, Eigen::Index p0, Eigen::Index p1) const;
 
     // ws.dh holds d(L)/dh for the columns of [p0, p1), complete (every later use of h added in);
     // writes d(L)/dx of the stack's input into ws.layer[0].dx for those columns. The dqkv of every
@@ -48,7 +56,7 @@ public:
 
 private:
     void blockForward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, int l,
-                      Eigen::Index p0, Eigen::Index p1) const;
+                      Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const;
     void blockBackwardData(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, int l,
                            Eigen::Index p0, Eigen::Index p1) const;
 

@@ -3,6 +3,7 @@
 // evalEvery steps, then the final figures.
 #include "core/transformer/transformer_trainer.h"
 
+#include "core/interpret/transformer_anatomy.h"
 #include "core/optim/adam.h"
 #include "core/optim/guarded_step.h"
 #include "core/training/step_loop.h"
@@ -187,6 +188,10 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     result.extendedLength = transformerEvaluationLength(c, c.factor);
     const TransformerEvaluator::Losses ext = evaluator.extended(result.extendedLength, c.scaling, mode, passes);
     result.extendedLoss = tasks.hasRepeat() ? ext.repeat : ext.loss;
+    if (abandoned()) return result;
+    // The trained model taken apart: ablations, scores, logit lens, offset profile (its cost is
+    // stated in core/interpret/transformer_anatomy.h: about 9 held-out evaluations at the defaults).
+    TransformerAnatomy::compute(evaluator, mode, passes, result);
 
     // The final snapshot, with the final held-out figures (and the last sample).
     heldStep = result.stepsDone;

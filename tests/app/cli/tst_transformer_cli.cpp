@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <string_view>
 
 class TestTransformerCli : public QObject {
     Q_OBJECT
@@ -66,6 +67,57 @@ private Q_SLOTS:
         QVERIFY(o.value(QStringLiteral("ms_per_step")).toDouble() > 0.0);
     }
 
+    // The trained model taken apart: every key of issue 27 with its shape, the logit lens' last layer
+    // equal to heldout_loss (1e-9 nats), and ablate=L2H1,L1 (1-based) evaluated with those heads off.
+    void anatomyKeys()
+    {
+        const Run r = run({ "task=induction-fixed", "seq_len=8", "batch=4", "layers=2", "heads=2", "d_model=16",
+                            "steps=30", "eval_every=10", "ablate=L2H1,L1" });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        const QJsonObject o = parse(r);
+        for (const char *key : { "prev_token_score", "ablation_heldout_loss", "ablation_second_half_loss",
+                                 "composition", "logit_lens", "offset_profile", "offset_profile_pairs" }) {
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+            QCOMPARE(o.value(QLatin1String(key)).toArray().size(), 2);  // layers
+            if (std::string_view(key) != "logit_lens")  // [layer][head]...
+                QVERIFY2(o.value(QLatin1String(key)).toArray().at(0).toArray().size() > 0, key);
+        }
+        QVERIFY(o.value(QStringLiteral("phase_change_step")).isDouble() || o.value(QStringLiteral("phase_change_step")).isNull());
+        QCOMPARE(o.value(QStringLiteral("prev_token_score")).toArray().at(1).toArray().size(), 2);  // heads
+        QVERIFY(o.value(QStringLiteral("composition")).toArray().at(1).toArray().at(0).isNull());  // last layer
+        QVERIFY(o.value(QStringLiteral("composition")).toArray().at(0).toArray().at(0).isDouble());
+        const QJsonArray lens = o.value(QStringLiteral("logit_lens")).toArray();
+        QVERIFY(std::abs(lens.at(1).toDouble() - o.value(QStringLiteral("heldout_loss")).toDouble()) <= 1e-9);
+        // offset_profile[layer][head][delta], delta = 0 .. T - 2 (the induction tasks' 7 input positions)
+        QCOMPARE(o.value(QStringLiteral("offset_profile")).toArray().at(0).toArray().at(1).toArray().size(), 7);
+        // offset_profile_pairs[layer][head][pair][delta]: d_head / 2 = 4 pairs
+        QCOMPARE(o.value(QStringLiteral("offset_profile_pairs")).toArray().at(0).toArray().at(0).toArray().size(), 4);
+        const QJsonObject ablated = o.value(QStringLiteral("ablated")).toObject();
+        const QJsonArray heads = ablated.value(QStringLiteral("heads")).toArray();
+        QCOMPARE(heads.size(), 3);
+        QCOMPARE(heads.at(0).toString(), QStringLiteral("L2H1"));
+        QCOMPARE(heads.at(2).toString(), QStringLiteral("L1H2"));
+        QVERIFY(ablated.value(QStringLiteral("heldout_loss")).toDouble() > 0.0);
+        QVERIFY(ablated.value(QStringLiteral("second_half_loss")).isDouble());
+    }
+
+    // Outside the induction tasks: no repeat loss in the table, no phase change, no composition.
+    void anatomyWithoutRepeat()
+    {
+        const Run r = run({ "task=accumulator", "seq_len=8", "batch=4", "layers=1", "heads=2", "d_model=16",
+                            "steps=5", "pos=sinusoidal", "ablate=L1H2" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parse(r);
+        QVERIFY(o.value(QStringLiteral("phase_change_step")).isNull());
+        QVERIFY(!o.contains(QStringLiteral("ablation_second_half_loss")));
+        QVERIFY(!o.contains(QStringLiteral("offset_profile_pairs")));  // RoPE only
+        QCOMPARE(o.value(QStringLiteral("composition")).toArray().size(), 0);
+        QCOMPARE(o.value(QStringLiteral("ablation_heldout_loss")).toArray().at(0).toArray().size(), 2);
+        QCOMPARE(o.value(QStringLiteral("offset_profile")).toArray().at(0).toArray().at(0).toArray().size(), 8);
+        QVERIFY(o.value(QStringLiteral("ablated")).toObject().value(QStringLiteral("second_half_loss")).isNull());
+    }
+
     // The reference's parameter counts at its sizes: 101,632, and 118,144 with feedback.
     void parameterCounts_data()
     {
@@ -114,6 +166,12 @@ private Q_SLOTS:
         QTest::newRow("steps zero") << QStringList { "steps=0" } << "steps";
         QTest::newRow("d_model huge") << QStringList { "d_model=1024" } << "d_model";
         QTest::newRow("unknown key") << QStringList { "arm=both" } << "arm";
+        QTest::newRow("ablate layer beyond") << QStringList { "ablate=L3H1" } << "ablate";
+        QTest::newRow("ablate head beyond") << QStringList { "ablate=L2H5" } << "ablate";
+        QTest::newRow("ablate zero-based") << QStringList { "ablate=L0" } << "ablate";
+        QTest::newRow("ablate garbage") << QStringList { "ablate=L2H1,,x" } << "ablate";
+        QTest::newRow("ablate after layers") << QStringList { "ablate=L2", "layers=1" } << "ablate";
+        QTest::newRow("ablation kind") << QStringList { "ablation=half" } << "ablation";
     }
     void badInput()
     {

@@ -1,0 +1,351 @@
+// Taking the trained transformer apart (core/interpret/): the ablation hooks of the forward pass, the
+// head scores, the phase change, the logit lens and the offset profile, each against a computation
+// that does not use them:
+//   - ablating nothing (a null or an empty Ablation) reproduces the held-out loss exactly (==);
+//   - zero-ablating every head equals the model with W_O zeroed, every FFN off equals W2 and b2
+//     zeroed, the feedback shut equals the fusion's h-columns zeroed (all within 1e-6 nats; exact
+//     in practice, as x + 0 is x);
+//   - the table's entries equal a direct evaluation with that head ablated (==);
+//   - the logit lens' last layer equals the held-out loss (1e-9 nats);
+//   - the offset profile of an untrained RoPE model equals a direct double loop over (query, key)
+//     from each block's input (LayerNorm, W_Q, W_K, the rotation by m theta_p written out), within
+//     1e-4 of the profile's largest magnitude (float activations); the pairs sum to the profile (1e-9);
+//   - previous-token and induction scores on hand-made attention patterns (1e-12);
+//   - the phase change on hand-made curves.
+// Models are tiny (d 16, T 8): each test runs well under a second in Release.
+#include "core/interpret/ablation.h"
+#include "core/interpret/head_scores.h"
+#include "core/interpret/offset_profile.h"
+#include "core/interpret/phase_change.h"
+#include "core/interpret/transformer_anatomy.h"
+#include "core/transformer/transformer_evaluator.h"
+#include "core/transformer/transformer_layers.h"
+#include "core/transformer/transformer_trainer.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+using namespace fb;
+
+namespace {
+
+TransformerConfig tinyConfig(TransformerTask task = TransformerTask::InductionFixed)
+{
+    TransformerConfig c;
+    c.task = task;
+    c.seqLen = 8;
+    c.batch = 8;
+    c.layers = 2;
+    c.heads = 2;
+    c.dModel = 16;
+    c.steps = 40;
+    c.evalEvery = 10;
+    c.probeEvery = 0;
+    c.probeSeconds = 0.0;
+    c.lr = 3e-3;
+    return c;
+}
+
+// A trained model's evaluator, built as the trainer builds its own (the same held-out set).
+struct Bench {
+    TransformerConfig c;
+    std::unique_ptr<TransformerNet<float>> net;
+    std::unique_ptr<TransformerTasks> tasks;
+    PositionTables<float> tables;
+    std::unique_ptr<TransformerEvaluator> eval;
+
+    Bench(const TransformerConfig &config, const Eigen::VectorXf &params) : c(config)
+    {
+        const int V = transformerVocabulary(c);
+        net = std::make_unique<TransformerNet<float>>(transformerShape(c, V));
+        net->params = params;
+        const int longest = transformerLongestEvaluation(c);
+        tasks = std::make_unique<TransformerTasks>(c, nullptr, longest + 1);
+        tables.build(c.pos, c.dModel, c.heads, c.base, longest);
+        eval = std::make_unique<TransformerEvaluator>(c, *net, *tasks, tables);
+    }
+    double loss(const Ablation *a = nullptr) { return eval->heldout(c.feedback, c.passes, a).loss; }
+};
+
+// att(key j, query i) = att[i * R + j] of a hand-made (T, T) pattern given as rows = queries
+std::vector<float> block(const Eigen::MatrixXd &pattern, Eigen::Index R)
+{
+    const Eigen::Index T = pattern.rows();
+    std::vector<float> att(std::size_t(R * T), 0.0f);
+    for (Eigen::Index i = 0; i < T; ++i)
+        for (Eigen::Index j = 0; j <= i; ++j) att[std::size_t(i * R + j)] = float(pattern(i, j));
+    return att;
+}
+
+} // namespace
+
+class TestInterpret : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void headList_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");  // the names, or "error"
+        QTest::newRow("two heads") << "L2H1,L2H3" << "L2H1,L2H3";
+        QTest::newRow("a layer") << "L1" << "L1H1,L1H2,L1H3,L1H4";
+        QTest::newRow("repeats kept once") << "L2H2, l2h2,L1H1" << "L2H2,L1H1";
+        QTest::newRow("layer beyond") << "L3H1" << "error";
+        QTest::newRow("head beyond") << "L1H5" << "error";
+        QTest::newRow("zero-based") << "L0H1" << "error";
+        QTest::newRow("empty item") << "L1H1," << "error";
+        QTest::newRow("no layer") << "H1" << "error";
+        QTest::newRow("trailing") << "L1H1x" << "error";
+        QTest::newRow("huge") << "L99999999999H1" << "error";
+        QTest::newRow("empty") << "" << "error";
+    }
+    void headList()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        std::vector<HeadId> heads;
+        const std::string err = parseHeadList(text.toStdString(), 2, 4, heads);
+        if (expected == QLatin1String("error")) {
+            QVERIFY(err.rfind("ablate must be", 0) == 0);
+            QVERIFY(err.find("layer in 1..2, head in 1..4") != std::string::npos);
+            return;
+        }
+        QVERIFY2(err.empty(), err.c_str());
+        QStringList names;
+        for (const HeadId &id : heads) names << QString::fromStdString(headName(id));
+        QCOMPARE(names.join(QLatin1Char(',')), expected);
+    }
+
+    // Hand-made patterns, T = 6 (R = 8): a pure previous-token head, a pure induction head for the
+    // repeat a = 0, s = 3, and the uniform causal head.
+    void headScores()
+    {
+        const Eigen::Index T = 6, R = nn::attentionRows(T);
+        Eigen::MatrixXd prev = Eigen::MatrixXd::Zero(T, T), ind = prev, uniform = prev;
+        prev(0, 0) = 1.0;
+        for (Eigen::Index i = 1; i < T; ++i) prev(i, i - 1) = 1.0;
+        for (Eigen::Index i = 0; i < T; ++i) {
+            if (i >= 3) ind(i, i - 3 + 1) = 1.0;
+            else ind(i, i) = 1.0;
+            for (Eigen::Index j = 0; j <= i; ++j) uniform(i, j) = 1.0 / double(i + 1);
+        }
+        auto score = [&](const Eigen::MatrixXd &p, bool induction) -> double {
+            const std::vector<float> att = block(p, R);
+            double sum = 0.0;
+            long long count = 0;
+            if (induction) HeadScores::addInduction(att.data(), R, T, 0, 3, sum, count);
+            else HeadScores::addPreviousToken(att.data(), R, T, sum, count);
+            if (count != (induction ? 3 : 5)) return std::nan("");  // queries 3..5, or 1..5
+            return sum / double(count);
+        };
+        QVERIFY(std::abs(score(prev, false) - 1.0) < 1e-12);
+        QVERIFY(std::abs(score(ind, false) - 0.0) < 1e-12);  // i = 3..5 attend i - 2
+        QVERIFY(std::abs(score(ind, true) - 1.0) < 1e-12);
+        QVERIFY(std::abs(score(prev, true) - 0.0) < 1e-12);
+        // uniform: query i gives key i - 1 the weight 1 / (i + 1), i = 1..5; key i - 2 likewise
+        const double prevUniform = (1.0 / 2 + 1.0 / 3 + 1.0 / 4 + 1.0 / 5 + 1.0 / 6) / 5.0;
+        const double indUniform = (1.0 / 4 + 1.0 / 5 + 1.0 / 6) / 3.0;
+        QVERIFY(std::abs(score(uniform, false) - prevUniform) < 1e-7);  // float weights
+        QVERIFY(std::abs(score(uniform, true) - indUniform) < 1e-7);
+    }
+
+    void phaseChange()
+    {
+        const std::vector<int> steps { 0, 100, 200, 300, 400, 500 };
+        // central slopes: 200: -0.0085, 300: -0.012, 400: -0.0045 per step
+        QCOMPARE(PhaseChange::step(steps, { 2.7, 2.7, 2.6, 1.0, 0.2, 0.1 }), 300);
+        QCOMPARE(PhaseChange::step(steps, { 2.7, 2.7, 2.7, 2.7, 2.7, 2.7 }), -1);  // flat: none
+        QCOMPARE(PhaseChange::step(steps, { 1.0, 1.1, 1.2, 1.3, 1.4, 1.5 }), -1);  // rising: none
+        QCOMPARE(PhaseChange::step(steps, { 2.7, 0.5, 0.3, 0.2, 0.1, 0.1 }), 100);  // never the first point
+        QCOMPARE(PhaseChange::step(steps, { 2.7, 2.7, 2.7, 2.7, 2.7, 0.1 }), 400);  // nor the last
+        QCOMPARE(PhaseChange::step({ 0, 100 }, { 2.0, 1.0 }), 100);
+        QCOMPARE(PhaseChange::step({ 0 }, { 2.0 }), -1);
+        const double nan = std::nan("");
+        QCOMPARE(PhaseChange::step(steps, { nan, nan, 2.6, 1.0, nan, nan }), 300);  // the finite points
+        QCOMPARE(PhaseChange::step(steps, { 2.7, nan, 2.6, 1.0, nan, 0.5 }), 300);  // -0.007 against -0.0057
+    }
+
+    // Training is untouched: a forward with an empty Ablation gives the very logits of one without.
+    void emptyAblationChangesNothing()
+    {
+        const TransformerResult r = trainTransformer(tinyConfig());
+        Bench b(tinyConfig(), r.model->params);
+        const double plain = b.loss();
+        QVERIFY(plain == r.heldoutLoss);  // exactly: the trainer's own evaluation
+        Ablation none;
+        QVERIFY(b.loss(&none) == plain);
+        none.kind = AblationKind::Mean;  // mean-ablation of no head needs no means
+        QVERIFY(b.loss(&none) == plain);
+        QVERIFY(r.logitLens.size() == 2);
+        QVERIFY(std::abs(r.logitLens.back() - r.heldoutLoss) <= 1e-9);
+        QVERIFY(std::abs(r.logitLensSecondHalf.back() - r.secondHalfLoss) <= 1e-9);
+    }
+
+    // Every head zero-ablated = W_O zeroed; every FFN off = W2 and b2 zeroed; each table entry = a
+    // direct evaluation of that head ablated; mean-ablation reads means of bounded size (L x d).
+    void ablationIdentities()
+    {
+        const TransformerConfig c = tinyConfig();
+        const TransformerResult r = trainTransformer(c);
+        Bench b(c, r.model->params);
+        const Ablation all = Ablation::allHeads(c.layers, c.heads);
+        Bench noWo(c, r.model->params);
+        for (const auto &blk : noWo.net->layout().blocks) noWo.net->P(blk.Wo).setZero();
+        const double zeroAttention = noWo.loss();
+        QVERIFY(std::abs(b.loss(&all) - zeroAttention) <= 1e-6);
+        QVERIFY(std::abs(b.loss(&all) - r.heldoutLoss) > 1e-3);  // it does change something
+
+        Ablation ffn;
+        ffn.ffnOff = { 0, 1 };
+        Bench noFfn(c, r.model->params);
+        for (const auto &blk : noFfn.net->layout().blocks) {
+            noFfn.net->P(blk.W2).setZero();
+            noFfn.net->P(blk.b2).setZero();
+        }
+        QVERIFY(std::abs(b.loss(&ffn) - noFfn.loss()) <= 1e-6);
+
+        QCOMPARE(int(r.ablationHeldoutLoss.size()), c.layers);
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                Ablation one;
+                one.heads = { { l, h } };
+                const TransformerEvaluator::Losses direct = b.eval->heldout(c.feedback, c.passes, &one);
+                QVERIFY(r.ablationHeldoutLoss[std::size_t(l)][std::size_t(h)] == direct.loss);
+                QVERIFY(r.ablationSecondHalfLoss[std::size_t(l)][std::size_t(h)] == direct.repeat);
+            }
+        // composition: a number for each head of layer 1, NaN for the last layer
+        QVERIFY(std::isfinite(r.composition[0][0]) && std::isfinite(r.composition[0][1]));
+        QVERIFY(std::isnan(r.composition[1][0]) && std::isnan(r.composition[1][1]));
+        QCOMPARE(int(r.prevTokenScore.size()), c.layers);
+        for (const auto &layer : r.prevTokenScore)
+            for (double s : layer) QVERIFY(s >= 0.0 && s <= 1.0);
+
+        // mean-ablation: means of L x d values, and a mean-ablated head is not a zero-ablated one
+        const std::vector<std::vector<double>> means = TransformerAnatomy::headMeans(*b.eval, c.feedback, c.passes);
+        QCOMPARE(int(means.size()), c.layers);
+        for (const auto &m : means) QCOMPARE(int(m.size()), c.dModel);
+        Ablation mean = all;
+        mean.kind = AblationKind::Mean;
+        mean.means = means;
+        const double meanLoss = b.loss(&mean);
+        QVERIFY(std::isfinite(meanLoss) && std::abs(meanLoss - zeroAttention) > 1e-6);
+        // means of the wrong size and heads the model lacks are refused, not read past their end
+        Ablation broken = mean;
+        broken.means.pop_back();
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, b.loss(&broken));
+        Ablation beyond;
+        beyond.heads = { { 2, 0 } };
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, b.loss(&beyond));
+    }
+
+    // The feedback gate shut: every position reads h_{t-1} = 0, which is the model whose fusion
+    // ignores h (the right half of [W_a; W_b] zeroed), in the exact recurrence.
+    void feedbackShut()
+    {
+        TransformerConfig c = tinyConfig();
+        c.feedback = FeedbackMode::Exact;
+        c.steps = 10;
+        const TransformerResult r = trainTransformer(c);
+        Bench b(c, r.model->params);
+        Ablation shut;
+        shut.feedbackShut = true;
+        Bench noH(c, r.model->params);
+        noH.net->P(noH.net->layout().Wf).rightCols(c.dModel).setZero();
+        QVERIFY(std::abs(b.loss(&shut) - noH.loss()) <= 1e-6);
+        QVERIFY(std::abs(b.loss(&shut) - b.loss()) > 1e-7);
+    }
+
+    // The offset profile of an untrained RoPE model against the double loop written out.
+    void offsetProfileDirect()
+    {
+        TransformerConfig c = tinyConfig(TransformerTask::Induction);
+        c.base = 100.0;  // frequencies that turn visibly within 8 positions
+        const int V = transformerVocabulary(c);
+        TransformerNet<float> net(transformerShape(c, V));
+        Rng rng(5);
+        net.init(rng);
+        for (Eigen::Index i = 0; i < net.params.size(); ++i) net.params[i] += float(0.3 * rng.normal());
+        Bench b(c, net.params);
+        const int H = c.heads, dh = c.dModel / H, pairs = dh / 2;
+        std::unique_ptr<OffsetProfile> profile;
+        std::vector<double> direct;  // (L, H, pairs, P) sums
+        std::vector<long long> counts;
+        int P = 0;
+        b.eval->forEachHeldout(c.feedback, c.passes, nullptr, [&](const TransformerBatch &, TransformerWorkspace<float> &ws) {
+            P = ws.T;
+            if (!profile) {
+                profile = std::make_unique<OffsetProfile>(c.layers, H, dh, P);
+                direct.assign(std::size_t(c.layers * H * pairs * P), 0.0);
+                counts.assign(std::size_t(P), 0);
+            }
+            profile->add(ws, b.tables.scale);
+            for (int l = 0; l < c.layers; ++l) {
+                const auto &w = b.net->layout().blocks[std::size_t(l)];
+                const Eigen::MatrixXd Wqkv = b.net->P(w.Wqkv).cast<double>();
+                const Eigen::VectorXd g = b.net->P(w.ln1w).cast<double>(), beta = b.net->P(w.ln1b).cast<double>();
+                for (int s = 0; s < ws.B; ++s) {
+                    // q and k of every position, from the block's input, rotated by m theta_p
+                    Eigen::MatrixXd q(c.dModel, P), k(c.dModel, P);
+                    for (int m = 0; m < P; ++m) {
+                        const Eigen::VectorXd x = ws.layer[std::size_t(l)].x.col(m * ws.B + s).cast<double>();
+                        const double mu = x.mean(), var = (x.array() - mu).square().mean();
+                        const Eigen::VectorXd ln = ((x.array() - mu) / std::sqrt(var + 1e-5) * g.array() + beta.array()).matrix();
+                        Eigen::VectorXd qm = Wqkv.topRows(c.dModel) * ln, km = Wqkv.middleRows(c.dModel, c.dModel) * ln;
+                        for (int h = 0; h < H; ++h)
+                            for (int p = 0; p < pairs; ++p) {
+                                const double th = m * std::pow(c.base, -2.0 * p / dh), co = std::cos(th), si = std::sin(th);
+                                for (Eigen::VectorXd *v : { &qm, &km }) {
+                                    const Eigen::Index e = h * dh + 2 * p;
+                                    const double a = (*v)[e], o = (*v)[e + 1];
+                                    (*v)[e] = a * co - o * si;
+                                    (*v)[e + 1] = a * si + o * co;
+                                }
+                            }
+                        q.col(m) = qm;
+                        k.col(m) = km;
+                    }
+                    for (int i = 0; i < P; ++i)
+                        for (int j = 0; j <= i; ++j)
+                            for (int h = 0; h < H; ++h)
+                                for (int p = 0; p < pairs; ++p) {
+                                    const Eigen::Index e = h * dh + 2 * p;
+                                    direct[std::size_t(((l * H + h) * pairs + p) * P + (i - j))] +=
+                                        (q(e, i) * k(e, j) + q(e + 1, i) * k(e + 1, j)) / std::sqrt(double(dh));
+                                }
+                }
+            }
+            for (int i = 0; i < P; ++i)
+                for (int j = 0; j <= i; ++j) counts[std::size_t(i - j)] += ws.B;
+        });
+        QCOMPARE(P, c.seqLen - 1);
+        const auto prof = profile->profile();
+        const auto split = profile->pairs();
+        double largest = 0.0;
+        for (const auto &layer : prof)
+            for (const auto &head : layer)
+                for (double v : head) largest = std::max(largest, std::abs(v));
+        QVERIFY(largest > 1e-3);
+        double worst = 0.0;
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < H; ++h)
+                for (int delta = 0; delta < P; ++delta) {
+                    double sum = 0.0, pairSum = 0.0;
+                    for (int p = 0; p < pairs; ++p) {
+                        const double d = direct[std::size_t(((l * H + h) * pairs + p) * P + delta)] / double(counts[std::size_t(delta)]);
+                        const double got = split[std::size_t(l)][std::size_t(h)][std::size_t(p)][std::size_t(delta)];
+                        worst = std::max(worst, std::abs(got - d));
+                        sum += d;
+                        pairSum += got;
+                    }
+                    const double whole = prof[std::size_t(l)][std::size_t(h)][std::size_t(delta)];
+                    worst = std::max(worst, std::abs(whole - sum));
+                    QVERIFY(std::abs(whole - pairSum) <= 1e-9 * std::max(1.0, largest));
+                }
+        QVERIFY2(worst <= 1e-4 * largest, qPrintable(QString::number(worst / largest)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInterpret)
+#include "tst_interpret.moc"
