@@ -20,7 +20,12 @@ Ablation Ablation::allHeads(int layers, int heads)
 
 std::string headName(const HeadId &id)
 {
-    return "L" + std::to_string(id.layer + 1) + "H" + std::to_string(id.head + 1);
+    // Appended piece by piece: "L" + std::to_string(...) trips GCC 12's -Wstringop-overflow.
+    std::string name = "L";
+    name += std::to_string(id.layer + 1);
+    name += 'H';
+    name += std::to_string(id.head + 1);
+    return name;
 }
 
 namespace {

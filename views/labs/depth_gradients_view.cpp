@@ -131,7 +131,8 @@ void DepthGradientsView::buildCharts()
 
     timeChart_ = new ChartPanel(QString());
     timeChart_->setValueAxis(Qt::Horizontal, tr("time step k (loss at T)"));
-    timeChart_->setLogAxis(Qt::Vertical, tr("÷ norm at T"));
+    timeChart_->setLogAxis(Qt::Vertical, tr("gradient norm ÷ its value at k = T"));
+    timeChart_->setShortAxisTitle(timeChart_->axisY(), tr("÷ value at k = T"));
     rnn_ = timeChart_->addLine(QString(), seriesColor(1));
     lstmCell_ = timeChart_->addLine(QString(), seriesColor(0));
     lstmHidden_ = timeChart_->addLine(QString(), seriesColor(5), 2.0, Qt::DashLine);

@@ -60,6 +60,11 @@ void TestAccountingView::formulasShowSubstitutedValues()
                                 "0.8 + 0.2 · 1.367", "1.073", "1.073 · 1.0104", "1.085",
                                 "1 − 1.085 / 1.5", "27.7%", "9 ND", "6.51 ND" })
         QVERIFY2(t.contains(QString::fromUtf8(needle)), qPrintable(QStringLiteral("'%1' not in:\n%2").arg(QString::fromUtf8(needle), t)));
+    // A formula breaks only between its terms: "(k + 2) / 3" never as "(k + 2) /" over "3".
+    const QString html = view.formulaPanel()->formulas();
+    for (const char *whole : { "(k&nbsp;+&nbsp;2)&nbsp;/&nbsp;3", "(2&nbsp;+&nbsp;2)&nbsp;/&nbsp;3", "4&nbsp;/&nbsp;(12&nbsp;·&nbsp;32)",
+                               "0.9&nbsp;· 1.333&nbsp;+ 0.1&nbsp;· 1.667" })
+        QVERIFY2(html.contains(QString::fromUtf8(whole)), whole);
 }
 
 void TestAccountingView::layerSweepEqualsCore()
