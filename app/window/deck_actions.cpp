@@ -75,10 +75,12 @@ void DeckActions::showEditor()
     const bool fits = window_->centralWidget()->minimumSizeHint().width() + editorWidth + 8 <= window_->width();
     if (!fits && !dock_->isFloating()) {
         dock_->setFloating(true);
+        // Over the lab list and the parameter column, on the left: the charts (what a slide shows)
+        // stay in sight while titles and notes are written.
         const QRect r = window_->geometry();
-        const int w = std::max(editorWidth, 320);
+        const int w = std::max(editorWidth, 300);
         const int h = std::max(dock_->minimumSizeHint().height(), r.height() - 72);
-        dock_->setGeometry(QRect(r.right() - w - 12, r.top() + 40, w, h));
+        dock_->setGeometry(QRect(r.left() + 8, r.top() + 40, w, h));
     }
     dock_->show();
     dock_->raise();
