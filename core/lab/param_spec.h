@@ -23,6 +23,7 @@ struct ParamSpec {
     std::vector<std::string> choices;  // Choice: allowed names
     std::string defText;          // Choice/Text default
     std::size_t maxLength = 200;  // Text: longest accepted value
+    bool filePath = false;        // Text: the value names a file (what --help and messages call it)
     std::string help;             // one sentence for tooltips and --help
 };
 
