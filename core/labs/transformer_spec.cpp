@@ -73,8 +73,9 @@ LabSpec makeSpec()
     p.push_back(integer("passes", "passes k", 1, 256, 2, "Passes of the k-pass objective (at most seq_len)."));
     p.push_back(real("lr", "learning rate", 1e-6, 1000, 1e-3, true, "Adam learning rate."));
     p.push_back(real("weight_decay", "weight decay", 0, 1, 0, false,
-                     "AdamW's decoupled weight decay: every step p -= lr x weight_decay x p before Adam's update "
-                     "(0 = plain Adam); task=text defaults to 0.1."));
+                     "AdamW's decoupled weight decay: every step the matrices and embeddings shrink by "
+                     "lr x weight_decay before Adam's update, biases and LayerNorm do not (0 = plain Adam); "
+                     "task=text defaults to 0.1."));
     p.push_back(integer("steps", "training steps", 1, 100000, 1500, "Adam steps, one fresh batch each."));
     p.push_back(integer("seed", "seed", 0, 2147483648.0, 0, "Seed of the initialisation and of the batches."));
     p.push_back(integer("embed_scale", "scale embeddings", 0, 1, 0, "1: inputs are sqrt(d) E[tok] (Vaswani et al.)."));
