@@ -6,7 +6,7 @@
 #   packaging/fullband.sh package   portable Release build, .deb and .tar.gz (CPack), installed-package check
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests that start threads under ThreadSanitizer
-#   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader under libFuzzer (clang), bounded time
+#   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader and the model file reader under libFuzzer (clang), bounded time
 #   packaging/fullband.sh stress    the tests that wait for other threads, 3 times in a row, with both
 #                                   cores kept busy by two busy loops this script starts and stops
 #   packaging/fullband.sh screenshots [OUT_DIR]  build, then a screenshot of every lab under Xvfb
@@ -117,7 +117,10 @@ tsan() {
 }
 
 fuzz() {
+  # The budget is shared: two thirds for the scene and deck loader, one third for the model file reader.
   local dir=$here/build-fuzz seconds=${FUZZ_SECONDS:-60}
+  local modelSeconds=$((seconds / 3))
+  seconds=$((seconds - modelSeconds))
   cmake -S "$here/tests/fuzz" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14
   cmake --build "$dir" -j "$jobs"
   # The working corpus grows in the build tree; the committed seeds stay as they are.
@@ -130,6 +133,12 @@ fuzz() {
     "$dir/fuzz_scene" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
       -dict="$dir/scene.dict" -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
       "$dir/corpus"
+  mkdir -p "$dir/model-corpus"
+  cp -n "$here"/tests/fuzz/model-corpus/* "$dir/model-corpus/"
+  echo "fullband: fuzzing the model file reader for ${modelSeconds} s"
+  ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$dir/fuzz_model" -max_total_time="$modelSeconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+      -artifact_prefix="$dir/artifacts/model-" -print_final_stats=1 "$dir/model-corpus"
 }
 
 # Tests labelled "timing" (tests/CMakeLists.txt) must not depend on how fast the machine is: run them

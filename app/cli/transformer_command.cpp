@@ -2,10 +2,15 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/progress_line.h"
+#include "core/io/atomic_file.h"
+#include "core/model/model_file.h"
 #include "core/transformer/transformer_estimate.h"
 #include "core/transformer/transformer_json.h"
 #include "core/transformer/transformer_trainer.h"
 #include "core/labs/transformer_spec.h"
+
+#include <QDir>
+#include <QFileInfo>
 
 #include <cstdio>
 #include <exception>
@@ -18,14 +23,39 @@ namespace {
 constexpr double kAnnouncedSeconds = 30.0;
 } // namespace
 
-int runTransformerTrain(const QStringList &sets)
+int runTransformerTrain(const QStringList &given)
 {
     const LabSpec &spec = transformerCommandSpec();
     ParamValues values = spec.defaults();
+    // save=FILE is the command line's own key (a panel has File > Save model): where the model goes.
+    QStringList sets = given;
+    QString savePath;
+    for (qsizetype i = 0; i < sets.size(); ++i) {
+        const QString set = sets[i].trimmed();
+        if (!set.startsWith(QLatin1String("save="))) continue;
+        savePath = set.mid(5).trimmed();
+        if (savePath.isEmpty()) return failBadInput(QStringLiteral("save must name the model file to write, got ''"));
+        sets.removeAt(i--);
+    }
+    // The task's own defaults come first (text: nanoGPT's CPU size), the keys given after them.
+    for (const QString &set : sets) {
+        TransformerTask task;
+        if (set.trimmed().startsWith(QLatin1String("task="))
+            && parseTransformerTask(set.trimmed().mid(5).trimmed().toStdString(), task))
+            applyTransformerTaskDefaults(task, values);
+    }
     if (const QString err = applySets(spec, values, sets); !err.isEmpty()) return failBadInput(err);
     TransformerConfig config;
     if (const std::string err = transformerFrom(values, config); !err.empty())
         return failBadInput(QString::fromStdString(err));
+    // A file that cannot be written is refused before the run, not after it.
+    if (!savePath.isEmpty()) {
+        const QFileInfo target(savePath);
+        if (!target.absoluteDir().exists())
+            return failBadInput(QStringLiteral("save: cannot write '%1': its folder does not exist").arg(savePath));
+        if (const std::string err = checkReplaceable(savePath.toStdString()); !err.empty())
+            return failBadInput(QStringLiteral("save: %1").arg(QString::fromStdString(err)));
+    }
     // More threads than cores only slow a run down (and oneTBB warns on stderr): use the cores there
     // are, and say so. The result does not depend on the thread count.
     if (const int cores = availableCores(); config.threads > cores) {
@@ -48,6 +78,12 @@ int runTransformerTrain(const QStringList &sets)
         result = trainTransformer(config, onStep);
     } catch (const std::exception &e) {
         return failBadInput(QString::fromUtf8(e.what()));
+    }
+    if (!savePath.isEmpty()) {
+        if (!result.model)
+            return failBadInput(QStringLiteral("save: the run ended without a model, nothing written to '%1'").arg(savePath));
+        if (const std::string err = ModelFile::save(savePath.toStdString(), *result.model, result); !err.empty())
+            return failBadInput(QStringLiteral("save: %1").arg(QString::fromStdString(err)));
     }
     JsonWriter json;
     writeTransformerJson(json, config, result);

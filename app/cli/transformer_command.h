@@ -2,6 +2,8 @@
 // fullband train --set model=transformer [--set KEY=VALUE]...: trains the tiny transformer
 // (core/transformer/transformer_trainer.h) headless and prints one JSON object
 // (core/transformer/transformer_json.h). Bad values: one line naming the key, exit 2.
+// task=text starts from the text task's defaults (transformerTextDefaults); save=FILE writes the
+// trained model there (core/model/model_file.h) once the run is over.
 #include <QStringList>
 
 namespace fb {

@@ -1,6 +1,7 @@
 #include "core/io/png_chunks.h"
 
-#include <array>
+#include "core/io/crc32.h"
+
 #include <cstdint>
 
 namespace fb {
@@ -12,23 +13,6 @@ std::uint32_t bigEndian(std::string_view b, std::size_t at)
 {
     return std::uint32_t(static_cast<unsigned char>(b[at])) << 24 | std::uint32_t(static_cast<unsigned char>(b[at + 1])) << 16
            | std::uint32_t(static_cast<unsigned char>(b[at + 2])) << 8 | std::uint32_t(static_cast<unsigned char>(b[at + 3]));
-}
-
-// The CRC-32 of PNG (ISO 3309, as zlib's crc32) over the chunk's type and data.
-std::uint32_t crc32(std::string_view data)
-{
-    static const auto table = [] {
-        std::array<std::uint32_t, 256> t {};
-        for (std::uint32_t n = 0; n < 256; ++n) {
-            std::uint32_t c = n;
-            for (int k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            t[n] = c;
-        }
-        return t;
-    }();
-    std::uint32_t c = 0xffffffffu;
-    for (char ch : data) c = table[(c ^ static_cast<unsigned char>(ch)) & 0xff] ^ (c >> 8);
-    return c ^ 0xffffffffu;
 }
 
 std::string printableType(std::string_view type)

@@ -87,6 +87,7 @@ std::string rangeText(const ParamSpec &spec)
         return out;
     }
     case ParamKind::Text:
+        if (spec.isFile) return "a file path of at most " + std::to_string(spec.maxLength) + " characters";
         return "a text of at most " + std::to_string(spec.maxLength) + " characters";
     case ParamKind::Integer: {
         std::string what = "an integer";

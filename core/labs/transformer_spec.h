@@ -5,11 +5,13 @@
 #include "core/transformer/transformer_config.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fb {
 
 // Command-line keys: task, text (a file path), vocab, buckets, seq_len, batch, layers, heads, d_model,
-// pos, base, scaling, factor, feedback, passes, lr, steps, seed, embed_scale, eval_every, clip, threads.
+// pos, base, scaling, factor, feedback, passes, lr, weight_decay, steps, seed, embed_scale, eval_every, clip, threads.
 const LabSpec &transformerSpec();
 // The command line's keys: transformerSpec's and the after-training ablation's, ablate (heads
 // "L2H1,L2H3" or a layer "L2", 1-based) and ablation (zero | mean). The lab's panel has its own
@@ -17,5 +19,12 @@ const LabSpec &transformerSpec();
 const LabSpec &transformerCommandSpec();
 // Fills out from values of either spec (reading the text file when task is text); "" or one sentence.
 std::string transformerFrom(const ParamValues &values, TransformerConfig &out);
+
+// The text task's own defaults: nanoGPT's CPU Shakespeare size (layers 4, heads 4, d_model 128,
+// seq_len 64, batch 12) and AdamW with weight_decay 0.1, in place of the induction task's sizes.
+const std::vector<std::pair<std::string, double>> &transformerTextDefaults();
+// Puts task's defaults into values (text: transformerTextDefaults; the other tasks: the spec's own
+// defaults of those keys). Call it before applying the keys a user set, so that those win.
+void applyTransformerTaskDefaults(TransformerTask task, ParamValues &values);
 
 } // namespace fb

@@ -7,6 +7,10 @@
 //   m_hat = m / (1 - b1^t),  v_hat = v / (1 - b2^t),  p -= lr m_hat / (sqrt(v_hat) + eps).
 // The moments are allocated at construction (flat) or at the first step (tensors); a step allocates
 // nothing.
+// With weight decay lambda > 0 the flat step is AdamW (Loshchilov & Hutter, "Decoupled Weight Decay
+// Regularization", ICLR 2019, arXiv:1711.05101) as torch.optim.AdamW takes it: the decay acts on the
+// weights, not through the gradient (so Adam's scaling does not touch it), before Adam's update:
+//   p *= 1 - lr lambda,  then the update above.
 #include <Eigen/Core>
 
 #include <cmath>
@@ -35,6 +39,20 @@ public:
     {
         const Corrections c = next();
         update(params, grads, m_, v_, c, lr);
+    }
+
+    // AdamW: the same step after p *= 1 - lr weightDecay for every weight whose entry in decay is
+    // nonzero (decay empty: every weight). nanoGPT decays the matrices and embeddings, not the biases
+    // and LayerNorm gains, and so does the transformer's trainer.
+    void step(Eigen::Ref<Vec> params, const Eigen::Ref<const Vec> &grads, double lr, double weightDecay,
+              const Eigen::Ref<const Vec> &decay)
+    {
+        if (weightDecay > 0.0) {
+            const S keep = S(1.0 - lr * weightDecay);  // torch: param.mul_(1 - lr * weight_decay)
+            if (decay.size() == 0) params *= keep;
+            else params.array() = (decay.array() != S(0)).select(params.array() * keep, params.array());
+        }
+        step(params, grads, lr);
     }
 
     // One step over matching lists of tensors and their gradients (same order and sizes every call).

@@ -23,11 +23,13 @@ struct GuardedStep {
     StepFault fault = StepFault::None;
 };
 
-// clip <= 0: no clipping. The step allocates nothing (good has the size of params).
+// clip <= 0: no clipping. weightDecay > 0: AdamW, decaying the weights whose entry in decay is
+// nonzero (decay empty: all). The step allocates nothing (good has the size of params).
 template <typename S>
 GuardedStep guardedStep(Adam<S> &adam, Eigen::Matrix<S, Eigen::Dynamic, 1> &params,
                         Eigen::Matrix<S, Eigen::Dynamic, 1> &grads, Eigen::Matrix<S, Eigen::Dynamic, 1> &good,
-                        double clip, double lr)
+                        double clip, double lr, double weightDecay = 0.0,
+                        const Eigen::Matrix<S, Eigen::Dynamic, 1> &decay = {})
 {
     const double norm = grads.template cast<double>().norm();
     if (!std::isfinite(norm)) return { norm, StepFault::GradientNotFinite };
@@ -37,7 +39,8 @@ GuardedStep guardedStep(Adam<S> &adam, Eigen::Matrix<S, Eigen::Dynamic, 1> &para
         if (coef < 1.0) grads *= S(coef);
     }
     good = params;
-    adam.step(params, grads, lr);
+    if (weightDecay > 0.0) adam.step(params, grads, lr, weightDecay, decay);
+    else adam.step(params, grads, lr);
     if (!params.array().isFinite().all()) return { norm, StepFault::WeightNotFinite };
     return { norm, StepFault::None };
 }

@@ -126,6 +126,49 @@ TextCorpus::TextCorpus(const std::string &utf8, int seqLen, int maxVocab)
     trainEnd_ = ids_.size() - ids_.size() / 10;
 }
 
+std::string TextCorpus::checkVocabulary(const std::vector<char32_t> &symbols, const std::vector<std::size_t> &counts,
+                                        int unknownId, int maxVocab)
+{
+    const std::size_t n = symbols.size();
+    if (n < 1 || n > std::size_t(maxVocab))
+        return "the vocabulary must hold between 1 and " + std::to_string(maxVocab) + " characters, got "
+               + std::to_string(n);
+    if (counts.size() != n)
+        return "the vocabulary has " + std::to_string(n) + " characters but " + std::to_string(counts.size())
+               + " counts";
+    for (std::size_t i = 0; i < n; ++i) {
+        const char32_t c = symbols[i];
+        if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+            return "vocabulary character " + std::to_string(i) + " must be a Unicode scalar value (at most U+10FFFF, "
+                   "no surrogate), got code point " + std::to_string(std::uint32_t(c));
+    }
+    if (unknownId < -1 || unknownId >= int(n) || (unknownId >= 0 && symbols[std::size_t(unknownId)] != kReplacement))
+        return "the vocabulary's <unk> id must be -1 (none) or the id of U+FFFD in [0, " + std::to_string(n - 1)
+               + "], got " + std::to_string(unknownId);
+    // <unk> prints as U+FFFD, which the text itself may also hold: it alone may appear twice
+    std::vector<char32_t> sorted;
+    for (std::size_t i = 0; i < n; ++i)
+        if (int(i) != unknownId) sorted.push_back(symbols[i]);
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+        return "the vocabulary's characters must be distinct, but one appears twice";
+    return {};
+}
+
+TextCorpus TextCorpus::fromVocabulary(std::vector<char32_t> symbols, std::vector<std::size_t> counts, int unknownId)
+{
+    if (const std::string err = checkVocabulary(symbols, counts, unknownId); !err.empty())
+        throw std::invalid_argument(err);
+    TextCorpus c;
+    c.symbols_ = std::move(symbols);
+    c.counts_ = std::move(counts);
+    c.unknown_ = unknownId;
+    for (std::size_t i = 0; i < c.symbols_.size(); ++i)
+        if (int(i) != unknownId) c.lookup_.emplace_back(c.symbols_[i], int(i));
+    std::sort(c.lookup_.begin(), c.lookup_.end());
+    return c;
+}
+
 int TextCorpus::idOf(char32_t cp) const
 {
     const auto it = std::lower_bound(lookup_.begin(), lookup_.end(), std::make_pair(cp, -1));

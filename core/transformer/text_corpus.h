@@ -20,6 +20,15 @@ public:
     // check()'s sentence when the text cannot be used at seqLen.
     TextCorpus(const std::string &utf8, int seqLen, int maxVocab = kDefaultMaxVocab);
 
+    // A corpus of a vocabulary alone (no text: size() is 0), as a model file keeps it: symbols by id,
+    // their counts, and the id of <unk> (-1 for none). checkVocabulary first; throws
+    // std::invalid_argument with its sentence otherwise.
+    static TextCorpus fromVocabulary(std::vector<char32_t> symbols, std::vector<std::size_t> counts, int unknownId);
+    // "" when symbols can be a vocabulary: 1 to maxVocab distinct Unicode scalar values (no surrogate,
+    // at most U+10FFFF), as many counts, and unknownId -1 or the id of a U+FFFD.
+    static std::string checkVocabulary(const std::vector<char32_t> &symbols, const std::vector<std::size_t> &counts,
+                                       int unknownId, int maxVocab = kDefaultMaxVocab);
+
     // "" when utf8 can train at seqLen, otherwise one sentence: empty, too long, or too short (its
     // last 10% must hold a window of seq_len + 1 characters, so at least 10 (seq_len + 1) in all).
     static std::string check(const std::string &utf8, int seqLen);

@@ -2,14 +2,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <stdexcept>
 
 namespace fb {
 
-TextSampler::TextSampler(const TransformerShape &shape, int context) : context_(std::max(2, context))
+TextSampler::TextSampler(const TransformerShape &shape, int context)
+    : context_(std::max(2, context)), mode_(shape.feedback ? FeedbackMode::Exact : FeedbackMode::Off)
 {
     ws_.reserve(shape, context_, context_, false);
     window_.assign(std::size_t(context_), 0);
+    batch_.resize(1, context_, false, shape.obsInputs > 0);
+    sorted_.assign(std::size_t(shape.vocab), 0.0f);
+}
+
+void TextSampler::recompute(const TransformerNet<float> &net, const PositionTables<float> &pos, int length)
+{
+    batch_.positions = length;
+    std::copy(window_.begin(), window_.begin() + length, batch_.tokens.begin());
+    net.forward(ws_, batch_, pos, mode_, 1);
 }
 
 void TextSampler::feed(const TransformerNet<float> &net, const PositionTables<float> &pos, int length)
@@ -18,17 +30,26 @@ void TextSampler::feed(const TransformerNet<float> &net, const PositionTables<fl
     for (int t = 0; t < length; ++t) net.forwardPosition(ws_, &window_[std::size_t(t)], nullptr, t, pos);
 }
 
-int TextSampler::draw(int column, double temperature, Rng &rng) const
+int TextSampler::draw(int column, double temperature, Rng &rng)
 {
     // softmax(logits / temperature), drawn by its cumulative sum; temperature 0: the argmax
     const auto z = ws_.logits.col(column);
     Eigen::Index best = 0;
     const double zmax = z.maxCoeff(&best);
     if (temperature <= 0.0) return int(best);
+    // top-k: the logits below the k-th largest take no part (ties with it do)
+    float floor = -std::numeric_limits<float>::infinity();
+    if (topK_ > 0 && topK_ < z.size()) {
+        std::copy(z.data(), z.data() + z.size(), sorted_.begin());
+        std::nth_element(sorted_.begin(), sorted_.begin() + (topK_ - 1), sorted_.end(), std::greater<float>());
+        floor = sorted_[std::size_t(topK_ - 1)];
+    }
     double total = 0.0;
-    for (Eigen::Index v = 0; v < z.size(); ++v) total += std::exp((double(z[v]) - zmax) / temperature);
+    for (Eigen::Index v = 0; v < z.size(); ++v)
+        if (z[v] >= floor) total += std::exp((double(z[v]) - zmax) / temperature);
     double u = rng.uniform() * total;
     for (Eigen::Index v = 0; v < z.size(); ++v) {
+        if (z[v] < floor) continue;
         u -= std::exp((double(z[v]) - zmax) / temperature);
         if (u < 0.0) return int(v);
     }
@@ -42,7 +63,8 @@ void TextSampler::sample(const TransformerNet<float> &net, const PositionTables<
     if (promptLength == 0) throw std::logic_error("TextSampler: the prompt needs at least one character");
     int length = int(std::min<std::size_t>(promptLength, std::size_t(context_)));
     std::copy(prompt + (promptLength - std::size_t(length)), prompt + promptLength, window_.begin());
-    feed(net, pos, length);
+    if (cache_) feed(net, pos, length);
+    else recompute(net, pos, length);
     for (int i = 0; i < chars; ++i) {
         const int next = draw(length - 1, temperature, rng);  // the prediction of the last fed position
         corpus.appendDecoded(&next, 1, out);
@@ -51,12 +73,16 @@ void TextSampler::sample(const TransformerNet<float> &net, const PositionTables<
             const int keep = context_ / 2;
             std::copy(window_.end() - keep, window_.end(), window_.begin());
             length = keep;
-            feed(net, pos, length);
+            if (cache_) feed(net, pos, length);
         }
         window_[std::size_t(length)] = next;
-        ws_.setBatch(1, context_);
-        net.forwardPosition(ws_, &window_[std::size_t(length)], nullptr, length, pos);
-        ++length;
+        if (cache_) {
+            ws_.setBatch(1, context_);
+            net.forwardPosition(ws_, &window_[std::size_t(length)], nullptr, length, pos);
+            ++length;
+        } else {
+            recompute(net, pos, ++length);  // the logits of the new last position: column length - 1
+        }
     }
 }
 

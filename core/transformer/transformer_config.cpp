@@ -156,12 +156,19 @@ double transformerWorkspaceBytes(const TransformerConfig &c)
 
 std::string checkTransformerConfig(const TransformerConfig &c)
 {
+    if (std::string err = checkTransformerSettings(c); !err.empty()) return err;
+    if (c.task == TransformerTask::Text) return TextCorpus::check(c.text, c.seqLen);
+    return {};
+}
+
+std::string checkTransformerSettings(const TransformerConfig &c)
+{
     const LabSpec &spec = transformerSpec();
     auto number = [&](const char *key, double value) { return checkNumber(*spec.find(key), value); };
     const std::pair<const char *, double> numbers[] = {
         { "vocab", c.vocab }, { "buckets", c.buckets }, { "seq_len", c.seqLen }, { "batch", c.batch },
         { "layers", c.layers }, { "heads", c.heads }, { "d_model", c.dModel }, { "base", c.base },
-        { "factor", c.factor }, { "passes", c.passes }, { "lr", c.lr }, { "steps", c.steps },
+        { "factor", c.factor }, { "passes", c.passes }, { "lr", c.lr }, { "weight_decay", c.weightDecay }, { "steps", c.steps },
         { "seed", double(c.seed) }, { "eval_every", c.evalEvery }, { "clip", c.clip }, { "threads", c.threads },
     };
     for (const auto &[key, value] : numbers)
@@ -181,8 +188,6 @@ std::string checkTransformerConfig(const TransformerConfig &c)
     if (c.scaling != ScalingMethod::None && c.pos != PositionalScheme::Rope)
         return "scaling must be none unless pos is rope (it rescales RoPE's frequencies), got scaling = "
                + scalingMethodName(c.scaling) + " with pos = " + positionalSchemeName(c.pos);
-    if (c.task == TransformerTask::Text)
-        if (std::string err = TextCorpus::check(c.text, c.seqLen); !err.empty()) return err;
     if (c.evalSequences < 0 || c.evalSequences > 4096)
         return "evalSequences must be an integer in [0, 4096] (0 = 4 x batch), got " + std::to_string(c.evalSequences);
     if (c.probeEvery < 0) return "probeEvery must be 0 (off) or a positive number of steps";

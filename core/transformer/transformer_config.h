@@ -61,6 +61,7 @@ struct TransformerConfig {
     int passes = 2;          // k of the k-pass objective, 1..T
     // Training.
     double lr = 1e-3;        // Adam (fb::Adam, torch's defaults otherwise)
+    double weightDecay = 0.0;  // AdamW's decoupled decay lambda: p -= lr lambda p before each step; 0 = Adam
     int steps = 1500;
     std::uint64_t seed = 0;  // initialisation, training batches; the held-out set uses seed + 1
     double clip = 0.0;       // clip the gradient's 2-norm like torch.nn.utils.clip_grad_norm_; 0 = off
@@ -83,6 +84,9 @@ struct TransformerConfig {
 // Empty when config is trainable, otherwise one sentence naming the bad field by its command-line
 // key and giving its valid range, e.g. "heads must divide d_model = 64 with an even d_head, got 5".
 std::string checkTransformerConfig(const TransformerConfig &config);
+// The same checks without the text task's text (every size, range and budget): what a model file
+// saved without its text is checked against.
+std::string checkTransformerSettings(const TransformerConfig &config);
 
 // The vocabulary size the model is built with: vocab (induction), buckets (accumulator), and for the
 // text task the size of the text's vocabulary (at most 512), or 0 when the text is unusable.

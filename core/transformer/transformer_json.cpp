@@ -35,12 +35,13 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("feedback", feedbackModeName(c.feedback))
         .field("passes", c.passes)
         .field("lr", c.lr)
+        .field("weight_decay", c.weightDecay)
         .field("steps", c.steps)
         .field("seed", double(c.seed))
         .field("clip", c.clip)
         .field("threads", c.threads)
         .endObject();
-    json.field("params", r.params).field("vocab", r.vocab).field("curve", r.curve);
+    json.field("params", r.params).field("vocab", r.vocab).field("curve", r.curve).field("best_step", r.bestStep);
     json.key("heldout_curve").beginArray();
     for (const auto &p : r.heldoutCurve)
         json.beginObject().field("step", p.step).field("loss", p.loss).field("second_half_loss", p.secondHalfLoss).endObject();
@@ -110,6 +111,8 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
             .endObject();
     json.field("anatomy_seconds", r.anatomySeconds);
     json.field("gate_mean", r.finalSnapshot.gateMean);
+    // the characters themselves (JSON escapes only what JSON must)
+    if (c.task == TransformerTask::Text) json.field("sample", r.finalSnapshot.sample);
     const double gflops = r.msPerStep > 0.0 ? r.flopsPerStep / (r.msPerStep * 1e6) : std::nan("");
     json.field("ms_per_step", r.msPerStep)
         .field("flops_per_step", r.flopsPerStep)

@@ -1,9 +1,10 @@
 #pragma once
 // The JSON of one transformer training, as `fullband train --set model=transformer` prints it:
-// {"model": "transformer", "config": {...}, "params", "vocab", "curve", "heldout_curve",
+// {"model": "transformer", "config": {...}, "params", "vocab", "curve", "best_step", "heldout_curve",
 //  "heldout_loss", "second_half_loss", "first_half_loss", "exact_heldout_loss", "induction_score"
 //  ([layer][head]), "best_induction_score", "length_generalisation" ([{label, lengths, loss,
-//  repeat_loss}]), "extended", "gate_mean", "ms_per_step", "flops_per_step", "gflops", "seconds",
+//  repeat_loss}]), "extended", "gate_mean", "sample" (text task: the final weights' sample, after
+//  the start of the held-out text), "ms_per_step", "flops_per_step", "gflops", "seconds",
 //  "wall_seconds", "status", "message"}. Figures that do not apply (second-half loss outside the
 // induction tasks ...) are null.
 #include "core/io/json_writer.h"

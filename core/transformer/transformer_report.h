@@ -73,6 +73,9 @@ struct TransformerResult {
     int vocab = 0;                 // the model's vocabulary (text: the text's characters, <unk> included)
     double flopsPerStep = 0.0;     // transformerFlopsPerStep
     int stepsDone = 0;
+    // The step whose weights the model holds and the held-out figures describe: the held-out
+    // evaluation with the lowest loss (text task), otherwise the last step; -1 when no step finished.
+    int bestStep = -1;
     double seconds = 0.0;          // the training steps only (data, forward, backward, Adam)
     double msPerStep = 0.0;        // 1000 seconds / stepsDone
     double wallSeconds = 0.0;      // everything, evaluations included, pauses excluded

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace fb {
@@ -66,6 +67,22 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     TransformerEvaluator evaluator(c, net, tasks, tables);
     Adam<float> adam(net.parameterCount());
     nn::Vec<float> good = net.params;  // the weights that gave the last accepted loss
+    // AdamW decays the matrices and the embedding, not the biases and LayerNorm's weights (nanoGPT's
+    // split: the 2-D tensors decay): 1 for a weight that decays.
+    nn::Vec<float> decay;
+    if (c.weightDecay > 0.0) {
+        decay = nn::Vec<float>::Zero(net.parameterCount());
+        net.layout().forEachSlot([&](const std::string &, const TransformerLayout::Slot &slot) {
+            if (slot.cols > 1) decay.segment(slot.offset, slot.size()).setOnes();
+        });
+    }
+    // The text task keeps the weights of the best held-out loss (a small text is memorised: the
+    // held-out loss rises again while the training loss falls).
+    const bool keepBest = c.task == TransformerTask::Text && c.evalEvery > 0;
+    nn::Vec<float> best;
+    if (keepBest) best = net.params;
+    double bestLoss = std::numeric_limits<double>::infinity();
+    int bestStep = 0;
     Rng dataRng(c.seed ^ kDataStream);
     const FeedbackMode mode = c.feedback;
     const int passes = c.passes;
@@ -92,7 +109,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     Clock::time_point lastSnapshot = Clock::now();
     int heldStep = -1;  // the last held-out evaluation
     TransformerEvaluator::Losses held;
-    auto takeSnapshot = [&](int step) {
+    auto fillSnapshot = [&](int step) {
         snap.step = step;
         snap.elapsedSeconds = elapsed();
         evaluator.probe(snap, mode, passes);
@@ -106,8 +123,18 @@ TransformerResult trainTransformer(const TransformerConfig &config,
             sampler->sample(net, tables, *corpus, prompt.data(), prompt.size(), c.sampleChars, c.sampleTemperature,
                             sampleRng, snap.sample);
         }
+    };
+    auto takeSnapshot = [&](int step) {
+        fillSnapshot(step);
         onSnapshot(snap);
         lastSnapshot = Clock::now();
+    };
+    auto keep = [&](int step) {
+        if (keepBest && held.loss < bestLoss) {
+            bestLoss = held.loss;
+            bestStep = step;
+            best = net.params;  // same size: no allocation
+        }
     };
 
     auto diverge = [&](int step, const std::string &why) {
@@ -120,6 +147,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         held = evaluator.heldout(mode, passes);
         heldStep = 0;
         result.heldoutCurve.push_back({ 0, held.loss, held.repeat });
+        keep(0);
     }
     if (onSnapshot) takeSnapshot(0);
     for (int step = 1; step <= c.steps; ++step) {
@@ -138,7 +166,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         }
         net.zeroGrad();
         net.backward(ws, batch, tables, mode, passes);
-        const GuardedStep taken = guardedStep(adam, net.params, net.grads, good, c.clip, c.lr);
+        const GuardedStep taken = guardedStep(adam, net.params, net.grads, good, c.clip, c.lr, c.weightDecay, decay);
         if (taken.fault == StepFault::GradientNotFinite) {
             diverge(step, "gradient norm " + shortNumber(taken.gradNorm));
             break;
@@ -154,6 +182,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
             held = evaluator.heldout(mode, passes);
             heldStep = step;
             result.heldoutCurve.push_back({ step, held.loss, held.repeat });
+            keep(step);
         }
         if (onSnapshot
             && ((c.probeEvery > 0 && step % c.probeEvery == 0)
@@ -177,6 +206,14 @@ TransformerResult trainTransformer(const TransformerConfig &config,
                                                                       : std::string()) + " after the last step");
         held = evaluator.heldout(mode, passes);
     }
+    // The text task: the best held-out weights, when the last ones are worse (the held-out set is the
+    // same at every evaluation, so the losses compare).
+    result.bestStep = result.stepsDone;
+    if (keepBest && bestLoss < held.loss) {
+        net.params = best;
+        held = evaluator.heldout(mode, passes);
+        result.bestStep = bestStep;
+    }
     result.heldoutLoss = held.loss;
     result.secondHalfLoss = held.repeat;
     result.firstHalfLoss = held.first;
@@ -194,17 +231,12 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     TransformerAnatomy::compute(evaluator, mode, passes, result);
 
     // The final snapshot, with the final held-out figures (and the last sample).
-    heldStep = result.stepsDone;
+    heldStep = result.bestStep;
     if (onSnapshot) {
         takeSnapshot(result.stepsDone);
     } else {
         evaluator.sizeSnapshot(snap);
-        snap.step = result.stepsDone;
-        snap.elapsedSeconds = elapsed();
-        evaluator.probe(snap, mode, passes);
-        snap.heldoutStep = heldStep;
-        snap.heldoutLoss = held.loss;
-        snap.secondHalfLoss = held.repeat;
+        fillSnapshot(result.stepsDone);
     }
     result.finalSnapshot = snap;
 
@@ -220,7 +252,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
 }
 
 std::string sampleTransformerText(const TrainedTransformer &model, const std::string &prompt, int chars,
-                                  double temperature, std::uint64_t seed)
+                                  double temperature, std::uint64_t seed, int topK, bool cache)
 {
     if (!model.corpus) throw std::invalid_argument("sampling needs a model trained on the text task");
     const TextCorpus &corpus = *model.corpus;
@@ -234,6 +266,8 @@ std::string sampleTransformerText(const TrainedTransformer &model, const std::st
         ids.push_back(corpus.symbols()[std::size_t(newline)] == U'\n' ? newline : 0);
     }
     TextSampler sampler(model.shape, model.config.seqLen);
+    sampler.setTopK(topK);
+    sampler.setCache(cache);
     std::string out;
     out.reserve(std::size_t(4 * std::max(chars, 0)));
     Rng rng(seed ^ kSampleStream);

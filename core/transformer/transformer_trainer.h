@@ -33,9 +33,11 @@ TransformerResult trainTransformer(const TransformerConfig &config,
 
 // Samples `chars` characters of a model trained on the text task after prompt (UTF-8; characters
 // outside the vocabulary read as <unk>; an empty prompt starts from a newline, or the most frequent
-// character), with a KV cache. temperature 0 takes the most likely character. Throws
-// std::invalid_argument when the model was not trained on text.
+// character), with a KV cache. temperature 0 takes the most likely character; topK > 0 draws among
+// the k most likely only. cache false recomputes the whole context for every character (the same
+// characters, slower: what the cache saves). Throws std::invalid_argument when the model was not
+// trained on text.
 std::string sampleTransformerText(const TrainedTransformer &model, const std::string &prompt, int chars,
-                                  double temperature, std::uint64_t seed);
+                                  double temperature, std::uint64_t seed, int topK = 0, bool cache = true);
 
 } // namespace fb

@@ -47,6 +47,8 @@ TransformerView::TransformerView(QWidget *parent)
     chart_->setMinimumHeight(170);
     sample_ = new QLabel;
     sample_->setWordWrap(true);
+    // The sample is the model's characters as they are ("-->", "<f32>", "&"): plain text, never HTML.
+    sample_->setTextFormat(Qt::PlainText);
     sample_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sample_->setVisible(false);
 
@@ -215,7 +217,7 @@ bool TransformerView::pullRun()
         for (const auto &layer : f.inductionScore)
             for (double s : layer)
                 if (std::isfinite(s) && !(bestScore_ >= s)) bestScore_ = s;
-        if (!f.sample.empty()) sample_->setText(tr("Sample at step %1: ").arg(f.step) + QString::fromStdString(f.sample).toHtmlEscaped());
+        if (!f.sample.empty()) sample_->setText(tr("Sample at step %1: ").arg(f.step) + QString::fromStdString(f.sample));
     }
     if (u.result) {
         result_ = std::move(u.result);

@@ -6,7 +6,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -179,6 +182,105 @@ private Q_SLOTS:
         QFETCH(QString, key);
         const QString problem = fb::test::badInputProblem(run(kv), key);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    // The text task: its sample is the characters themselves (no HTML entities), save=FILE writes a
+    // model file, and `fullband generate` writes with it, with the KV cache and without.
+    void textTrainSaveAndGenerate()
+    {
+        QTemporaryDir dir;
+        const QString text = dir.filePath(QStringLiteral("notes.txt")), model = dir.filePath(QStringLiteral("m.fbmodel"));
+        {
+            QFile f(text);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            for (int i = 0; i < 80; ++i) f.write("A2[\"layer &Array2<f32>\"] --> B & C\n");
+        }
+        const Run r = run({ "task=text", "text=" + text, "seq_len=16", "batch=4", "layers=1", "heads=2", "d_model=16",
+                            "steps=30", "eval_every=10", "save=" + model });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        const QJsonObject o = parse(r);
+        const QString sample = o.value(QStringLiteral("sample")).toString();
+        QVERIFY(sample.size() > 16);
+        for (const char *entity : { "&gt;", "&lt;", "&amp;", "&quot;" }) QVERIFY2(!sample.contains(QLatin1String(entity)), qPrintable(sample));
+        const int best = o.value(QStringLiteral("best_step")).toInt(-1);
+        QVERIFY(best >= 0 && best <= 30 && best % 10 == 0);  // a held-out evaluation's step
+        const QJsonObject config = o.value(QStringLiteral("config")).toObject();
+        QCOMPARE(config.value(QStringLiteral("weight_decay")).toDouble(), 0.1);  // the text task's default
+        QCOMPARE(config.value(QStringLiteral("layers")).toInt(), 1);             // a key given wins
+        QVERIFY(QFileInfo(model).size() > 0);
+
+        const Run g = fb::test::runFullband({ QStringLiteral("generate"), model, QStringLiteral("--prompt"),
+                                              QStringLiteral("A2[\"la"), QStringLiteral("--chars"), QStringLiteral("50"),
+                                              QStringLiteral("--set"), QStringLiteral("temperature=0.5"),
+                                              QStringLiteral("--set"), QStringLiteral("top_k=3") });
+        QCOMPARE(g.exitCode, 0);
+        QVERIFY2(g.err.isEmpty(), g.err.constData());
+        const QJsonObject w = parse(g);
+        QCOMPARE(w.value(QStringLiteral("text")).toString().size(), 50);  // ASCII characters here
+        QCOMPARE(w.value(QStringLiteral("chars")).toInt(), 50);
+        QVERIFY(w.value(QStringLiteral("chars_per_second")).toDouble() > 0.0);
+        QVERIFY(w.value(QStringLiteral("chars_per_second_without_cache")).toDouble() > 0.0);
+        QVERIFY(w.value(QStringLiteral("same_text")).toBool());
+
+        // Bad values and bad files: one line, exit 2, nothing on stdout.
+        QFile damaged(dir.filePath(QStringLiteral("damaged.fbmodel")));
+        QVERIFY(damaged.open(QIODevice::WriteOnly));
+        QFile good(model);
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        QByteArray bytes = good.readAll();
+        bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x40);
+        damaged.write(bytes);
+        damaged.close();
+        const QString induction = dir.filePath(QStringLiteral("induction.fbmodel"));
+        QCOMPARE(run({ "seq_len=8", "batch=2", "layers=1", "heads=2", "d_model=16", "steps=2", "save=" + induction }).exitCode, 0);
+        auto generate = [&](const QString &file, const QStringList &more) {
+            return fb::test::runFullband(QStringList { QStringLiteral("generate"), file } + more);
+        };
+        const std::pair<fb::test::CliRun, QString> bad[] = {
+            { generate(dir.filePath(QStringLiteral("none.fbmodel")), {}), QStringLiteral("none.fbmodel") },
+            { generate(text, {}), QStringLiteral("not a FullBand model file") },
+            { generate(damaged.fileName(), {}), QStringLiteral("damaged (its CRC-32") },
+            { generate(induction, {}), QStringLiteral("task=text") },
+            { generate(model, { QStringLiteral("--chars"), QStringLiteral("0") }), QStringLiteral("chars") },
+            { generate(model, { QStringLiteral("--set"), QStringLiteral("top_k=-1") }), QStringLiteral("top_k") },
+            { generate(model, { QStringLiteral("--set"), QStringLiteral("temperature=nan") }), QStringLiteral("temperature") },
+            { run({ "steps=1", "save=" + dir.filePath(QStringLiteral("no/such/m.fbmodel")) }), QStringLiteral("save") },
+        };
+        for (const auto &[result, names] : bad) {
+            const QString problem = fb::test::badInputProblem(result, names);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+    }
+
+    // task=text starts from nanoGPT's CPU size; the keys given still win.
+    void textDefaults()
+    {
+        QTemporaryDir dir;
+        const QString text = dir.filePath(QStringLiteral("t.txt"));
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 40; ++i) f.write("to be or not to be, that is the question\n");
+        f.close();
+        const Run r = run({ "task=text", "text=" + text, "layers=1", "steps=1", "eval_every=0" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject config = parse(r).value(QStringLiteral("config")).toObject();
+        QCOMPARE(config.value(QStringLiteral("layers")).toInt(), 1);
+        QCOMPARE(config.value(QStringLiteral("heads")).toInt(), 4);
+        QCOMPARE(config.value(QStringLiteral("d_model")).toInt(), 128);
+        QCOMPARE(config.value(QStringLiteral("seq_len")).toInt(), 64);
+        QCOMPARE(config.value(QStringLiteral("batch")).toInt(), 12);
+        QCOMPARE(config.value(QStringLiteral("weight_decay")).toDouble(), 0.1);
+    }
+
+    // --help calls text a file path.
+    void helpCallsTextAFile()
+    {
+        const fb::test::CliText h = fb::test::runFullbandText({ QStringLiteral("train"), QStringLiteral("--help") });
+        QCOMPARE(h.code, 0);
+        QVERIFY(h.out.contains(QStringLiteral("a file path of at most 4096 characters")));
+        QVERIFY(!h.out.contains(QStringLiteral("a text of at most 4096")));
+        QVERIFY(h.out.contains(QStringLiteral("weight_decay")));
     }
 };
 

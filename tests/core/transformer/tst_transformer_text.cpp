@@ -4,8 +4,12 @@
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/text_sampler.h"
 #include "core/transformer/transformer_tasks.h"
+#include "core/transformer/transformer_trainer.h"
 
 #include <QTest>
+
+#include <cmath>
+#include <limits>
 
 using namespace fb;
 
@@ -110,6 +114,65 @@ private Q_SLOTS:
         QCOMPARE(a, b);
         QCOMPARE(TextCorpus::countCharacters(a), std::size_t(40));
         for (char32_t c : TextCorpus::decodeUtf8(a)) QVERIFY(c == U'a' || c == U'b' || c == U'c' || c == U'\u00E9');
+    }
+
+    // The text task keeps the weights of its best held-out evaluation: the held-out loss reported is
+    // the lowest of the curve, from the step best_step names; weight decay changes the weights.
+    void bestWeightsAndWeightDecay()
+    {
+        std::string text;
+        for (int i = 0; i < 30; ++i) text += "one two three four five six seven " + std::to_string(i % 5) + "\n";
+        TransformerConfig c;
+        c.task = TransformerTask::Text;
+        c.text = text;
+        c.seqLen = 16;
+        c.batch = 4;
+        c.layers = 1;
+        c.heads = 2;
+        c.dModel = 16;
+        c.steps = 40;
+        c.evalEvery = 5;
+        c.lr = 1e-2;
+        const TransformerResult r = trainTransformer(c);
+        double lowest = std::numeric_limits<double>::infinity();
+        int at = -1;
+        for (const auto &p : r.heldoutCurve)
+            if (p.loss < lowest) lowest = p.loss, at = p.step;
+        QCOMPARE(r.bestStep, at);
+        QVERIFY2(std::fabs(r.heldoutLoss - lowest) < 1e-9, qPrintable(QString::number(r.heldoutLoss - lowest)));
+        c.weightDecay = 0.5;
+        const TransformerResult decayed = trainTransformer(c);
+        QVERIFY(decayed.curve[0] == r.curve[0]);  // the first loss is before any update
+        QVERIFY(decayed.curve.back() != r.curve.back());
+    }
+
+    // Writing without the KV cache (the whole context recomputed for every character) gives the same
+    // characters as with it, past a full context; top_k 1 is the argmax.
+    void withoutTheCacheTheSameCharacters()
+    {
+        std::string text;
+        for (int i = 0; i < 40; ++i) text += "abcabd \xC3\xA9 " + std::to_string(i % 3) + "\n";
+        TransformerConfig c;
+        c.task = TransformerTask::Text;
+        c.text = text;
+        c.seqLen = 8;
+        c.batch = 4;
+        c.layers = 2;
+        c.heads = 2;
+        c.dModel = 16;
+        c.steps = 30;
+        c.lr = 1e-2;
+        for (const FeedbackMode feedback : { FeedbackMode::Off, FeedbackMode::Exact }) {
+            c.feedback = feedback;
+            const TransformerResult r = trainTransformer(c);
+            const TrainedTransformer &m = *r.model;
+            for (double temperature : { 0.0, 1.0 }) {
+                const std::string cached = sampleTransformerText(m, "ab", 30, temperature, 4, 0, true);
+                QCOMPARE(sampleTransformerText(m, "ab", 30, temperature, 4, 0, false), cached);
+                QCOMPARE(TextCorpus::countCharacters(cached), std::size_t(30));
+            }
+            QCOMPARE(sampleTransformerText(m, "ab", 30, 1.0, 9, 1), sampleTransformerText(m, "ab", 30, 0.0, 9));
+        }
     }
 };
 

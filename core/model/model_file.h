@@ -1,0 +1,59 @@
+#pragma once
+// A trained transformer as a file: its configuration (without the text it learnt), its sizes, its
+// weights bit for bit, the text task's vocabulary, and the run's figures (curves, held-out losses,
+// length table, final snapshot), so that a lecturer brings the model to class instead of training it
+// again. Written all or nothing (core/io/atomic_file.h); read without trusting a byte.
+//
+// Layout (version 1), every number little-endian:
+//   magic     8 bytes  89 'F' 'B' 'M' 0D 0A 1A 0A   (as PNG's: a text-mode transfer breaks it visibly)
+//   version   u32      1
+//   sections  u32      5
+//   then 5 sections in this order, each: tag (4 ASCII bytes), length (u32, bytes of payload), the
+//   payload, and the CRC-32 of tag and payload (u32):
+//   "CONF"  the TransformerConfig without its text: enums as u32, integers as i32, reals as f64, the
+//           seed as u64, flags as u8 (model_file.cpp's writeConfig lists them in order)
+//   "SHAP"  the TransformerShape: vocab, d_model, layers, heads, obs inputs (i32), feedback, embed
+//           scale (u8); it must be the shape the configuration gives for that vocabulary
+//   "VOCA"  the text task's vocabulary: count n (u32; the shape's vocab for text, 0 otherwise),
+//           <unk> id (i32, -1 for none), then n code points (u32) and n counts (u64)
+//   "PARM"  the weights: count (u64, TransformerLayout(shape).total), then that many f32, all finite
+//   "RUN_"  the TransformerResult: status, message, step counts, times, curves, held-out figures,
+//           induction scores, the length table, the extended evaluation and the final snapshot
+//           (writeRun lists them in order); counts bounded by the configuration's sizes
+// and nothing after the last section.
+#include "core/transformer/transformer_report.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace fb {
+
+// What a model file holds.
+struct SavedModel {
+    TrainedTransformer model;  // config (text empty), shape, weights, and for text a vocabulary-only corpus
+    TransformerResult run;     // the run's figures (run.model is null)
+};
+
+class ModelFile {
+public:
+    static constexpr std::uint32_t kVersion = 1;
+    // Files larger than this are refused unread (the largest model the budget allows is ~110 MB).
+    static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
+    static constexpr std::string_view kMagic { "\x89" "FBM\r\n\x1a\n", 8 };
+    static constexpr const char *kSuffix = ".fbmodel";
+
+    // The bytes of a model file for model and the run that trained it.
+    static std::string encode(const TrainedTransformer &model, const TransformerResult &run);
+    // "" and out filled, or one sentence naming the first problem and what is valid (out unchanged).
+    static std::string decode(std::string_view bytes, SavedModel &out);
+
+    // Writes path all or nothing: "" or writeFileAtomically's sentence.
+    static std::string save(const std::string &path, const TrainedTransformer &model, const TransformerResult &run);
+    // Reads path (a regular file of at most kMaxBytes): "" and out filled, or one sentence naming the
+    // path and the problem, out unchanged.
+    static std::string load(const std::string &path, SavedModel &out);
+};
+
+} // namespace fb
