@@ -117,10 +117,13 @@ tsan() {
 }
 
 fuzz() {
-  # The budget is shared: two thirds for the scene and deck loader, one third for the model file reader.
+  # The budget is in core-seconds, shared: two thirds for the scene and deck loader, one third for
+  # the model file reader. libFuzzer's fork mode runs one fuzzing process per core on a shared
+  # corpus, so the wall time is the budget divided by the cores.
   local dir=$here/build-fuzz seconds=${FUZZ_SECONDS:-60}
   local modelSeconds=$((seconds / 3))
   seconds=$((seconds - modelSeconds))
+  seconds=$(( (seconds + jobs - 1) / jobs )) modelSeconds=$(( (modelSeconds + jobs - 1) / jobs ))
   cmake -S "$here/tests/fuzz" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14
   cmake --build "$dir" -j "$jobs"
   # The working corpus grows in the build tree; the committed seeds stay as they are.
@@ -128,16 +131,16 @@ fuzz() {
   cp -n "$here"/tests/fuzz/corpus/* "$here"/resources/decks/*.fullband "$dir/corpus/"
   # The dictionary: the structural words, then every lab's name, keys and choices from core's list.
   { cat "$here/tests/fuzz/scene.dict"; "$dir/fuzz_dict"; } > "$dir/scene.dict"
-  echo "fullband: fuzzing the scene and deck loader for ${seconds} s"
+  echo "fullband: fuzzing the scene and deck loader for ${seconds} s on $jobs cores"
   ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$dir/fuzz_scene" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+    "$dir/fuzz_scene" -fork="$jobs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
       -dict="$dir/scene.dict" -artifact_prefix="$dir/artifacts/" -print_final_stats=1 \
       "$dir/corpus"
   mkdir -p "$dir/model-corpus"
   cp -n "$here"/tests/fuzz/model-corpus/* "$dir/model-corpus/"
-  echo "fullband: fuzzing the model file reader for ${modelSeconds} s"
+  echo "fullband: fuzzing the model file reader for ${modelSeconds} s on $jobs cores"
   ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$dir/fuzz_model" -max_total_time="$modelSeconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    "$dir/fuzz_model" -fork="$jobs" -max_total_time="$modelSeconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
       -artifact_prefix="$dir/artifacts/model-" -print_final_stats=1 "$dir/model-corpus"
 }
 

@@ -1,6 +1,7 @@
 // "Nothing lost, nothing hangs": the adversarial run's failures as one table, each row a new user's
 // mistake or a hostile file handed to the real `fullband` (FULLBAND_BIN), with the exit code, the
-// one stderr line and what must (not) happen to the files around it.
+// one stderr line and what must (not) happen to the files around it. The rows that start runs and wait
+// for them (items 9, 12, 13 and 15) are tst_adversarial_runs.
 //   1. a full disk (a file-size limit with SIGXFSZ ignored) never replaces a good file
 //   2. the LSTM task and the toy trainer refuse a run over the memory budget, with the figure
 //   3. decimals read and print the same under de_DE.UTF-8 (a real locale, built with localedef)
@@ -9,19 +10,17 @@
 //   6. a 200-byte PNG claiming a 2 GB chunk is refused before it is decoded
 //   7. --scale nan is refused naming --scale; decay-bound pins at ±1e308 are refused
 //   8. messages: characters counted, extra arguments named, the right lab named, one line
-//   9. long runs show progress on a terminal
 //  10. the text task's file, named on the command line, in a scene, a PNG or a deck: only a regular file
 //      of at most 64 MiB is read (a FIFO, a device, a folder, /proc/self/mem, 10 GB are refused unread)
 //  11. a read-only file (mode 0444, directly or through a link) is not replaced by an export
-//  12. animations have the trainers' budget: refused with the figure, or started with the time stated
-//  13. long transformer runs state their expected time; threads=64 uses the machine's cores
 //  14. messages: a full disk during a GIF is one line; a newline in a file name is escaped
-//  15. --out x.gif where x.gif is a folder; SIGTERM/SIGINT during animate leaves no partial file
-// Saving a scene on a full disk (item 1) runs in the window itself, below the table.
+// In the window, below the table: refused files change nothing (items 4, 6, 8, 10), notes are
+// counted in characters (item 14), saving a scene on a full disk (item 1).
 #include "app/registry/lab_registry.h"
 #include "app/scene/scene.h"
 #include "app/window/main_window.h"
 #include "views/lab/lab_view.h"
+#include "support/adversarial_table.h"
 
 #include <QDir>
 #include <QFile>
@@ -39,124 +38,13 @@
 #include <sys/resource.h>
 
 using namespace fb;
-
-namespace {
-
-struct Run {
-    int exitCode = -1;  // -1: crashed, or did not finish (a hang)
-    QString out, err;
-};
-
-QByteArray be32(quint32 v)
-{
-    QByteArray b(4, '\0');
-    for (int i = 0; i < 4; ++i) b[i] = char(v >> (24 - 8 * i));
-    return b;
-}
-
-quint32 crc32(const QByteArray &bytes)
-{
-    quint32 c = 0xffffffffu;
-    for (const char ch : bytes) {
-        c ^= quint8(ch);
-        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-    }
-    return c ^ 0xffffffffu;
-}
-
-QByteArray chunk(const QByteArray &type, const QByteArray &data, quint32 claimed)
-{
-    return be32(claimed) + type + data + be32(crc32(type + data));
-}
-
-// Item 10: a 1x1 PNG of about 200 bytes whose embedded scene names textPath as the transformer's text.
-QByteArray scenePng(const QByteArray &textPath)
-{
-    const QByteArray signature("\x89PNG\r\n\x1a\n", 8);
-    const QByteArray header = be32(1) + be32(1) + QByteArray("\x08\x02\x00\x00\x00", 5);
-    const QByteArray json = R"({"format": 1, "lab": "transformer", "params": {"task": "text", "text": ")" + textPath + R"("}})";
-    // One black pixel: a filter byte and RGB, as a zlib stream (qCompress's without its length prefix).
-    const QByteArray pixel = qCompress(QByteArray(4, '\0')).mid(4);
-    return signature + chunk("IHDR", header, 13)
-           + chunk("tEXt", QByteArray("fullband-scene\0", 15) + json, quint32(15 + json.size()))
-           + chunk("IDAT", pixel, quint32(pixel.size())) + chunk("IEND", {}, 0);
-}
-
-// A deck whose second slide names textPath as the transformer's text.
-QByteArray textDeck(const QByteArray &textPath)
-{
-    return R"({"format": 1, "deck": "d", "scenes": [{"lab": "decay-bound"},
-        {"lab": "transformer", "params": {"task": "text", "text": ")" + textPath + R"("}}]})";
-}
-
-// The hostile files of the table, written into dir before every row.
-void writeFixtures(const QDir &dir)
-{
-    auto write = [&](const char *name, const QByteArray &bytes) {
-        QFile f(dir.filePath(QLatin1String(name)));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bytes);
-    };
-    const QByteArray signature("\x89PNG\r\n\x1a\n", 8);
-    const QByteArray header = be32(1) + be32(1) + QByteArray("\x08\x02\x00\x00\x00", 5);
-    const QByteArray ihdr = chunk("IHDR", header, 13), iend = chunk("IEND", {}, 0);
-    // About 200 bytes; the tEXt chunk claims 0x7FFFFFF0.
-    write("bomb.png", signature + ihdr + chunk("tEXt", QByteArray(150, 'a'), 0x7ffffff0u) + iend);
-    QByteArray damaged = signature + ihdr + chunk("tEXt", QByteArray("fullband-scene\0{}", 17), 17) + iend;
-    damaged[damaged.size() - 14] = char(damaged[damaged.size() - 14] ^ 1);  // the tEXt chunk's CRC
-    write("damaged.png", damaged);
-    write("pins.fullband", R"({"format": 1, "lab": "decay-bound",
-        "extra": {"pins": [{"label": "far", "distance": [1, 2], "bound": [1e308, -1e308]}]}})");
-    write("bad.fullband", R"({"format": 7, "lab": "decay-bound"})");
-    write("zero.png", scenePng("/dev/zero"));
-    write("fifo.png", scenePng("text.fifo"));
-    write("deck-missing.fullband", textDeck("none.txt"));
-    write("deck-folder.fullband", textDeck("."));
-    write("deck-mem.fullband", textDeck("/proc/self/mem"));
-}
-
-} // namespace
+using namespace adversarial;
 
 class TestAdversarial : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir locales_;
     bool german_ = false;
-
-    // Runs script under bash in dir: BIN is fullband; the script's last command runs it (exec).
-    Run run(const QString &script, const QDir &dir, bool german, bool config = true)
-    {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.remove(QStringLiteral("XDG_RUNTIME_DIR"));  // Qt says so on a line of its own, unless silenced
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("BIN"), qEnvironmentVariable("FULLBAND_BIN"));
-        if (config) env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-        if (german) {
-            env.insert(QStringLiteral("LOCPATH"), locales_.path());
-            env.insert(QStringLiteral("LC_ALL"), QStringLiteral("de_DE.UTF-8"));
-            env.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
-        } else {
-            env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
-        }
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(dir.path());
-        p.start(QStringLiteral("bash"), { QStringLiteral("-c"), script });
-        Run r;
-        // A row that hangs (the FIFOs did, forever) is a failure, not a wait.
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("did not finish: it hangs");
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
-    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -169,7 +57,7 @@ private Q_SLOTS:
                                                  QStringLiteral("UTF-8"), locales_.filePath(QStringLiteral("de_DE.UTF-8")) });
         QVERIFY2(def.waitForFinished(120000), "localedef did not finish");
         QDir dir(locales_.path());
-        const Run check = run(QStringLiteral("printf '%.1f' 2,5"), dir, true, false);
+        const Run check = runScript(QStringLiteral("printf '%.1f' 2,5"), dir, locales_.path(), false);
         german_ = check.out == QLatin1String("2,5");
         QVERIFY2(german_, qPrintable(QStringLiteral("de_DE.UTF-8 did not build (localedef: %1; printf gave '%2'); "
                                                     "the locales package has its sources")
@@ -178,20 +66,8 @@ private Q_SLOTS:
 
     void table_data()
     {
-        QTest::addColumn<QString>("script");
-        QTest::addColumn<bool>("german");
-        QTest::addColumn<int>("exitCode");
-        QTest::addColumn<QString>("errPart");   // in stderr (regular expression); for exit 2 the one line's
-        QTest::addColumn<QString>("outPart");   // in stdout (regular expression), or empty
-        QTest::addColumn<QString>("keep");      // a file that must stay byte for byte as the setup left it
-        QTest::addColumn<QString>("absent");    // a file that must not exist afterwards
-        QTest::addColumn<bool>("oneLine");      // stderr is exactly one line
-
-        const QString full = QStringLiteral("trap '' XFSZ; ulimit -f %1; exec \"$BIN\" %2");
-        auto row = [](const char *name, const QString &script, int code, const QString &err, const QString &out = {},
-                      const QString &keep = {}, const QString &absent = {}, bool oneLine = true, bool german = false) {
-            QTest::newRow(name) << script << german << code << err << out << keep << absent << oneLine;
-        };
+        addColumns();
+        const QString full = fullDisk();
 
         // 1. A full disk.
         row("1 full disk: CSV over a good file, 4 KB free",
@@ -284,12 +160,6 @@ private Q_SLOTS:
         row("8 a refused scene is one line", "exec \"$BIN\" bad.fullband", 2, "^fullband: bad.fullband: format must be 1");
         row("8 a damaged PNG is one line, no libpng", "exec \"$BIN\" damaged.png", 2, "damaged.png': chunk 2 \\(tEXt\\) is damaged");
 
-        // 9. Progress on a terminal (script gives the run one); none when stderr is not one.
-        row("9 train shows progress on a terminal",
-            "script -qfec '\"$BIN\" train --set arm=token-only --set steps=1000' /dev/null > tty.txt; "
-            "grep -q 'fullband: training step [0-9,]* of 1,000' tty.txt && grep -q 'left' tty.txt && exec true",
-            0, "^$");
-        row("9 no progress into a pipe", "exec \"$BIN\" train --set arm=token-only --set steps=300", 0, "^$", "\"status\":\"finished\"");
 
         // 10. The text task's file is read bounded, never blocking.
         const QString text = QStringLiteral("exec \"$BIN\" train --set model=transformer --set task=text --set steps=2 --set text=%1");
@@ -339,38 +209,6 @@ private Q_SLOTS:
         readOnly("11 MP4 through a link to a 0444 file", sweep + " --out keep.mp4", sweep + " --out link.mp4", "keep.mp4",
                  "link.mp4");
 
-        // 12. The budget of animations.
-        row("12 MP4 at 8192x8192 over the memory budget",
-            "exec \"$BIN\" animate decay-bound --sweep base=500:1000 --size 8192x8192 --out big.mp4", 2,
-            "^fullband: 150 frames of 8192x8192 as MP4 need [0-9.]+ GiB of memory, at most 2 GiB; lower --size or --frames$",
-            {}, {}, "big.mp4");
-        row("12 3,000 GIF frames at 8192x8192 over the work budget",
-            "exec \"$BIN\" animate decay-bound --sweep base=500:1000 --frames 3000 --size 8192x8192 --out big.gif", 2,
-            "^fullband: 3000 frames of 8192x8192 as GIF need [0-9.]+e14 floating-point operations, at most 5e13; "
-            "lower --size or --frames$", {}, {}, "big.gif");
-        row("12 an animation states its expected time (on a terminal, with progress)",
-            "script -qfec '\"$BIN\" animate decay-bound --sweep base=500:1000 --frames 3 --size 64x40 --out a.gif' /dev/null > tty.txt; "
-            "grep -q 'fullband: 3 frames of 64x40, expected to take about [0-9]' tty.txt && grep -q 'fullband: rendering frame 3 of 3' tty.txt "
-            "&& exec true",
-            0, "^$");
-
-        // 13. Long transformer runs.
-        row("13 a long transformer run states its expected time before it starts",
-            "\"$BIN\" train --set model=transformer --set layers=8 --set d_model=512 --set heads=8 --set seq_len=256 "
-            "--set batch=4 --set steps=3 --set feedback=kpass --set passes=256 > out.json 2> err.txt & pid=$!; touch err.txt; "
-            "for i in $(seq 1200); do grep -q expected err.txt && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done; "
-            "kill $pid 2>/dev/null; wait $pid; exec cat err.txt >&2",
-            0, "^fullband: this run is expected to take about [0-9]+ (min|h [0-9]+ min) \\(3 steps of [0-9.]+e[0-9]+ "
-               "floating-point operations at [0-9.]+e[0-9]+ per second\\)\n$", {}, {}, {}, false);
-        row("13 a transformer run on a terminal: expected time and progress",
-            "script -qfec '\"$BIN\" train --set model=transformer --set steps=300' /dev/null > tty.txt; "
-            "grep -q 'fullband: this run is expected to take about' tty.txt && grep -q 'fullband: training step 300 of 300' tty.txt "
-            "&& exec true",
-            0, "^$");
-        row("13 threads=64: the machine's cores, one line", "exec \"$BIN\" train --set model=transformer --set steps=2 --set threads=64",
-            0, "^(fullband: threads=64 is more than the [0-9]+ cores of this machine; using [0-9]+\n)?$", "\"status\":\"finished\"",
-            {}, {}, false);
-
         // 14. Messages.
         row("14 a full disk during a GIF is one line", full.arg(8).arg(QString(sweep).replace("--frames 2 --size 64x40", "--frames 40 --size 320x200") + " --out full.gif"),
             2, "full\\.gif.*(file too large|File too large)", {}, {}, "full.gif");
@@ -381,53 +219,8 @@ private Q_SLOTS:
         row("14 a newline in --out's name", "exec \"$BIN\" export capacity --out $'x\\ny.txt'", 2,
             "^fullband: --out must name a \\.png, \\.svg or \\.csv file, got 'x\\\\ny\\.txt'$");
 
-        // 15. Animation outputs.
-        row("15 --out x.gif, an existing folder", "mkdir x.gif && exec \"$BIN\" " + sweep + " --out x.gif", 2,
-            "^fullband: --out: '.*/x\\.gif' is a folder, not a GIF file", {}, {}, "x.gif/frame_0001.png");
-        const QString interrupted = QStringLiteral(
-            "set -m; cp bad.fullband keep.mp4 && cp keep.mp4 keep.mp4.orig; "
-            "\"$BIN\" animate decay-bound --sweep base=500:1000 --frames 3000 --size 320x200 --out keep.mp4 >/dev/null 2>&1 & pid=$!; "
-            "for i in $(seq 1200); do ls -A | grep -q '^\\.keep\\.mp4\\.partial-' && break; kill -0 $pid 2>/dev/null || break; "
-            "sleep 0.05; done; kill -%1 $pid; wait $pid 2>/dev/null; echo \"exit $?\"; ls -A | grep partial >&2; exec true");
-        row("15 SIGTERM during animate removes the partial file", interrupted.arg("TERM"), 0, "^$", "^exit 143\n$", "keep.mp4");
-        row("15 SIGINT during animate removes the partial file", interrupted.arg("INT"), 0, "^$", "^exit 130\n$", "keep.mp4");
     }
-    void table()
-    {
-        QFETCH(QString, script);
-        QFETCH(bool, german);
-        QFETCH(int, exitCode);
-        QFETCH(QString, errPart);
-        QFETCH(QString, outPart);
-        QFETCH(QString, keep);
-        QFETCH(QString, absent);
-        QFETCH(bool, oneLine);
-        QTemporaryDir tmp;
-        QDir dir(tmp.path());
-        writeFixtures(dir);
-        const Run r = run(script, dir, german);
-        const QString what = QStringLiteral("exit %1\nstderr: %2\nstdout: %3").arg(r.exitCode).arg(r.err.left(600), r.out.left(300));
-        QVERIFY2(r.exitCode == exitCode, qPrintable(what));
-        if (errPart == QLatin1String("^$")) QVERIFY2(r.err.isEmpty(), qPrintable(what));
-        else QVERIFY2(r.err.contains(QRegularExpression(errPart)), qPrintable(what));
-        if (!outPart.isEmpty()) QVERIFY2(r.out.contains(QRegularExpression(outPart)), qPrintable(what));
-        if (exitCode == 2) {
-            QVERIFY2(r.out.isEmpty(), qPrintable(what));
-            if (oneLine) {
-                QVERIFY2(r.err.startsWith(QLatin1String("fullband: ")) && r.err.count(QLatin1Char('\n')) == 1, qPrintable(what));
-            }
-        }
-        if (!keep.isEmpty()) {
-            QFile now(dir.filePath(keep)), before(dir.filePath(keep + QStringLiteral(".orig")));
-            QVERIFY(now.open(QIODevice::ReadOnly) && before.open(QIODevice::ReadOnly));
-            const QByteArray a = now.readAll(), b = before.readAll();
-            QVERIFY2(a.size() > 0 && a == b, qPrintable(QStringLiteral("%1 changed: %2 bytes, was %3").arg(keep).arg(a.size()).arg(b.size())));
-        }
-        if (!absent.isEmpty()) QVERIFY2(!QFile::exists(dir.filePath(absent)), qPrintable(absent + QStringLiteral(" was written")));
-        // Nothing half-written is left beside the files.
-        for (const QString &name : dir.entryList(QDir::Files | QDir::Hidden))
-            QVERIFY2(!name.contains(QLatin1String(".fullband-")), qPrintable(name));
-    }
+    void table() { checkRow(locales_.path()); }
 
     // Bad input changes nothing in the window: a FIFO, a chunk bomb, a damaged PNG, a scene with a
     // value out of range or absurd pins are refused, and the scene the window shows stays as it was.

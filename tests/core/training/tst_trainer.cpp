@@ -11,6 +11,7 @@
 #include "core/numeric/rng.h"
 #include "core/labs/training_spec.h"
 #include "support/sanitized.h"
+#include "support/threaded_only.h"
 #include "core/training/toy_model.h"
 #include "core/training/trainer.h"
 
@@ -75,6 +76,9 @@ std::pair<double, double> exactVersusKPass(int k)
 class TestTrainer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Under ThreadSanitizer only the functions that start a thread run.
+    void init() { skipUnlessThreaded({ "cancelFromAnotherThread", "abandonSkipsEvaluation", "pauseThenResume" }); }
+
     void parameterCounts()
     {
         QCOMPARE(parameterCount(config(Arm::TokenOnly)), 5700LL);

@@ -5,6 +5,7 @@
 #include "core/transformer/transformer_trainer.h"
 #include "core/labs/transformer_spec.h"
 #include "support/sanitized.h"
+#include "support/threaded_only.h"
 
 #include <QTest>
 
@@ -53,6 +54,9 @@ double threadCpuSeconds()
 class TestTransformerTrainer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Under ThreadSanitizer only the functions that start a thread run.
+    void init() { skipUnlessThreaded({ "cancelStopsWithinAStep", "pauseBlocksWithoutSpinning" }); }
+
     void deterministic()
     {
         const TransformerResult a = trainTransformer(tiny(25));
