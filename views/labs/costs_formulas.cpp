@@ -11,6 +11,7 @@ QString result(const QString &s)
 {
     QString kept = s;
     kept.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));  // "0.33 MB" never breaks across lines
+    kept.replace(QLatin1Char('/'), QStringLiteral("/\u2060"));   // nor "tokens/s" after its slash (a word joiner)
     return QStringLiteral("<b style='color:#0b4f8a'>%1</b>").arg(kept);
 }
 

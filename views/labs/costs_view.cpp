@@ -202,8 +202,10 @@ CostsView::CostsView(QWidget *parent)
     grid->addWidget(kvChart_, 0, 1);
     grid->addWidget(flopsChart_, 1, 0);
     // All of the page's formulas need more height than a 1024 x 768 window leaves them: they
-    // scroll there rather than lose their last lines.
-    grid->addWidget(new ScrolledText(formulas_), 1, 1);
+    // scroll there rather than lose their last lines (on a slide they get the height; see
+    // setPresentationScale).
+    formulaScroll_ = new ScrolledText(formulas_);
+    grid->addWidget(formulaScroll_, 1, 1);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
     grid->setColumnStretch(0, 1);
@@ -215,6 +217,12 @@ CostsView::CostsView(QWidget *parent)
 
     beginComputing();
     syncPresetBox();
+}
+
+void CostsView::setPresentationScale(double scale)
+{
+    LabViewFor<CostsLab>::setPresentationScale(scale);
+    formulaScroll_->setMinimumShare(scale > 1.0 ? 0.6 : ScrolledText::kMinimumShare);
 }
 
 QString CostsView::applyPreset(int index)

@@ -21,6 +21,8 @@ class ChartLabel;
 class ChartPanel;
 class FormulaPanel;
 
+class ScrolledText;
+
 class CostsView : public LabViewFor<CostsLab> {
     Q_OBJECT
 public:
@@ -38,6 +40,10 @@ public:
     ChartPanel *kvChart() const { return kvChart_; }
     ChartPanel *flopsChart() const { return flopsChart_; }
     FormulaPanel *formulaPanel() const { return formulas_; }
+    ScrolledText *formulaScroll() const { return formulaScroll_; }
+
+    // On a slide the formulas keep up to 60% of the screen's height: all of them fit at 1024 x 768.
+    void setPresentationScale(double scale) override;
     QBarSet *bar(int variant) const { return bars_[variant]; }
     QLineSeries *kvSeries(int variant) const { return kvLines_[variant]; }
     QLineSeries *attentionSeries() const { return attention_; }
@@ -58,6 +64,7 @@ private:
     ChartPanel *kvChart_ = nullptr;
     ChartPanel *flopsChart_ = nullptr;
     FormulaPanel *formulas_ = nullptr;
+    ScrolledText *formulaScroll_ = nullptr;
     QBarSeries *barSeries_ = nullptr;
     QBarCategoryAxis *barAxis_ = nullptr;
     QBarSet *bars_[3] = {};

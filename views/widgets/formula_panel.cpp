@@ -40,7 +40,8 @@ QString FormulaPanel::plainText() const
 {
     QTextDocument doc;
     doc.setHtml(html_);
-    return doc.toPlainText();
+    // Without the word joiners that keep units whole ("tokens/s") on screen.
+    return doc.toPlainText().remove(QChar(0x2060));
 }
 
 void FormulaPanel::paintExport(QPainter &painter, QSize logicalSize)

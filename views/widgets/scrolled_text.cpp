@@ -44,8 +44,15 @@ QSize ScrolledText::minimumSizeHint() const
     const int width = text_->minimumSizeHint().width() + chromeWidth() + verticalScrollBar()->sizeHint().width();
     const int whole = sizeHint().height();
     int keep = text_->fontMetrics().lineSpacing() * kMinimumLines;
-    if (const QScreen *s = screen()) keep = std::max(keep, int(s->availableGeometry().height() * kMinimumShare));
+    if (const QScreen *s = screen()) keep = std::max(keep, int(s->availableGeometry().height() * minimumShare_));
     return QSize(width, std::min(whole, keep));
+}
+
+void ScrolledText::setMinimumShare(double share)
+{
+    if (share == minimumShare_) return;
+    minimumShare_ = share;
+    updateGeometry();
 }
 
 void ScrolledText::resizeEvent(QResizeEvent *event)

@@ -3,8 +3,12 @@
 // with the parameter column hidden (as a slide starts) and shown (F6). The same walk as tst_layout: no label or button text cut, no widget sticking out of
 // its parent or lying on a sibling, and inside every chart (Qt Charts, heatmaps, the positional
 // table) no text cut, shortened or outside the chart.
-// With FULLBAND_SHOTS=folder it also writes a screenshot of every slide there.
+// The walk starts after a run of the transformer's text task in the window, as a lecturer's
+// rehearsal would leave it. On a slide with neither column nor explanation no text scrolls.
+// With FULLBAND_SHOTS=folder it also writes a screenshot of every slide there (plain, F6, F7).
 #include "app/lecture/lecture_mode.h"
+#include "app/registry/lab_registry.h"
+#include "views/training/training_lab_view.h"
 #include "app/window/main_window.h"
 #include "app/lecture/slide_player.h"
 #include "views/lab/lab_view.h"
@@ -18,9 +22,13 @@
 #include <QLabel>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QTemporaryDir>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
+
+#include <map>
 
 using namespace fb;
 using namespace fb::layoutwalk;
@@ -101,6 +109,29 @@ private Q_SLOTS:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // A short run of the text task first (its large vocabulary and losses stay in no slide).
+        QTemporaryDir tmp;
+        const QString textPath = tmp.filePath(QStringLiteral("notes.txt"));
+        {
+            QFile text(textPath);
+            QVERIFY(text.open(QIODevice::WriteOnly));
+            for (int k = 0; k < 40; ++k) text.write("Attention weighs every earlier token; the cache keeps their keys.\n");
+        }
+        w.showLab(labIndex(QStringLiteral("transformer")));
+        auto *trainer = qobject_cast<TrainingLabView *>(w.currentLab());
+        QVERIFY(trainer);
+        ParamValues text = trainer->values();
+        text.texts["task"] = "text";
+        text.texts["text"] = textPath.toStdString();
+        QCOMPARE(trainer->setValues(text), QString());
+        ParamValues small = trainer->values();
+        for (const auto &[key, value] : std::map<std::string, double> { { "steps", 20 }, { "layers", 1 }, { "d_model", 32 },
+                                                                        { "seq_len", 32 }, { "batch", 4 } })
+            small.numbers[key] = value;
+        QCOMPARE(trainer->setValues(small), QString());
+        trainer->start();
+        QTRY_VERIFY_WITH_TIMEOUT(trainer->state() == TrainingLabView::State::Done, 120000);
+
         QCOMPARE(w.openPath(kDeck), QString());
         LectureMode *lecture = w.lecture();
         lecture->enter();
@@ -123,6 +154,13 @@ private Q_SLOTS:
                 if (lab->isSideVisible())
                     if (auto *side = lab->findChild<QScrollArea *>(QStringLiteral("labSide"))) walkPanel(side->widget(), found);
                 found << chartProblems(lab);
+                // A slide's own text (the costs lab's formulas) is whole, not behind a scroll bar.
+                if (state.isEmpty())
+                    for (const QScrollArea *area : lab->findChildren<QScrollArea *>())
+                        if (area->isVisible() && area->objectName() != QLatin1String("labSide")
+                            && area->verticalScrollBar()->maximum() > 0)
+                            found << QStringLiteral("%1 scrolls (%2 px hidden)").arg(area->objectName())
+                                         .arg(area->verticalScrollBar()->maximum());
                 for (const QString &p : found) problems << slide + state + QStringLiteral(": ") + p;
             };
             check(QString());
@@ -140,6 +178,9 @@ private Q_SLOTS:
             w.setExplanationShown(true);  // F7: the explanation above the charts, at lecture size
             settle();
             check(QStringLiteral(", explanation shown"));
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("lecture-%1-%2-%3x%4-explanation.png").arg(i + 1)
+                                                       .arg(lab->name()).arg(screen.width()).arg(screen.height())));
             w.setExplanationShown(false);
             settle();
         }
