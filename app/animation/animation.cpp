@@ -204,7 +204,8 @@ QString exportAnimation(LabView &lab, const AnimationJob &job, const std::functi
         lab.waitForResult();  // trains the run to its end (headless export)
         replayableOf(lab);    // throws unless there is an ended run
     }
-    const SweepAxes axes(lab, job);
+    SweepAxes axes(lab, job);
+    axes.recordAll();
     QString err;
     if (kind == AnimationOutput::Frames) {
         err = exportFrames(lab, job, progress);

@@ -80,9 +80,23 @@ void AnimationRun::pollTraining()
 
 void AnimationRun::beginFrames()
 {
-    // A sweep's frames share their axes: every frame's value computed once first (on this thread,
-    // as the frames are; the recording of a training has one run and needs none).
+    // A sweep's frames share their axes: every frame's value computed once first, one per turn of
+    // the event loop as the frames are (the recording of a training has one run and needs none).
     axes_ = std::make_unique<SweepAxes>(*lab_, job_);
+    QTimer::singleShot(0, this, &AnimationRun::recordAxes);
+}
+
+void AnimationRun::recordAxes()
+{
+    if (!running_) return;
+    if (control_.stopRequested()) {
+        done(QStringLiteral("cancelled"));
+        return;
+    }
+    if (axes_->recordNext()) {
+        QTimer::singleShot(0, this, &AnimationRun::recordAxes);
+        return;
+    }
     worker_ = std::thread([this] { encodeLoop(); });
     QTimer::singleShot(0, this, &AnimationRun::renderNext);
 }

@@ -43,6 +43,7 @@ Q_SIGNALS:
 
 private:
     void beginFrames();
+    void recordAxes();
     void pollTraining();
     void renderNext();
     void encodeLoop();

@@ -7,21 +7,33 @@
 namespace fb {
 
 SweepAxes::SweepAxes(LabView &lab, const AnimationJob &job)
+    : lab_(lab)
+    , job_(job)
 {
     if (job.recording || !job.fixedAxes) return;
     const LabSpec *spec = labSpec(lab.name());
-    const ParamSpec *swept = spec ? spec->find(job.sweep.key) : nullptr;
-    if (!swept) return;
-    const ParamValues before = lab.values();
+    swept_ = spec ? spec->find(job.sweep.key) : nullptr;
+    if (!swept_) return;
+    before_ = lab.values();
     AxisHold::record(&lab);
     holding_ = true;
-    for (int i = 0; i < job.sweep.frames; ++i) {
-        ParamValues values = before;
-        values.numbers[job.sweep.key] = job.sweep.valueAt(*swept, i);
-        if (!lab.setValues(values, false).isEmpty()) continue;  // the frame itself will say why
-        lab.waitForResult();
-    }
+}
+
+bool SweepAxes::recordNext()
+{
+    if (!holding_ || next_ >= job_.sweep.frames) return false;
+    ParamValues values = before_;
+    values.numbers[job_.sweep.key] = job_.sweep.valueAt(*swept_, next_);
+    if (lab_.setValues(values, false).isEmpty()) lab_.waitForResult();  // (else the frame itself will say why)
+    if (++next_ < job_.sweep.frames) return true;
     AxisHold::hold();
+    return false;
+}
+
+void SweepAxes::recordAll()
+{
+    while (recordNext()) {
+    }
 }
 
 SweepAxes::~SweepAxes()

@@ -35,7 +35,8 @@ AnimationJob widthSweep(bool fixedAxes)
 QList<QPair<double, double>> yRanges(DecayBoundView &lab, const AnimationJob &job)
 {
     QList<QPair<double, double>> ranges;
-    const SweepAxes axes(lab, job);
+    SweepAxes axes(lab, job);
+    axes.recordAll();
     for (int i = 0; i < job.sweep.frames; ++i) {
         animationFrame(lab, job, i);
         const auto *y = qobject_cast<QValueAxis *>(lab.decayChart()->axisY());
