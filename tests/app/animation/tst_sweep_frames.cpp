@@ -4,6 +4,7 @@
 // figures whole, on a second line when one is too short.
 #include "app/animation/animation.h"
 #include "app/animation/animation_dialog.h"
+#include "app/animation/animation_run.h"
 #include "app/animation/sweep_axes.h"
 #include "app/scene/sweep.h"
 #include "core/labs/decay_bound_lab.h"
@@ -12,7 +13,10 @@
 #include "views/widgets/chart_panel.h"
 #include "support/test_settings.h"
 
+#include <QFileInfo>
 #include <QFontMetricsF>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 
@@ -79,6 +83,23 @@ private Q_SLOTS:
         QVERIFY2(free.front().second < free.back().second / 10.0,
                  qPrintable(QStringLiteral("%1 .. %2").arg(free.front().second).arg(free.back().second)));
         QCOMPARE(free.back(), fixed.back());
+    }
+
+    // In the window the shared axes are recorded one frame per turn of the event loop, as the
+    // frames are rendered: start() returns at once, and the export ends with every frame written.
+    void windowRunRecordsTheAxesWithoutBlocking()
+    {
+        QTemporaryDir dir;
+        AnimationJob job = widthSweep(true);
+        job.size = QSize(320, 200);
+        job.out = dir.filePath(QStringLiteral("sweep.gif"));
+        AnimationRun runner(QStringLiteral("decay-bound"), DecayBoundLab::spec().defaults(), job);
+        QSignalSpy finished(&runner, &AnimationRun::finished);
+        runner.start();
+        QCOMPARE(finished.size(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(finished.first().first().toString(), QString());
+        QVERIFY(QFileInfo(job.out).size() > 0);
     }
 
     // The figures beside the swept value when they fit (a short caption), else on a second line
