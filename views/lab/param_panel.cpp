@@ -233,8 +233,8 @@ void ParamPanel::browse(const std::string &key)
     if (path.isEmpty()) return;
     // The values refused last, completed by this file, when that is all they lacked (task = text
     // chosen before its file): both take effect at once.
-    if (!refused_.texts.empty() || !refused_.numbers.empty()) {
-        ParamValues completed = refused_;
+    if (refused_) {
+        ParamValues completed = *refused_;
         completed.texts[key] = path.toStdString();
         if (checkAll(spec_, completed).empty() && (!validator_ || validator_(completed).empty())) {
             propose(completed, key);
@@ -277,7 +277,7 @@ void ParamPanel::propose(ParamValues candidate, const std::string &key)
         syncControls();  // the controls show the values in force, not the refused ones
         return;
     }
-    refused_ = {};
+    refused_.reset();
     if (candidate == values_) return;
     values_ = std::move(candidate);
     showMessage(QString(), false);
@@ -344,12 +344,14 @@ void ParamPanel::reset()
 
 QString ParamPanel::message() const
 {
-    return shownMessage_;
+    // The one message shown: under a row, or at the foot of the panel.
+    for (const auto &[key, r] : rows_)
+        if (!r.message->isHidden() && !r.message->text().isEmpty()) return r.message->text();
+    return message_->text();
 }
 
 void ParamPanel::showMessage(const QString &text, bool error, const std::string &key)
 {
-    shownMessage_ = text;
     const auto at = rows_.find(key);
     QLabel *target = at != rows_.end() ? at->second.message : message_;
     for (auto &[k, r] : rows_)

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 class QCheckBox;
@@ -95,10 +96,9 @@ private:
     std::function<std::string(const ParamValues &)> validator_;
     std::map<std::string, Row> rows_;
     QLabel *message_ = nullptr;
-    QString shownMessage_;
     // The last values refused: a file chosen next completes them when only the file was missing
     // (task = text chosen before its file).
-    ParamValues refused_;
+    std::optional<ParamValues> refused_;
     std::function<QString(const QString &)> fileChooser_;
     bool syncing_ = false;
 };
