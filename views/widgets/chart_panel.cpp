@@ -121,28 +121,7 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
     if (c->title() != shown) c->setTitle(shown);
 
     QStringList hidden;
-    // Qt Charts lays a bottom legend out in one row and cuts every entry when they do not all fit:
-    // then the legend is hidden and its names go to the tooltip. legendCutAt_ is the width at
-    // which Qt cut it last time (the estimate below can be short of Qt's own sizes).
-    QLegend *legend = c->legend();
-    if ((legendCutAt_ > 0 || legendTooTallAt_ > 0) && legendState() != legendCutFor_) {
-        legendCutAt_ = 0;
-        legendTooTallAt_ = 0;
-    }
-    if (legend->isVisible() || legendHiddenToFit_) {
-        const QFontMetricsF fm(legend->font());
-        qreal need = 16;
-        QStringList names;
-        for (QLegendMarker *m : legend->markers()) {
-            if (!m->isVisible()) continue;
-            need += fm.height() + fm.horizontalAdvance(m->label()) + 16;
-            names << m->label();
-        }
-        const bool fits = need <= room && (exporting || (size.width() > legendCutAt_ && size.height() > legendTooTallAt_));
-        if (fits != legend->isVisible()) legend->setVisible(fits);
-        legendHiddenToFit_ = !fits;
-        if (!fits) hidden << names;
-    }
+    legendFit_.fit(c, size, room, exporting, hidden);
     // An axis title longer than its axis is set smaller, down to 60% of its size; one that does not
     // fit even then is taken off (it goes to the tooltip) rather than cut. Its text becomes a space,
     // not nothing: without a title Qt Charts cuts a vertical axis' tick labels.
@@ -217,43 +196,7 @@ void ChartPanel::setShortAxisTitle(QAbstractAxis *axis, const QString &title)
 
 void ChartPanel::checkCutLegend()
 {
-    // Legend entries cut: the width is short. Tick labels or axis titles cut while the legend is
-    // shown: Qt Charts ran out of height and fell back to its minimum sizes; the legend's row goes.
-    QLegend *legend = chart()->legend();
-    if (!legend->isVisible()) return;
-    const auto isCut = [](const QGraphicsItem *item) {
-        const auto *text = dynamic_cast<const QGraphicsTextItem *>(item);
-        return text && text->isVisible() && text->toPlainText().endsWith(QLatin1String("..."));
-    };
-    QList<QGraphicsItem *> items = legend->childItems();
-    for (qsizetype i = 0; i < items.size(); ++i) {
-        items << items[i]->childItems();
-        if (isCut(items[i])) {
-            legendCutAt_ = width();
-            legendCutFor_ = legendState();
-            fitTexts(size());
-            return;
-        }
-    }
-    for (const QGraphicsItem *item : scene()->items()) {
-        if (!legend->isAncestorOf(item) && isCut(item)) {
-            legendTooTallAt_ = height();
-            legendCutFor_ = legendState();
-            fitTexts(size());
-            return;
-        }
-    }
-}
-
-QString ChartPanel::legendState() const
-{
-    QChart *c = chart();
-    QString state = QString::number(c->legend()->font().pointSizeF());
-    for (QLegendMarker *m : c->legend()->markers())
-        if (m->isVisible()) state += QLatin1Char('|') + m->label();
-    // Not the axis ranges: they change at every redraw of a training, and the legend would flicker.
-    for (QAbstractAxis *a : c->axes()) state += QLatin1Char('|') + QString::number(a->labelsFont().pointSizeF());
-    return state;
+    if (legendFit_.noteCuts(chart(), size())) fitTexts(size());
 }
 
 void ChartPanel::applyFonts()

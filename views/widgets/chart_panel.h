@@ -2,6 +2,7 @@
 // A styled Qt Charts view: title, labelled axes, legend, readable fonts, no animations, and an
 // export that renders the complete chart at any pixel size.
 #include "views/widgets/exportable.h"
+#include "views/widgets/legend_fit.h"
 #include "views/widgets/replot_hold.h"
 
 #include <QChartView>
@@ -95,8 +96,6 @@ private:
     void fitTexts(QSizeF size, bool exporting = false);
     // After a layout: where Qt Charts cut legend entries all the same, the legend is hidden.
     void checkCutLegend();
-    // The legend entries and fonts legendCutAt_ and legendTooTallAt_ were measured with.
-    QString legendState() const;
     void attachSeries(QAbstractSeries *series);
     void styleAxis(QAbstractAxis *axis, const QString &title);
     void applyFonts();
@@ -105,12 +104,7 @@ private:
     QAbstractAxis *axisY_ = nullptr;
     double fontScale_ = 1.0;
     QString fullTitle_;
-    bool legendHiddenToFit_ = false;
-    qreal legendCutAt_ = 0;      // the widest width at which Qt cut the legend
-    qreal legendTooTallAt_ = 0;  // the tallest height at which the legend left the axes too little
-    // What the chart held when those two were measured (legend entries, fonts): when it changes they
-    // are forgotten, so a legend hidden once comes back when its entries or the fonts change.
-    QString legendCutFor_;
+    LegendFit legendFit_;
     QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
     QHash<QAbstractAxis *, QString> shortAxisTitles_;   // axis -> what it shows when the whole title does not fit
     ReplotHold held_;

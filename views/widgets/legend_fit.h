@@ -1,0 +1,35 @@
+#pragma once
+// Whether a chart's bottom legend is shown. Qt Charts lays it out in one row and cuts every entry
+// ("MHA (6...") when they do not all fit, and where it runs out of height it cuts the tick labels
+// instead. So the legend is hidden (its names go to the chart's tooltip) where its entries would be
+// cut, by an estimate before the layout and by what Qt Charts did after it: the width (or height)
+// at which it cut is remembered until the legend's entries or the fonts change.
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+
+class QChart;
+
+namespace fb {
+
+class LegendFit {
+public:
+    // Shows or hides chart's legend for a chart of size whose title row has room pixels; the names
+    // of a hidden legend are appended to hidden. exporting: at an export's size (no memory of
+    // Qt's cuts, which were made at the window's size).
+    void fit(QChart *chart, QSizeF size, qreal room, bool exporting, QStringList &hidden);
+    // After Qt Charts laid the chart out at size: true when it cut the legend or, with the legend
+    // shown, other texts (the caller fits again, and fit() then hides the legend).
+    bool noteCuts(QChart *chart, QSizeF size);
+
+private:
+    // The legend entries and fonts the cut sizes were measured with.
+    static QString state(QChart *chart);
+
+    bool hiddenToFit_ = false;
+    qreal cutAt_ = 0;      // the widest width at which Qt cut the legend
+    qreal tooTallAt_ = 0;  // the tallest height at which the legend left the axes too little
+    QString cutFor_;       // state() when those two were measured
+};
+
+} // namespace fb
