@@ -29,32 +29,6 @@ QString emph(const QString &s, bool bad = false)
     return QStringLiteral("<b style='color:%1'>%2</b>").arg(bad ? QStringLiteral("#b00020") : QStringLiteral("#0b4f8a"), s);
 }
 
-// A formula breaks only between its terms (after " + ", " − " and " · " outside parentheses) and
-// between words: never inside a bracket of numbers or a quotient ("(k + 2) / 3" stays whole).
-QString keepTogether(const QString &formula)
-{
-    QString out;
-    int depth = 0;
-    for (qsizetype i = 0; i < formula.size(); ++i) {
-        const QChar c = formula[i];
-        if (c == QLatin1Char('(')) ++depth;
-        if (c == QLatin1Char(')')) --depth;
-        if (c != QLatin1Char(' ')) {
-            out += c;
-            continue;
-        }
-        // A space may break after a +, − or · between terms (not after a leading minus), and
-        // between two words ("param overhead").
-        const QChar before = i >= 1 ? formula[i - 1] : QChar();
-        const QChar after = i + 1 < formula.size() ? formula[i + 1] : QChar();
-        const bool afterTerm = i >= 2 && depth == 0
-                               && (before == QLatin1Char('+') || before == QChar(0x2212) || before == QChar(0x00B7));
-        const bool betweenWords = before.isLetter() && after.isLetter();
-        out += afterTerm || betweenWords ? QStringLiteral(" ") : QStringLiteral("&nbsp;");
-    }
-    return out;
-}
-
 QString formulaHtml(const AccountingLabResult &r)
 {
     const AccountingParams &p = r.params;
@@ -87,7 +61,7 @@ QString formulaHtml(const AccountingLabResult &r)
         const QString eq = QStringLiteral("&nbsp;=&nbsp;");
         html += QStringLiteral("<tr><td nowrap>%1</td><td>%2</td><td nowrap>%3</td><td>%4</td><td nowrap>%5</td>"
                                "<td>%4</td><td nowrap align='right'>%6</td></tr>")
-                    .arg(l.name, l.name.isEmpty() ? QString() : eq, keepTogether(l.formula), eq, keepTogether(l.values),
+                    .arg(l.name, l.name.isEmpty() ? QString() : eq, FormulaPanel::keepTogether(l.formula), eq, FormulaPanel::keepTogether(l.values),
                          emph(l.result, last && f.saving < 0));
     }
     html += QStringLiteral("</table>");

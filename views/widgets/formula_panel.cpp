@@ -44,6 +44,30 @@ QString FormulaPanel::plainText() const
     return doc.toPlainText().remove(QChar(0x2060));
 }
 
+QString FormulaPanel::keepTogether(const QString &formula)
+{
+    QString out;
+    int depth = 0;
+    for (qsizetype i = 0; i < formula.size(); ++i) {
+        const QChar c = formula[i];
+        if (c == QLatin1Char('(')) ++depth;
+        if (c == QLatin1Char(')')) --depth;
+        if (c != QLatin1Char(' ')) {
+            out += c;
+            continue;
+        }
+        // A space may break after a +, − or · between terms (not after a leading minus), and
+        // between two words ("param overhead").
+        const QChar before = i >= 1 ? formula[i - 1] : QChar();
+        const QChar after = i + 1 < formula.size() ? formula[i + 1] : QChar();
+        const bool afterTerm = i >= 2 && depth == 0
+                               && (before == QLatin1Char('+') || before == QChar(0x2212) || before == QChar(0x00B7));
+        const bool betweenWords = before.isLetter() && after.isLetter();
+        out += afterTerm || betweenWords ? QStringLiteral(" ") : QStringLiteral("&nbsp;");
+    }
+    return out;
+}
+
 void FormulaPanel::paintExport(QPainter &painter, QSize logicalSize)
 {
     painter.fillRect(QRectF(QPointF(0, 0), QSizeF(logicalSize)), Qt::white);

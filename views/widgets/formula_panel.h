@@ -18,6 +18,11 @@ public:
     // The formulas without markup, for tests and the clipboard.
     QString plainText() const;
 
+    // A formula (plain text, HTML-escaped already) that breaks only between its terms (after " + ",
+    // " − " and " · " outside parentheses) and between words: never inside a bracket of numbers or
+    // a quotient ("(k + 2) / 3" stays whole).
+    static QString keepTogether(const QString &formula);
+
     QString exportTitle() const override { return title_; }
     // Renders title and formulas centred on white, scaled to fill the image.
     void paintExport(QPainter &painter, QSize logicalSize) override;
