@@ -64,6 +64,17 @@ void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
         horizontalHeaderItem(3)->setText(QStringLiteral("4T\n%1").arg(rows.front().lengths[2]));
     }
     setVisible(!rows.empty());
+    updateGeometry();
+}
+
+QSize LengthTable::minimumSizeHint() const
+{
+    QSize s = QTableWidget::minimumSizeHint();
+    if (rowCount() == 0) return s;
+    int width = 2 * frameWidth();
+    for (int c = 0; c < columnCount(); ++c)
+        width += std::max(horizontalHeader()->sectionSizeHint(c), sizeHintForColumn(c));
+    return QSize(std::max(s.width(), width), s.height());
 }
 
 } // namespace fb

@@ -17,6 +17,9 @@ public:
     // rows of TransformerResult::lengths; repeat: show the repeat's loss (induction tasks)
     void setRows(const std::vector<LengthRow> &rows, bool repeat);
     void clearRows();
+    // Filled, as wide as its columns' contents and headers: the loss curves beside give way, no
+    // cell is cut ("3.…") and no scroll bar appears (a slide with the parameter column shown).
+    QSize minimumSizeHint() const override;
 };
 
 } // namespace fb

@@ -7,9 +7,12 @@
 #include "views/widgets/readout_panel.h"
 #include "views/training/transformer_loss_chart.h"
 #include "views/training/transformer_view.h"
+#include "support/layout_walk.h"
 
+#include <QApplication>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTest>
 
 #include <cmath>
@@ -102,6 +105,30 @@ private Q_SLOTS:
         QVERIFY(view->chart()->heldoutPoints() >= 2);
         QVERIFY(view->readouts()->value(QStringLiteral("induction")) != QStringLiteral("—"));
         QVERIFY(view->maps()->data().panelTitles.first().contains(QStringLiteral("ind")));
+    }
+
+    // The filled table beside the curves on a slide with the parameter column shown (1024 px, fonts
+    // at 1.3): every cell whole, no scroll bar (it read "0.…" and lost its 4T column).
+    void filledTableIsWholeOnASlideWithParameters()
+    {
+        auto view = makeView(40);
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        // As lecture mode sets it: the application's font 1.6 times larger, the charts' 1.3.
+        const QFont normal = QApplication::font();
+        QFont big = normal;
+        big.setPointSizeF(normal.pointSizeF() * 1.6);
+        QApplication::setFont(big);
+        view->setSideVisible(true);
+        view->setPresentationScale(1.3);
+        view->resize(1024, 680);
+        for (int k = 0; k < 4; ++k) QCoreApplication::processEvents();
+        QStringList problems;
+        layoutwalk::checkCells(view->lengthTable(), problems);
+        const bool scrolls = view->lengthTable()->horizontalScrollBar()->isVisible();
+        QApplication::setFont(normal);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY(!scrolls);
     }
 
     // What the parameters say is what the charts show. A change after a run has ended sets the run
