@@ -196,14 +196,14 @@ CostsView::CostsView(QWidget *parent)
     f.setPointSizeF(12.0);
     formulas_->setFont(f);
 
-    auto *grid = new QGridLayout;
+    auto *grid = grid_ = new QGridLayout;
     grid->setSpacing(8);
     grid->addWidget(barChart_, 0, 0);
     grid->addWidget(kvChart_, 0, 1);
     grid->addWidget(flopsChart_, 1, 0);
     // All of the page's formulas need more height than a 1024 x 768 window leaves them: they
-    // scroll there rather than lose their last lines (on a slide they get the height; see
-    // setPresentationScale).
+    // scroll there rather than lose their last lines (on a slide their row gets more of the height;
+    // see setPresentationScale).
     formulaScroll_ = new ScrolledText(formulas_);
     grid->addWidget(formulaScroll_, 1, 1);
     grid->setRowStretch(0, 1);
@@ -222,7 +222,10 @@ CostsView::CostsView(QWidget *parent)
 void CostsView::setPresentationScale(double scale)
 {
     LabViewFor<CostsLab>::setPresentationScale(scale);
-    formulaScroll_->setMinimumShare(scale > 1.0 ? 0.6 : ScrolledText::kMinimumShare);
+    // On a slide the formulas' row takes five eighths of the height: all of them fit at 1024 x 768,
+    // and the charts above keep their minimum.
+    grid_->setRowStretch(0, scale > 1.0 ? 3 : 1);
+    grid_->setRowStretch(1, scale > 1.0 ? 5 : 1);
 }
 
 QString CostsView::applyPreset(int index)

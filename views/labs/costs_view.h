@@ -11,6 +11,7 @@ class QBarCategoryAxis;
 class QBarSeries;
 class QBarSet;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
@@ -42,7 +43,7 @@ public:
     FormulaPanel *formulaPanel() const { return formulas_; }
     ScrolledText *formulaScroll() const { return formulaScroll_; }
 
-    // On a slide the formulas keep up to 60% of the screen's height: all of them fit at 1024 x 768.
+    // On a slide the formulas' row gets more of the height: all of them fit at 1024 x 768.
     void setPresentationScale(double scale) override;
     QBarSet *bar(int variant) const { return bars_[variant]; }
     QLineSeries *kvSeries(int variant) const { return kvLines_[variant]; }
@@ -65,6 +66,7 @@ private:
     ChartPanel *flopsChart_ = nullptr;
     FormulaPanel *formulas_ = nullptr;
     ScrolledText *formulaScroll_ = nullptr;
+    QGridLayout *grid_ = nullptr;
     QBarSeries *barSeries_ = nullptr;
     QBarCategoryAxis *barAxis_ = nullptr;
     QBarSet *bars_[3] = {};

@@ -37,9 +37,9 @@ void LengthTable::clearRows()
 void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
 {
     setRowCount(int(rows.size()));
-    // The column of the positional schemes says which loss the cells hold (two lines: the column
-    // stays narrow).
-    horizontalHeaderItem(0)->setText(repeat ? tr("positions\nrepeat loss, nats") : tr("positions\nheld-out loss, nats"));
+    // The column of the positional schemes says which loss the cells hold (three short lines: the
+    // table stays narrow enough for a slide with the parameter column).
+    horizontalHeaderItem(0)->setText(repeat ? tr("positions\nrepeat loss\n(nats)") : tr("positions\nheld-out loss\n(nats)"));
     for (int r = 0; r < int(rows.size()); ++r) {
         const LengthRow &row = rows[std::size_t(r)];
         setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.label)));
@@ -71,9 +71,12 @@ QSize LengthTable::minimumSizeHint() const
 {
     QSize s = QTableWidget::minimumSizeHint();
     if (rowCount() == 0) return s;
+    // Each column as wide as its widest cell or header, plus a digit's width of air: the cells'
+    // own padding is not in sizeHintForColumn.
+    const int air = fontMetrics().horizontalAdvance(QLatin1Char('0'));
     int width = 2 * frameWidth();
     for (int c = 0; c < columnCount(); ++c)
-        width += std::max(horizontalHeader()->sectionSizeHint(c), sizeHintForColumn(c));
+        width += std::max(horizontalHeader()->sectionSizeHint(c), sizeHintForColumn(c) + air);
     return QSize(std::max(s.width(), width), s.height());
 }
 

@@ -8,25 +8,39 @@
 #include <QLegend>
 #include <QLegendMarker>
 
+#include <algorithm>
+
 namespace fb {
 
 void LegendFit::fit(QChart *chart, QSizeF size, qreal room, bool exporting, QStringList &hidden)
 {
     QLegend *legend = chart->legend();
-    if ((cutAt_ > 0 || tooTallAt_ > 0) && state(chart) != cutFor_) {
+    if ((cutAt_ > 0 || tooTallAt_ > 0 || rightCutAt_ > 0) && state(chart) != cutFor_) {
         cutAt_ = 0;
         tooTallAt_ = 0;
+        rightCutAt_ = 0;
     }
     if (!legend->isVisible() && !hiddenToFit_) return;  // hidden by its view, not here
     const QFontMetricsF fm(legend->font());
-    qreal need = 16;
+    qreal need = 16, widest = 0;
     QStringList names;
     for (QLegendMarker *m : legend->markers()) {
         if (!m->isVisible()) continue;
         need += fm.height() + fm.horizontalAdvance(m->label()) + 16;
+        widest = std::max(widest, fm.height() + fm.horizontalAdvance(m->label()) + 24);
         names << m->label();
     }
-    const bool fits = need <= room && (exporting || (size.width() > cutAt_ && size.height() > tooTallAt_));
+    const bool bottomFits = need <= room && (exporting || (size.width() > cutAt_ && size.height() > tooTallAt_));
+    // Too tall at the bottom: on the right, in at most a quarter of the width (the axes keep the rest).
+    const bool bottomHome = onRight_ || legend->alignment() == Qt::AlignBottom;
+    const bool right = !bottomFits && !exporting && bottomHome && size.height() <= tooTallAt_ && widest <= size.width() / 4.0
+        && size.width() > rightCutAt_;
+    if (bottomHome) {
+        const Qt::Alignment want = right ? Qt::AlignRight : Qt::AlignBottom;
+        if (legend->alignment() != want) legend->setAlignment(want);
+        onRight_ = right;
+    }
+    const bool fits = bottomFits || right;
     if (fits != legend->isVisible()) legend->setVisible(fits);
     hiddenToFit_ = !fits;
     if (!fits) hidden << names;
@@ -46,7 +60,7 @@ bool LegendFit::noteCuts(QChart *chart, QSizeF size)
     for (qsizetype i = 0; i < items.size(); ++i) {
         items << items[i]->childItems();
         if (isCut(items[i])) {
-            cutAt_ = size.width();
+            (onRight_ ? rightCutAt_ : cutAt_) = size.width();
             cutFor_ = state(chart);
             return true;
         }
@@ -54,6 +68,11 @@ bool LegendFit::noteCuts(QChart *chart, QSizeF size)
     if (!chart->scene()) return false;
     for (const QGraphicsItem *item : chart->scene()->items()) {
         if (!legend->isAncestorOf(item) && isCut(item)) {
+            if (onRight_) {  // the axes are short of width now: no legend at all
+                rightCutAt_ = size.width();
+                cutFor_ = state(chart);
+                return true;
+            }
             tooTallAt_ = size.height();
             cutFor_ = state(chart);
             return true;

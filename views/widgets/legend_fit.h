@@ -3,7 +3,10 @@
 // ("MHA (6...") when they do not all fit, and where it runs out of height it cuts the tick labels
 // instead. So the legend is hidden (its names go to the chart's tooltip) where its entries would be
 // cut, by an estimate before the layout and by what Qt Charts did after it: the width (or height)
-// at which it cut is remembered until the legend's entries or the fonts change.
+// at which it cut is remembered until the legend's entries or the fonts change. A bottom legend
+// that leaves the axes too little height stands on the right instead where the chart is wide
+// enough (a short, wide chart on a slide keeps its legend); a legend its view put above the plot
+// stays there.
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
@@ -27,6 +30,8 @@ private:
     static QString state(QChart *chart);
 
     bool hiddenToFit_ = false;
+    bool onRight_ = false;      // moved from the bottom to the right by fit()
+    qreal rightCutAt_ = 0;      // the widest width at which Qt cut the legend on the right
     qreal cutAt_ = 0;      // the widest width at which Qt cut the legend
     qreal tooTallAt_ = 0;  // the tallest height at which the legend left the axes too little
     QString cutFor_;       // state() when those two were measured

@@ -44,15 +44,8 @@ QSize ScrolledText::minimumSizeHint() const
     const int width = text_->minimumSizeHint().width() + chromeWidth() + verticalScrollBar()->sizeHint().width();
     const int whole = sizeHint().height();
     int keep = text_->fontMetrics().lineSpacing() * kMinimumLines;
-    if (const QScreen *s = screen()) keep = std::max(keep, int(s->availableGeometry().height() * minimumShare_));
+    if (const QScreen *s = screen()) keep = std::max(keep, int(s->availableGeometry().height() * kMinimumShare));
     return QSize(width, std::min(whole, keep));
-}
-
-void ScrolledText::setMinimumShare(double share)
-{
-    if (share == minimumShare_) return;
-    minimumShare_ = share;
-    updateGeometry();
 }
 
 void ScrolledText::resizeEvent(QResizeEvent *event)

@@ -24,11 +24,8 @@ public:
     // share of the screen's height (the rest scrolls), so that the charts beside keep room too.
     QSize minimumSizeHint() const override;
 
-    // The most of the screen's height the text holds on to before it scrolls (kMinimumShare unless
-    // set: a slide, with nothing but charts beside, can give the text more).
+    // The most of the screen's height the text holds on to before it scrolls.
     static constexpr double kMinimumShare = 0.35;
-    void setMinimumShare(double share);
-    double minimumShare() const { return minimumShare_; }
     // Lines of text kept in view however low the screen.
     static constexpr int kMinimumLines = 4;
 
@@ -39,7 +36,6 @@ private:
     int chromeWidth() const;
 
     SelectableText *text_ = nullptr;
-    double minimumShare_ = kMinimumShare;
 };
 
 } // namespace fb

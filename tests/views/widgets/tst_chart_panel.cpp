@@ -4,6 +4,7 @@
 #include "views/widgets/minor_grid.h"
 
 #include <QGraphicsScene>
+#include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QSignalSpy>
@@ -101,6 +102,31 @@ private Q_SLOTS:
         panel.setShortAxisTitle(y, QString());
         panel.resize(600, 170);
         QTRY_COMPARE(y->titleText(), QStringLiteral(" "));
+    }
+
+    // A short, wide chart at lecture size: its bottom legend would leave the axes too little height
+    // (Qt Charts then cuts their ticks), so the entries stand on the right, none of them cut; tall
+    // again, the legend is back at the bottom.
+    void shortWideChartKeepsItsLegendOnTheRight()
+    {
+        ChartPanel panel(QStringLiteral("Loss while training"));
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("training step"));
+        panel.setValueAxis(Qt::Vertical, QStringLiteral("loss (nats)"));
+        for (const char *name : { "training", "held-out", "repeat" }) {
+            QLineSeries *s = panel.addLine(QString::fromLatin1(name), Qt::black);
+            s->append({ QPointF(0, 3), QPointF(400, 1) });
+        }
+        panel.setFontScale(1.3);
+        panel.resize(620, 200);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QLegend *legend = panel.chart()->legend();
+        QTRY_COMPARE(legend->alignment(), Qt::AlignRight);
+        QTRY_VERIFY2(panel.layoutProblems().isEmpty(), qPrintable(panel.layoutProblems().join(QLatin1Char('\n'))));
+        QVERIFY(legend->isVisible());
+        panel.resize(620, 600);
+        QTRY_COMPARE(legend->alignment(), Qt::AlignBottom);
+        QVERIFY(legend->isVisible());
     }
 
     // A chart held while a result is drawn shows the same picture as one that is not: a series
