@@ -1,0 +1,139 @@
+#include "views/interpret/interpret_tabs.h"
+
+#include "views/interpret/head_ablation_panel.h"
+#include "views/interpret/offset_profile_chart.h"
+#include "views/interpret/replay_bar.h"
+#include "views/interpret/value_grid.h"
+#include "views/widgets/heatmap_grid.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
+    : QTabWidget(parent)
+{
+    setDocumentMode(true);
+    addTab(maps, tr("Attention"));
+    ablation_ = new HeadAblationPanel;
+    ablation_->watchMaps(maps);
+    addTab(ablation_, tr("Heads"));
+    lens_ = new ValueGrid;
+    addTab(lens_, tr("Logit lens"));
+    auto *page = new QWidget;
+    auto *column = new QVBoxLayout(page);
+    column->setContentsMargins(2, 2, 2, 2);
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Head")));
+    head_ = new QComboBox;
+    head_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    row->addWidget(head_);
+    row->addStretch(1);
+    column->addLayout(row);
+    offsets_ = new OffsetProfileChart;
+    column->addWidget(offsets_, 1);
+    addTab(page, tr("Offsets"));
+    connect(head_, &QComboBox::currentIndexChanged, this, &InterpretTabs::showHead);
+    replay_ = new ReplayBar;
+    setCornerWidget(replay_, Qt::TopRightCorner);
+    clear();
+}
+
+void InterpretTabs::clear()
+{
+    ablation_->clear();
+    replay_->clear();
+    ValueGridData d;
+    d.title = tr("Loss read after each layer: after a run");
+    lens_->setData(std::move(d));
+    profile_.clear();
+    pairs_.clear();
+    bound_.clear();
+    heads_ = 0;
+    {
+        const QSignalBlocker block(head_);
+        head_->clear();
+    }
+    head_->setEnabled(false);
+    offsets_->clearHead();
+}
+
+void InterpretTabs::setResult(const TransformerResult &r)
+{
+    ablation_->setResult(r);
+
+    ValueGridData d;
+    const std::size_t L = r.logitLensPositions.size();
+    const std::size_t P = L ? r.logitLensPositions[0].size() : 0;
+    d.title = tr("Held-out loss read after each layer, by position (nats)");
+    d.rowTitle = tr("after layer");
+    d.columnTitle = tr("position");
+    double hi = 0.0;
+    d.values = r.logitLensPositions;
+    d.lines.assign(L, std::vector<QStringList>(P));
+    d.tips.assign(L, std::vector<QString>(P));
+    for (std::size_t l = 0; l < L; ++l) {
+        d.rowLabels << tr("L%1").arg(l + 1);
+        for (std::size_t t = 0; t < P; ++t) {
+            const double v = r.logitLensPositions[l][t];
+            if (std::isfinite(v)) hi = std::max(hi, v);
+            d.lines[l][t] << QString::number(v, 'f', 1);
+            d.tips[l][t] = tr("Read after layer %1 at position %2 (predicting token %3): %4 nats; the model's own "
+                              "readout is the last layer").arg(l + 1).arg(t).arg(t + 1).arg(v, 0, 'f', 3);
+        }
+    }
+    for (std::size_t t = 0; t < P; ++t) d.columnLabels << QString::number(t);
+    d.low = 0.0;
+    d.high = std::max(hi, 1e-3);
+    d.lowLabel = QStringLiteral("0");
+    d.highLabel = QString::number(d.high, 'f', 2);
+    d.valueTitle = tr("loss (nats), mean over held-out sequences");
+    if (L == 0) d.title = tr("Loss read after each layer: not computed for this run");
+    lens_->setData(std::move(d));
+
+    profile_ = r.offsetProfile;
+    pairs_ = r.offsetPairs;
+    bound_ = r.offsetDecayBound;
+    heads_ = r.model ? r.model->config.heads : 0;
+    {
+        const QSignalBlocker block(head_);
+        const int was = head_->currentIndex();
+        head_->clear();
+        for (std::size_t l = 0; l < profile_.size(); ++l)
+            for (std::size_t h = 0; h < profile_[l].size(); ++h)
+                head_->addItem(QStringLiteral("L%1 H%2").arg(l + 1).arg(h + 1));
+        if (head_->count()) head_->setCurrentIndex(std::clamp(was, 0, head_->count() - 1));
+    }
+    head_->setEnabled(head_->count() > 0);
+    showHead(head_->currentIndex());
+}
+
+void InterpretTabs::showHead(int index)
+{
+    if (index < 0 || heads_ <= 0) {
+        offsets_->clearHead();
+        return;
+    }
+    const std::size_t l = std::size_t(index / heads_), h = std::size_t(index % heads_);
+    if (l >= profile_.size() || h >= profile_[l].size()) {
+        offsets_->clearHead();
+        return;
+    }
+    static const std::vector<std::vector<double>> none;
+    const auto &pairs = l < pairs_.size() && h < pairs_[l].size() ? pairs_[l][h] : none;
+    offsets_->setHead(head_->itemText(index), profile_[l][h], pairs, bound_);
+}
+
+void InterpretTabs::setFontScale(double scale)
+{
+    ablation_->setFontScale(scale);
+    lens_->setFontScale(scale);
+}
+
+} // namespace fb

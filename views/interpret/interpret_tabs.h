@@ -1,0 +1,56 @@
+#pragma once
+// The trained transformer taken apart, in the transformer lab (issue 27): the attention maps share
+// their place with three more pages, filled when a run ends from what the run computed
+// (TransformerResult's anatomy fields):
+//   Heads       HeadAblationPanel: click heads off, the losses recomputed on a worker
+//   Logit lens  the held-out loss read after each layer, per input position (ValueGrid)
+//   Offsets     a chosen head's mean logit against offset, by RoPE pair, against the decay bound
+// and, beside the page tabs, the replay's step slider over the run's frames (ReplayBar).
+// Draws what it is given; computes nothing.
+#include "core/transformer/transformer_report.h"
+
+#include <QTabWidget>
+
+#include <vector>
+
+class QComboBox;
+
+namespace fb {
+
+class HeadAblationPanel;
+class HeatmapGrid;
+class OffsetProfileChart;
+class ReplayBar;
+class ValueGrid;
+
+class InterpretTabs : public QTabWidget {
+    Q_OBJECT
+public:
+    // maps: the lab's attention maps, the first page (clicks on a head's map switch it off).
+    explicit InterpretTabs(HeatmapGrid *maps, QWidget *parent = nullptr);
+
+    void setResult(const TransformerResult &result);
+    void clear();
+    void setFontScale(double scale);
+
+    HeadAblationPanel *ablation() const { return ablation_; }
+    ValueGrid *lens() const { return lens_; }
+    OffsetProfileChart *offsets() const { return offsets_; }
+    QComboBox *offsetHead() const { return head_; }
+    ReplayBar *replay() const { return replay_; }
+
+private:
+    void showHead(int index);
+
+    HeadAblationPanel *ablation_ = nullptr;
+    ValueGrid *lens_ = nullptr;
+    OffsetProfileChart *offsets_ = nullptr;
+    QComboBox *head_ = nullptr;
+    ReplayBar *replay_ = nullptr;
+    int heads_ = 0;
+    std::vector<std::vector<std::vector<double>>> profile_;               // [layer][head][delta]
+    std::vector<std::vector<std::vector<std::vector<double>>>> pairs_;    // [layer][head][pair][delta]
+    std::vector<double> bound_;                                           // [delta]
+};
+
+} // namespace fb
