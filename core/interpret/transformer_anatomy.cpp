@@ -7,6 +7,7 @@
 #include "core/rope/decay_bound.h"
 #include "core/transformer/transformer_layers.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -149,6 +150,19 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
             bound.maxDistance = int(std::max<std::size_t>(P, 2));
             r.offsetDecayBound = decayBoundAt(bound, distances);
             r.offsetDecayBound.insert(r.offsetDecayBound.begin(), kNaN);
+            double top = 0.0;
+            for (double b : r.offsetDecayBound)
+                if (std::isfinite(b)) top = std::max(top, b);
+            r.offsetDecayBoundScaled.assign(std::size_t(L), {});
+            for (int l = 0; l < L; ++l)
+                for (const std::vector<double> &head : r.offsetProfile[std::size_t(l)]) {
+                    double largest = 0.0;
+                    for (double v : head)
+                        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+                    std::vector<double> scaled = r.offsetDecayBound;
+                    for (double &b : scaled) b = top > 0.0 ? b * largest / top : kNaN;
+                    r.offsetDecayBoundScaled[std::size_t(l)].push_back(std::move(scaled));
+                }
         }
     }
 

@@ -123,6 +123,9 @@ struct TransformerResult {
     // RoPE: [delta] the decay bound of Figure 218.1 (core/rope/decay_bound.h) at d_head and base, the
     // envelope the pairs' shares are drawn against; NaN at delta 0 (the bound starts at distance 1)
     std::vector<double> offsetDecayBound;
+    // RoPE: [layer][head][delta] that bound drawn on the head's scale: times the head's largest
+    // |offsetProfile| over the bound's largest (its shape against the profile, one axis for both)
+    std::vector<std::vector<std::vector<double>>> offsetDecayBoundScaled;
     struct Ablated {
         std::vector<std::string> heads;  // "L2H1", ... (config.ablate); empty: no such evaluation
         double heldoutLoss = nan;

@@ -25,12 +25,17 @@ enum Measure { LossIncrease, RepeatIncrease, PrevToken, Induction, Composition }
 
 QString num(double v, int digits = 2)
 {
-    return std::isfinite(v) ? QString::number(v, 'f', digits) : QStringLiteral("—");
+    if (!std::isfinite(v)) return QStringLiteral("—");
+    QString text = QString::number(v, 'f', digits);
+    if (text.startsWith(QLatin1Char('-')) && text.count(QLatin1Char('0')) == text.size() - 2) text.remove(0, 1);  // "-0.000"
+    return text.replace(QLatin1Char('-'), QStringLiteral("−"));
 }
 
 QString signedNum(double v)
 {
-    return std::isfinite(v) ? (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', 2) : QStringLiteral("—");
+    if (!std::isfinite(v)) return QStringLiteral("—");
+    const QString text = QString::number(std::abs(v), 'f', 3);
+    return (v < 0 && text != QStringLiteral("0.000") ? QStringLiteral("−") : QStringLiteral("+")) + text;
 }
 
 double at(const std::vector<std::vector<double>> &g, int l, int h)
@@ -58,9 +63,9 @@ HeadAblationPanel::HeadAblationPanel(QWidget *parent)
     figures_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     figures_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    measure_->setToolTip(tr("What colours the cells; every figure is in each cell's text where it fits, and in its tip"));
     auto *side = new QVBoxLayout;
-    auto *colourBy = new QLabel(tr("Colour by"));
-    side->addWidget(colourBy);
+    side->setSpacing(4);
     side->addWidget(measure_);
     side->addWidget(kind_);
     side->addWidget(restore_);
@@ -269,8 +274,8 @@ void HeadAblationPanel::redraw()
     kind_->setEnabled(bool(model_));
     if (!model_) {
         d.title = tr("Heads switched off: after a run");
-        figures_->setText(tr("When a run ends, each head's cost appears here: click a cell, or a head's map, "
-                             "to switch that head off."));
+        d.message = tr("Start a run: when it ends, every head appears here, coloured by what switching it off costs.");
+        figures_->setText(tr("Then click a cell, or a head's map, to switch that head off."));
         grid_->setData(std::move(d));
         return;
     }
@@ -322,8 +327,8 @@ void HeadAblationPanel::redraw()
     const bool scores = m == PrevToken || m == Induction || m == Composition;
     d.low = scores ? 0.0 : lo;
     d.high = scores ? 1.0 : std::max(hi, 1e-3);
-    d.lowLabel = num(d.low);
-    d.highLabel = num(d.high);
+    d.lowLabel = num(d.low, scores ? 2 : 3);
+    d.highLabel = num(d.high, scores ? 2 : 3);
     d.valueTitle = scores ? tr("score") : tr("nats more than with every head on");
     d.title = scores ? tr("%1 of each head").arg(measure_->currentText())
                      : tr("Each head alone off (%1): %2").arg(kindName, table ? tr("loss increase") : tr("computing…"));

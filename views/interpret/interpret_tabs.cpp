@@ -26,22 +26,22 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     addTab(ablation_, tr("Heads"));
     lens_ = new ValueGrid;
     addTab(lens_, tr("Logit lens"));
-    auto *page = new QWidget;
-    auto *column = new QVBoxLayout(page);
-    column->setContentsMargins(2, 2, 2, 2);
-    auto *row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Head")));
+    offsets_ = new OffsetProfileChart;
+    addTab(offsets_, tr("Offsets"));
+    // Beside the tabs: the offsets' head (on that page only) and the replay slider.
+    auto *corner = new QWidget;
+    auto *row = new QHBoxLayout(corner);
+    row->setContentsMargins(0, 0, 0, 0);
     head_ = new QComboBox;
     head_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    head_->setToolTip(tr("The head whose offset profile is drawn"));
     row->addWidget(head_);
-    row->addStretch(1);
-    column->addLayout(row);
-    offsets_ = new OffsetProfileChart;
-    column->addWidget(offsets_, 1);
-    addTab(page, tr("Offsets"));
-    connect(head_, &QComboBox::currentIndexChanged, this, &InterpretTabs::showHead);
     replay_ = new ReplayBar;
-    setCornerWidget(replay_, Qt::TopRightCorner);
+    row->addWidget(replay_, 1);
+    setCornerWidget(corner, Qt::TopRightCorner);
+    head_->setVisible(false);
+    connect(this, &QTabWidget::currentChanged, this, [this](int page) { head_->setVisible(widget(page) == offsets_); });
+    connect(head_, &QComboBox::currentIndexChanged, this, &InterpretTabs::showHead);
     clear();
 }
 
@@ -51,6 +51,8 @@ void InterpretTabs::clear()
     replay_->clear();
     ValueGridData d;
     d.title = tr("Loss read after each layer: after a run");
+    d.message = tr("Start a run: when it ends, the held-out loss read through the final LayerNorm after each "
+                   "layer, at every position, appears here.");
     lens_->setData(std::move(d));
     profile_.clear();
     pairs_.clear();
@@ -79,7 +81,7 @@ void InterpretTabs::setResult(const TransformerResult &r)
     d.lines.assign(L, std::vector<QStringList>(P));
     d.tips.assign(L, std::vector<QString>(P));
     for (std::size_t l = 0; l < L; ++l) {
-        d.rowLabels << tr("L%1").arg(l + 1);
+        d.rowLabels << tr("after L%1").arg(l + 1);
         for (std::size_t t = 0; t < P; ++t) {
             const double v = r.logitLensPositions[l][t];
             if (std::isfinite(v)) hi = std::max(hi, v);
@@ -99,7 +101,7 @@ void InterpretTabs::setResult(const TransformerResult &r)
 
     profile_ = r.offsetProfile;
     pairs_ = r.offsetPairs;
-    bound_ = r.offsetDecayBound;
+    bound_ = r.offsetDecayBoundScaled;
     heads_ = r.model ? r.model->config.heads : 0;
     {
         const QSignalBlocker block(head_);
@@ -126,8 +128,10 @@ void InterpretTabs::showHead(int index)
         return;
     }
     static const std::vector<std::vector<double>> none;
+    static const std::vector<double> noBound;
     const auto &pairs = l < pairs_.size() && h < pairs_[l].size() ? pairs_[l][h] : none;
-    offsets_->setHead(head_->itemText(index), profile_[l][h], pairs, bound_);
+    const auto &bound = l < bound_.size() && h < bound_[l].size() ? bound_[l][h] : noBound;
+    offsets_->setHead(head_->itemText(index), profile_[l][h], pairs, bound);
 }
 
 void InterpretTabs::setFontScale(double scale)

@@ -50,7 +50,7 @@ private:
     int heads_ = 0;
     std::vector<std::vector<std::vector<double>>> profile_;               // [layer][head][delta]
     std::vector<std::vector<std::vector<std::vector<double>>>> pairs_;    // [layer][head][pair][delta]
-    std::vector<double> bound_;                                           // [delta]
+    std::vector<std::vector<std::vector<double>>> bound_;                 // [layer][head][delta]
 };
 
 } // namespace fb

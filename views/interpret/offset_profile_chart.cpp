@@ -36,17 +36,7 @@ OffsetProfileChart::OffsetProfileChart(QWidget *parent)
     setValueAxis(Qt::Horizontal, tr("offset Δ = i − j (positions)"));
     setValueAxis(Qt::Vertical, tr("mean logit"));
     profile_ = addLine(tr("mean logit"), seriesColor(0), 3.0);
-    boundAxis_ = new QValueAxis;
-    boundAxis_->setLabelFormat(QStringLiteral("%g"));
-    boundAxis_->setTitleText(tr("decay bound"));
-    boundAxis_->setLabelsFont(axisY()->labelsFont());
-    boundAxis_->setTitleFont(axisY()->titleFont());
-    boundAxis_->setLabelsColor(QColor(40, 40, 40));
-    boundAxis_->setGridLineVisible(false);
-    chart()->addAxis(boundAxis_, Qt::AlignRight);
     bound_ = addLine(tr("decay bound"), QColor(120, 120, 120), 2.0, Qt::DashLine);
-    bound_->detachAxis(axisY());
-    bound_->attachAxis(boundAxis_);
     clearHead();
 }
 
@@ -57,7 +47,6 @@ void OffsetProfileChart::clearHead()
     replacePoints(bound_, {});
     for (QLineSeries *s : pairLines_) removeSeries(s);
     pairLines_.clear();
-    boundAxis_->setVisible(false);
     bound_->setVisible(false);
     for (QLegendMarker *m : chart()->legend()->markers(bound_)) m->setVisible(false);
     setRange(axisX(), 0, 16, 0.0);
@@ -93,14 +82,9 @@ void OffsetProfileChart::setHead(const QString &name, const std::vector<double> 
     }
     const bool withBound = rope && !bound.empty();
     bound_->setVisible(withBound);
-    boundAxis_->setVisible(withBound);
     for (QLegendMarker *m : chart()->legend()->markers(bound_)) m->setVisible(withBound);
-    if (withBound) {
-        double blo = 0.0, bhi = 0.0;
-        extend(blo, bhi, bound);
-        replacePoints(bound_, points(bound));
-        setRange(boundAxis_, 0.0, std::max(bhi, 1e-6));
-    }
+    replacePoints(bound_, withBound ? points(bound) : QList<QPointF> {});
+    if (withBound) extend(lo, hi, bound);
     setRange(axisX(), 0, std::max<double>(1.0, double(profile.size()) - 1.0), 0.0);
     setRange(axisY(), lo, hi > lo ? hi : lo + 1.0);
 }

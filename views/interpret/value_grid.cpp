@@ -15,7 +15,7 @@ namespace fb {
 
 namespace {
 
-constexpr double kLabelGutter = 34.0;  // row labels, at font scale 1
+constexpr double kLabelGutter = 34.0;  // row labels, at font scale 1 (wider when they need it)
 constexpr double kKeyHeight = 14.0;    // the colour key's strip
 
 double colourOf(const ValueGridData &d, double v)
@@ -66,8 +66,11 @@ ValueGrid::Layout ValueGrid::layout(const QSizeF &size) const
     lay.title = QRectF(4, 2, size.width() - 8, line);
     const double top = lay.title.bottom() + small + 4;  // the column labels under the title
     const double keyH = kKeyHeight * fontScale_ + small + 6;
-    lay.key = QRectF(kLabelGutter * fontScale_, size.height() - keyH, size.width() - kLabelGutter * fontScale_ - 8, keyH);
-    lay.cells = QRectF(kLabelGutter * fontScale_, top, size.width() - kLabelGutter * fontScale_ - 8,
+    double gutter = kLabelGutter * fontScale_;
+    const QFontMetricsF lm(scaled(9));
+    for (const QString &s : data_.rowLabels) gutter = std::max(gutter, lm.horizontalAdvance(s) + 10);
+    lay.key = QRectF(gutter, size.height() - keyH, size.width() - gutter - 8, keyH);
+    lay.cells = QRectF(gutter, top, size.width() - gutter - 8,
                        std::max(10.0, lay.key.top() - top - 4));
     if (rows() > 0 && cols() > 0) {
         lay.cellW = lay.cells.width() / cols();
@@ -98,7 +101,13 @@ void ValueGrid::paintAll(QPainter &p, const QSizeF &size, const PaintedText &tex
     p.setPen(palette().color(QPalette::Text));
     p.setFont(fittedFont(scaled(10, true), data_.title, lay.title.width()));
     text.draw(p, lay.title, Qt::AlignLeft | Qt::AlignVCenter, data_.title);
-    if (rows() == 0 || cols() == 0) return;
+    if (rows() == 0 || cols() == 0) {
+        p.setFont(scaled(10));
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        const QRectF area(8, lay.title.bottom() + 8, size.width() - 16, size.height() - lay.title.bottom() - 16);
+        if (!data_.message.isEmpty() && area.height() > 0) text.draw(p, area, Qt::AlignCenter | Qt::TextWordWrap, data_.message);
+        return;
+    }
 
     // Column labels: every k-th where they would crowd (positions).
     const QFont labelFont = scaled(9);
@@ -131,13 +140,14 @@ void ValueGrid::paintAll(QPainter &p, const QSizeF &size, const PaintedText &tex
             p.drawRect(cell);
             if (std::size_t(r) < data_.lines.size() && std::size_t(c) < data_.lines[std::size_t(r)].size()) {
                 QStringList lines = data_.lines[std::size_t(r)][std::size_t(c)];
-                while (!lines.isEmpty() && cm.height() * double(lines.size()) > cell.height() - 2) lines.removeLast();
+                const double lineH = cm.lineSpacing() + 0.5;  // what the painter's bounding box takes per line
+                while (!lines.isEmpty() && lineH * double(lines.size()) + 2 > cell.height() - 2) lines.removeLast();
                 double wide = 0;
                 for (const QString &s : lines) wide = std::max(wide, cm.horizontalAdvance(s));
                 if (wide > cell.width() - 4) lines.clear();
                 if (!lines.isEmpty()) {
                     p.setPen(colour.lightnessF() > 0.55 ? Qt::black : Qt::white);
-                    const double h = cm.height() * double(lines.size());
+                    const double h = lineH * double(lines.size()) + 2;
                     const QRectF box(cell.center().x() - wide / 2 - 1, cell.center().y() - h / 2, wide + 2, h);
                     text.draw(p, box, Qt::AlignCenter, lines.join(QLatin1Char('\n')));
                 }

@@ -26,6 +26,7 @@ struct ValueGridData {
     double low = 0.0, high = 1.0;                   // the colour scale
     QString lowLabel, highLabel, valueTitle;        // the key under the cells
     std::vector<std::vector<bool>> marked;          // [row][column] (optional)
+    QString message;                                // shown, wrapped, when there are no values
 };
 
 class ValueGrid : public QWidget, public Exportable {

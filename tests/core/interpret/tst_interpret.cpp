@@ -8,7 +8,8 @@
 //   - the table's entries equal a direct evaluation with that head ablated (==);
 //   - the logit lens' last layer equals the held-out loss (1e-9 nats), and so does the mean over
 //     positions of its per-position form's last layer (1e-9 nats);
-//   - the offset profile's decay bound is the decay-bound lab's bound at d_head and base (1e-12 relative);
+//   - the offset profile's decay bound is the decay-bound lab's bound at d_head and base, and on each
+//     head's scale proportional to it with the head's largest |logit| as its top (1e-12 relative);
 //   - the lab's HeadAblator, rebuilt from the trained model, gives the run's own losses (==);
 //   - the offset profile of an untrained RoPE model equals a direct double loop over (query, key)
 //     from each block's input (LayerNorm, W_Q, W_K, the rotation by m theta_p written out), within
@@ -31,6 +32,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -248,6 +250,18 @@ private Q_SLOTS:
         const DecayBoundResult all = decayBound(bound);
         for (std::size_t delta = 1; delta < r.offsetDecayBound.size(); ++delta)
             QVERIFY(std::abs(r.offsetDecayBound[delta] - all.bound[delta - 1]) <= 1e-12 * all.bound[delta - 1]);
+        // on each head's scale: proportional to the bound, its largest value the head's largest |logit|
+        const double top = *std::max_element(all.bound.begin(), all.bound.begin() + (c.seqLen - 2));
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                const auto &profile = r.offsetProfile[std::size_t(l)][std::size_t(h)];
+                const auto &scaled = r.offsetDecayBoundScaled[std::size_t(l)][std::size_t(h)];
+                double largest = 0.0;
+                for (double v : profile) largest = std::max(largest, std::abs(v));
+                for (std::size_t delta = 1; delta < scaled.size(); ++delta)
+                    QVERIFY(std::abs(scaled[delta] - r.offsetDecayBound[delta] * largest / top) <= 1e-12 * largest);
+                QVERIFY(std::abs(*std::max_element(scaled.begin() + 1, scaled.end()) - largest) <= 1e-12 * largest);
+            }
     }
 
     // The lab's ablator, rebuilt from the model the run handed back, evaluates the run's held-out
