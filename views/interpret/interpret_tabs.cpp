@@ -6,7 +6,9 @@
 #include "views/interpret/value_grid.h"
 #include "views/widgets/heatmap_grid.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QTabBar>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -47,6 +49,10 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
 
 void InterpretTabs::clear()
 {
+    setCurrentIndex(0);
+    tabBar()->setVisible(false);  // no run: the maps alone
+    cornerWidget()->setVisible(false);
+    fitRow();
     ablation_->clear();
     replay_->clear();
     ValueGridData d;
@@ -66,8 +72,20 @@ void InterpretTabs::clear()
     offsets_->clearHead();
 }
 
+void InterpretTabs::recordFrame(std::shared_ptr<const TransformerFrame> frame)
+{
+    replay_->record(std::move(frame));
+    if (tabBar()->isVisibleTo(this)) return;
+    tabBar()->setVisible(true);
+    cornerWidget()->setVisible(true);
+    fitRow();
+}
+
 void InterpretTabs::setResult(const TransformerResult &r)
 {
+    tabBar()->setVisible(true);
+    cornerWidget()->setVisible(true);
+    fitRow();
     ablation_->setResult(r);
 
     ValueGridData d;
@@ -138,6 +156,19 @@ void InterpretTabs::setFontScale(double scale)
 {
     ablation_->setFontScale(scale);
     lens_->setFontScale(scale);
+    fontScale_ = scale;
+    fitRow();
+}
+
+void InterpretTabs::fitRow()
+{
+    // The window's font is scale times the usual one (lecture mode): the tabs and the corner keep
+    // the usual size, so that their row costs the charts below as little height as it can.
+    QFont f = QApplication::font();
+    if (fontScale_ > 1.0) f.setPointSizeF(f.pointSizeF() / fontScale_);
+    tabBar()->setFont(f);
+    tabBar()->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 2px 12px; }"));  // a low row
+    for (QWidget *w : cornerWidget()->findChildren<QWidget *>()) w->setFont(f);
 }
 
 } // namespace fb

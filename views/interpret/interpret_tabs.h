@@ -5,12 +5,16 @@
 //   Heads       HeadAblationPanel: click heads off, the losses recomputed on a worker
 //   Logit lens  the held-out loss read after each layer, per input position (ValueGrid)
 //   Offsets     a chosen head's mean logit against offset, by RoPE pair, against the decay bound
-// and, beside the page tabs, the replay's step slider over the run's frames (ReplayBar).
+// and, beside the page tabs, the replay's step slider over the run's frames (ReplayBar). Before a
+// run's first frame the tab bar is hidden (the maps alone, as the slide of an untrained model shows
+// them, with the height a projector's slide has), and the replay's bar with it.
 // Draws what it is given; computes nothing.
 #include "core/transformer/transformer_report.h"
+#include "views/training/transformer_run.h"
 
 #include <QTabWidget>
 
+#include <memory>
 #include <vector>
 
 class QComboBox;
@@ -30,6 +34,8 @@ public:
     explicit InterpretTabs(HeatmapGrid *maps, QWidget *parent = nullptr);
 
     void setResult(const TransformerResult &result);
+    // A frame of the running run, for the replay; the first shows the tab bar.
+    void recordFrame(std::shared_ptr<const TransformerFrame> frame);
     void clear();
     void setFontScale(double scale);
 
@@ -41,12 +47,16 @@ public:
 
 private:
     void showHead(int index);
+    // The tab bar's row in the usual font, also in lecture mode (a projector's slide has no height
+    // to spare).
+    void fitRow();
 
     HeadAblationPanel *ablation_ = nullptr;
     ValueGrid *lens_ = nullptr;
     OffsetProfileChart *offsets_ = nullptr;
     QComboBox *head_ = nullptr;
     ReplayBar *replay_ = nullptr;
+    double fontScale_ = 1.0;
     int heads_ = 0;
     std::vector<std::vector<std::vector<double>>> profile_;               // [layer][head][delta]
     std::vector<std::vector<std::vector<std::vector<double>>>> pairs_;    // [layer][head][pair][delta]

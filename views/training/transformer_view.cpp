@@ -216,7 +216,7 @@ bool TransformerView::pullRun()
     chart_->appendLosses(u.losses);
     if (u.frame) {
         const TransformerFrame &f = *u.frame;
-        interpret_->replay()->record(u.frame);
+        interpret_->recordFrame(u.frame);
         if (interpret_->replay()->live()) maps_->setData(f.maps);
         ++framesShown_;
         lastFrameStep_ = f.step;

@@ -153,7 +153,7 @@ private Q_SLOTS:
     }
 
     // The transformer's slide after a short run: the maps' page and the pages of the model taken
-    // apart (a head off), at lecture size, parameters hidden.
+    // apart (a head off), at lecture size, parameters hidden, shown (F6), and the explanation (F7).
     void transformerTakenApartFits()
     {
         const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
@@ -172,10 +172,8 @@ private Q_SLOTS:
         lecture->player()->stop();
         auto *lab = qobject_cast<TrainingLabView *>(w.currentLab());
         QVERIFY(lab);
-        if (lab->state() != TrainingLabView::State::Idle) {  // the slide's own run (train on enter)
-            lab->stop();
-            QTRY_VERIFY(lab->state() == TrainingLabView::State::Done);
-        }
+        lab->reset();  // the slide's own run (train on enter) abandoned: Idle
+        QCOMPARE(lab->state(), TrainingLabView::State::Idle);
         ParamValues v = lab->values();
         v.numbers["steps"] = 20;
         QCOMPARE(lab->setValues(v), QString());
@@ -195,6 +193,19 @@ private Q_SLOTS:
             if (!shots.isEmpty())
                 w.grab().save(QDir(shots).filePath(QStringLiteral("lecture-transformer-run-page%1-%2x%3.png").arg(page)
                                                        .arg(w.width()).arg(w.height())));
+            for (const bool parameters : { true, false }) {  // F6, then F7 instead
+                lecture->setParametersShown(parameters);
+                w.setExplanationShown(!parameters);
+                settle();
+                QStringList beside;  // the pages (the length table beside them is not theirs)
+                walk(tabs, beside);
+                beside << chartProblems(tabs);
+                for (const QString &p : beside)
+                    problems << QStringLiteral("page %1, %2 shown: %3").arg(tabs->tabText(page), parameters ? QStringLiteral("parameters") : QStringLiteral("explanation"), p);
+            }
+            lecture->setParametersShown(false);
+            w.setExplanationShown(false);
+            settle();
         }
         lecture->leave();
         problems.removeDuplicates();
