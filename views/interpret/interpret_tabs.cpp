@@ -22,9 +22,11 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     : QTabWidget(parent)
 {
     setDocumentMode(true);
+    maps_ = maps;
     addTab(maps, tr("Attention"));
     ablation_ = new HeadAblationPanel;
     ablation_->watchMaps(maps);
+    connect(ablation_, &HeadAblationPanel::figuresChanged, this, &InterpretTabs::markHeadsOff);
     addTab(ablation_, tr("Heads"));
     lens_ = new ValueGrid;
     addTab(lens_, tr("Logit lens"));
@@ -49,6 +51,7 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
 
 void InterpretTabs::clear()
 {
+    mapsGiven_ = {};
     setCurrentIndex(0);
     tabBar()->setVisible(false);  // no run: the maps alone
     cornerWidget()->setVisible(false);
@@ -81,8 +84,28 @@ void InterpretTabs::recordFrame(std::shared_ptr<const TransformerFrame> frame)
     fitRow();
 }
 
+void InterpretTabs::showMaps(const HeatmapGridData &maps)
+{
+    mapsGiven_ = maps;
+    markHeadsOff();
+}
+
+void InterpretTabs::markHeadsOff()
+{
+    if (ablation_->heads().empty() && mapsGiven_.images.isEmpty()) return;  // nothing of a run to mark
+    HeatmapGridData data = mapsGiven_;
+    for (const HeadId &id : ablation_->heads()) {
+        const qsizetype panel = qsizetype(id.layer) * heads_ + id.head;
+        for (QList<QImage> *images : { &data.images, &data.logImages })
+            if (panel < images->size())
+                (*images)[panel] = (*images)[panel].convertToFormat(QImage::Format_Grayscale8).convertToFormat(QImage::Format_RGB32);
+    }
+    maps_->setData(std::move(data));
+}
+
 void InterpretTabs::setResult(const TransformerResult &r)
 {
+    mapsGiven_ = maps_->data();  // the final frame's, drawn before the result arrived
     tabBar()->setVisible(true);
     cornerWidget()->setVisible(true);
     fitRow();

@@ -11,6 +11,7 @@
 // Draws what it is given; computes nothing.
 #include "core/transformer/transformer_report.h"
 #include "views/training/transformer_run.h"
+#include "views/widgets/heatmap_grid.h"
 
 #include <QTabWidget>
 
@@ -36,6 +37,8 @@ public:
     void setResult(const TransformerResult &result);
     // A frame of the running run, for the replay; the first shows the tab bar.
     void recordFrame(std::shared_ptr<const TransformerFrame> frame);
+    // The maps of a replayed frame: drawn with the heads switched off now shown in grey.
+    void showMaps(const HeatmapGridData &maps);
     void clear();
     void setFontScale(double scale);
 
@@ -47,6 +50,8 @@ public:
 
 private:
     void showHead(int index);
+    // The maps as given, with the switched-off heads' images turned grey.
+    void markHeadsOff();
     // The tab bar's row in the usual font, also in lecture mode (a projector's slide has no height
     // to spare).
     void fitRow();
@@ -56,6 +61,8 @@ private:
     OffsetProfileChart *offsets_ = nullptr;
     QComboBox *head_ = nullptr;
     ReplayBar *replay_ = nullptr;
+    HeatmapGrid *maps_ = nullptr;
+    HeatmapGridData mapsGiven_;  // the maps as the run drew them, before markHeadsOff
     double fontScale_ = 1.0;
     int heads_ = 0;
     std::vector<std::vector<std::vector<double>>> profile_;               // [layer][head][delta]

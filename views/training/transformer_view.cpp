@@ -60,7 +60,7 @@ TransformerView::TransformerView(QWidget *parent)
     interpret_ = new InterpretTabs(maps_);  // the maps' page, and the trained model taken apart
     connect(interpret_->ablation(), &HeadAblationPanel::figuresChanged, this, [this] { updateLive(); });
     connect(interpret_->replay(), &ReplayBar::frameChosen, this, [this](const std::shared_ptr<const TransformerFrame> &frame, bool live) {
-        maps_->setData(frame->maps);
+        interpret_->showMaps(frame->maps);
         chart_->setReplayStep(live ? -1 : frame->step);
         readouts()->setRow(QStringLiteral("replay"), tr("Replay"), live ? tr("live") : ReplayBar::describe(*frame),
                            tr("The step slider beside the maps' tabs: the run as it was at that step"));

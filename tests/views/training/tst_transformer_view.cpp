@@ -111,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(view->maps()->data().panelTitles.first().contains(QStringLiteral("ind")));
     }
 
-    // The finished run taken apart: a click on a head's map switches it off and its held-out loss
+    // The finished run taken apart: a click on a head's map switches it off (its map turns grey) and its held-out loss
     // arrives from the worker (equal to the run's own table for that head alone), a click on its
     // cell switches it on again; mean-ablation; the logit lens, the offset profile by RoPE pair,
     // the phase change on the curves; the replay slider shows an earlier frame and returns to live.
@@ -135,11 +135,14 @@ private Q_SLOTS:
         QVERIFY(panel->ablatedRepeat() == r.ablationSecondHalfLoss[0][1]);
         QVERIFY(view->readouts()->value(QStringLiteral("ablated")).startsWith(QStringLiteral("L1H2: ")));
         QVERIFY(panel->grid()->data().marked[0][1]);
+        QVERIFY(view->maps()->data().images[1].isGrayscale());  // the head off, grey on the maps
+        QVERIFY(!view->maps()->data().images[0].isGrayscale());
 
         tabs->setCurrentWidget(panel);
         QTest::mouseClick(panel->grid(), Qt::LeftButton, {}, panel->grid()->cellRect(0, 1).center().toPoint());
         QVERIFY(panel->heads().empty());
         QCOMPARE(view->readouts()->value(QStringLiteral("ablated")), QStringLiteral("—"));
+        QVERIFY(!view->maps()->data().images[1].isGrayscale());
 
         panel->setMeanAblation(true);  // the mean-ablation table is computed on the worker
         panel->toggleHead(0, 0);
