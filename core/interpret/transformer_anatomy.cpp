@@ -4,8 +4,10 @@
 #include "core/interpret/head_scores.h"
 #include "core/interpret/offset_profile.h"
 #include "core/interpret/phase_change.h"
+#include "core/rope/decay_bound.h"
 #include "core/transformer/transformer_layers.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -87,6 +89,8 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
     std::vector<long long> prevCounts(std::size_t(LH), 0), indCounts(std::size_t(LH), 0);
     std::vector<std::array<double, 3>> lensSums(std::size_t(L), { 0, 0, 0 });
     std::vector<std::array<long long, 3>> lensCounts(std::size_t(L), { 0, 0, 0 });
+    std::vector<std::vector<double>> posSums(static_cast<std::size_t>(L));  // [layer][position t]
+    std::vector<long long> posCounts;                          // [position t], the same for every layer
     std::unique_ptr<OffsetProfile> profile;
     evaluator.forEachHeldout(mode, passes, nullptr, [&](const TransformerBatch &b, TransformerWorkspace<float> &ws) {
         means.add(ws);
@@ -101,9 +105,22 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
         if (repeat) evaluator.addScores(b, indSums, indCounts);
         if (!profile) profile = std::make_unique<OffsetProfile>(L, H, c.dModel / H, ws.T);
         profile->add(ws, scale);
+        if (posCounts.empty()) {
+            posCounts.assign(std::size_t(b.positions), 0);
+            for (auto &row : posSums) row.assign(std::size_t(b.positions), 0.0);
+        }
         for (int l = 0; l < L; ++l) {  // last: the readout overwrites the logits
             net.readLayer(ws, b, l);
             evaluator.accumulate(b, lensSums[std::size_t(l)].data(), lensCounts[std::size_t(l)].data());
+            std::vector<double> &row = posSums[std::size_t(l)];
+            for (Eigen::Index n = 0; n < b.columns() && b.hasTargets(); ++n) {  // column n = t B + sequence
+                const std::size_t t = std::size_t(n / b.batch);
+                if (t < row.size()) row[t] += net.columnLoss(ws, n, b.targets[std::size_t(n)]);
+            }
+        }
+        for (Eigen::Index n = 0; n < b.columns() && b.hasTargets(); ++n) {
+            const std::size_t t = std::size_t(n / b.batch);
+            if (t < posCounts.size()) ++posCounts[t];
         }
     });
     r.prevTokenScore = averaged(prevSums, prevCounts, L, H);
@@ -116,9 +133,37 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
         if (n[0]) r.logitLens[std::size_t(l)] = s[0] / double(n[0]);
         if (repeat && n[1]) r.logitLensSecondHalf[std::size_t(l)] = s[1] / double(n[1]);
     }
+    r.logitLensPositions.assign(std::size_t(L), std::vector<double>(posCounts.size(), kNaN));
+    for (int l = 0; l < L; ++l)
+        for (std::size_t t = 0; t < posCounts.size(); ++t)
+            if (posCounts[t]) r.logitLensPositions[std::size_t(l)][t] = posSums[std::size_t(l)][t] / double(posCounts[t]);
     if (profile) {
         r.offsetProfile = profile->profile();
-        if (c.pos == PositionalScheme::Rope) r.offsetPairs = profile->pairs();
+        if (c.pos == PositionalScheme::Rope) {
+            r.offsetPairs = profile->pairs();
+            const std::size_t P = r.offsetProfile.empty() || r.offsetProfile[0].empty() ? 0 : r.offsetProfile[0][0].size();
+            std::vector<double> distances;
+            for (std::size_t delta = 1; delta < P; ++delta) distances.push_back(double(delta));
+            DecayBoundParams bound;
+            bound.d = c.dModel / H;
+            bound.base = c.base;
+            bound.maxDistance = int(std::max<std::size_t>(P, 2));
+            r.offsetDecayBound = decayBoundAt(bound, distances);
+            r.offsetDecayBound.insert(r.offsetDecayBound.begin(), kNaN);
+            double top = 0.0;
+            for (double b : r.offsetDecayBound)
+                if (std::isfinite(b)) top = std::max(top, b);
+            r.offsetDecayBoundScaled.assign(std::size_t(L), {});
+            for (int l = 0; l < L; ++l)
+                for (const std::vector<double> &head : r.offsetProfile[std::size_t(l)]) {
+                    double largest = 0.0;
+                    for (double v : head)
+                        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+                    std::vector<double> scaled = r.offsetDecayBound;
+                    for (double &b : scaled) b = top > 0.0 ? b * largest / top : kNaN;
+                    r.offsetDecayBoundScaled[std::size_t(l)].push_back(std::move(scaled));
+                }
+        }
     }
 
     // 2. Each head ablated alone: the table, and (induction) the later layers' induction scores.

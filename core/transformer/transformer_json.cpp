@@ -83,6 +83,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
     json.field("phase_change_step", r.phaseChangeStep >= 0 ? double(r.phaseChangeStep) : std::nan(""));  // null: none
     json.field("logit_lens", r.logitLens);
     if (!r.logitLensSecondHalf.empty()) json.field("logit_lens_second_half_loss", r.logitLensSecondHalf);
+    grid("logit_lens_positions", r.logitLensPositions);
     json.key("offset_profile").beginArray();
     for (const auto &layer : r.offsetProfile) {
         json.beginArray();

@@ -112,11 +112,20 @@ struct TransformerResult {
     int phaseChangeStep = -1;      // induction: where heldoutCurve's repeat loss falls fastest; -1 none
     std::vector<double> logitLens;             // [layer] held-out loss read after that block through LN_f
     std::vector<double> logitLensSecondHalf;   // induction: [layer] the same on the repeat
+    // [layer][position] the same per input position t (the prediction of token t + 1), averaged over
+    // the held-out sequences; every position has as many, so the last layer's mean is heldoutLoss
+    std::vector<std::vector<double>> logitLensPositions;
     // [layer][head][delta] the mean pre-softmax logit at offset delta = i - j, delta = 0 .. P - 1
     // (P the held-out sequences' input positions: T - 1 on the induction tasks, T otherwise)
     std::vector<std::vector<std::vector<double>>> offsetProfile;
     // RoPE: [layer][head][pair][delta] each frequency pair's share (theta_p = base^(-2p/d_head))
     std::vector<std::vector<std::vector<std::vector<double>>>> offsetPairs;
+    // RoPE: [delta] the decay bound of Figure 218.1 (core/rope/decay_bound.h) at d_head and base, the
+    // envelope the pairs' shares are drawn against; NaN at delta 0 (the bound starts at distance 1)
+    std::vector<double> offsetDecayBound;
+    // RoPE: [layer][head][delta] that bound drawn on the head's scale: times the head's largest
+    // |offsetProfile| over the bound's largest (its shape against the profile, one axis for both)
+    std::vector<std::vector<std::vector<double>>> offsetDecayBoundScaled;
     struct Ablated {
         std::vector<std::string> heads;  // "L2H1", ... (config.ablate); empty: no such evaluation
         double heldoutLoss = nan;

@@ -1,7 +1,8 @@
 #pragma once
 // The layout tests' walk over a window (tst_layout, tst_lecture_layout): text cut in a label or
 // button, widgets sticking out of their parents or lying on their siblings, and inside the charts
-// (Qt Charts, the heatmap grid, the positional table) text cut, shortened or outside the chart.
+// (Qt Charts, the heatmap grid, the positional table, the value grids) text cut, shortened or outside the chart.
+#include "views/interpret/value_grid.h"
 #include "views/widgets/chart_panel.h"
 #include "views/widgets/heatmap_grid.h"
 #include "views/labs/positional_table.h"
@@ -196,6 +197,7 @@ inline QStringList chartProblems(const QWidget *root)
     for (const ChartPanel *chart : root->findChildren<ChartPanel *>()) found << chart->layoutProblems();
     for (const HeatmapGrid *grid : root->findChildren<HeatmapGrid *>()) found << grid->layoutProblems();
     for (const PositionalTable *table : root->findChildren<PositionalTable *>()) found << table->layoutProblems();
+    for (const ValueGrid *grid : root->findChildren<ValueGrid *>()) found << grid->layoutProblems();
     return found;
 }
 

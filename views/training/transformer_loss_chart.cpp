@@ -34,7 +34,32 @@ TransformerLossChart::TransformerLossChart(QWidget *parent)
     for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(heldDots_), static_cast<QAbstractSeries *>(raw_) })
         for (QLegendMarker *m : chart()->legend()->markers(s)) m->setVisible(false);
     repeat_->setVisible(false);
+    phase_ = addLine(tr("phase change"), QColor(0xd0, 0x10, 0x30), 1.5, Qt::DotLine);
+    replay_ = addLine(tr("replay"), QColor(90, 90, 90), 1.5, Qt::SolidLine);
+    setPhaseChange(-1);
+    setReplayStep(-1);
     updateRanges();
+}
+
+void TransformerLossChart::setMarker(QLineSeries *series, int step, const QString &name)
+{
+    const bool shown = step >= 0;
+    series->setName(name);
+    series->setVisible(shown);
+    for (QLegendMarker *m : chart()->legend()->markers(series)) m->setVisible(shown);
+    replacePoints(series, shown ? QList<QPointF> { QPointF(step, 0.0), QPointF(step, yTop_) } : QList<QPointF> {});
+}
+
+void TransformerLossChart::setPhaseChange(int step)
+{
+    phaseStep_ = step;
+    setMarker(phase_, step, step >= 0 ? tr("phase change, step %1").arg(step) : tr("phase change"));
+}
+
+void TransformerLossChart::setReplayStep(int step)
+{
+    replayStep_ = step;
+    setMarker(replay_, step, step >= 0 ? tr("replay, step %1").arg(step) : tr("replay"));
 }
 
 void TransformerLossChart::setPlannedSteps(int steps)
@@ -55,6 +80,8 @@ void TransformerLossChart::startRun(int steps, double maxLoss, bool repeatCurve)
     heldSteps_.clear();
     heldLoss_.clear();
     repeatLoss_.clear();
+    setPhaseChange(-1);
+    setReplayStep(-1);
     redrawTraining();
     redrawHeldout();
     updateRanges();

@@ -26,6 +26,13 @@ public:
     void appendHeldout(int step, double loss, double repeatLoss);
     // Replaces the held-out points (the run's complete list at its end: live snapshots may skip some).
     void setHeldout(std::vector<int> steps, std::vector<double> loss, std::vector<double> repeatLoss);
+    // The phase change of an induction run (core/interpret/phase_change.h): a vertical marker at
+    // that step, named in the legend; -1 removes it.
+    void setPhaseChange(int step);
+    int phaseChange() const { return phaseStep_; }
+    // The replay's step (views/interpret/replay_bar.h): a grey vertical marker; -1 removes it.
+    void setReplayStep(int step);
+    int replayStep() const { return replayStep_; }
     const std::vector<double> &losses() const { return losses_; }
     int heldoutPoints() const { return int(heldSteps_.size()); }
 
@@ -48,6 +55,9 @@ private:
 
     QLineSeries *raw_ = nullptr, *smooth_ = nullptr, *held_ = nullptr, *repeat_ = nullptr;
     QScatterSeries *heldDots_ = nullptr;
+    QLineSeries *phase_ = nullptr, *replay_ = nullptr;
+    int phaseStep_ = -1, replayStep_ = -1;
+    void setMarker(QLineSeries *series, int step, const QString &name);
     std::vector<double> losses_;
     std::vector<int> heldSteps_;
     std::vector<double> heldLoss_, repeatLoss_;

@@ -2,6 +2,9 @@
 
 #include "core/transformer/transformer_json.h"
 #include "views/widgets/heatmap_grid.h"
+#include "views/interpret/head_ablation_panel.h"
+#include "views/interpret/interpret_tabs.h"
+#include "views/interpret/replay_bar.h"
 #include "views/training/length_table.h"
 #include "views/widgets/readout_panel.h"
 #include "views/training/training_control_bar.h"
@@ -54,7 +57,15 @@ TransformerView::TransformerView(QWidget *parent)
 
     // The maps above, the curves and the length table side by side below, with more of the height:
     // on a 1024 x 768 projector the loss curves keep a readable plot.
-    addChart(maps_, maps_, 1);
+    interpret_ = new InterpretTabs(maps_);  // the maps' page, and the trained model taken apart
+    connect(interpret_->ablation(), &HeadAblationPanel::figuresChanged, this, [this] { updateLive(); });
+    connect(interpret_->replay(), &ReplayBar::frameChosen, this, [this](const std::shared_ptr<const TransformerFrame> &frame, bool live) {
+        interpret_->showMaps(frame->maps);
+        chart_->setReplayStep(live ? -1 : frame->step);
+        readouts()->setRow(QStringLiteral("replay"), tr("Replay"), live ? tr("live") : ReplayBar::describe(*frame),
+                           tr("The step slider beside the maps' tabs: the run as it was at that step"));
+    });
+    addChart(interpret_, maps_, 1);
     auto *below = new QHBoxLayout;
     below->addWidget(chart_, 3);
     below->addWidget(lengths_, 2);
@@ -144,6 +155,7 @@ QString TransformerView::beginRun()
     const int V = transformerVocabulary(config_);
     chart_->startRun(config_.steps, std::log(double(std::max(V, 2))), induction);
     lengths_->clearRows();
+    interpret_->clear();
     sample_->setVisible(config_.task == TransformerTask::Text);
     sample_->clear();
     run_ = std::make_unique<TransformerRun>(config_, controls()->pace());
@@ -166,6 +178,7 @@ void TransformerView::clearRun(bool keepHistory)
     clearLive();
     chart_->startRun(config_.steps > 0 ? config_.steps : 1500, std::log(16.0), false);
     lengths_->clearRows();
+    interpret_->clear();
     maps_->setData({});
     sample_->clear();
     recompute();  // the untrained maps of the current values again
@@ -203,7 +216,8 @@ bool TransformerView::pullRun()
     chart_->appendLosses(u.losses);
     if (u.frame) {
         const TransformerFrame &f = *u.frame;
-        maps_->setData(f.maps);
+        interpret_->recordFrame(u.frame);
+        if (interpret_->replay()->live()) maps_->setData(f.maps);
         ++framesShown_;
         lastFrameStep_ = f.step;
         gateMean_ = f.gateMean;
@@ -234,6 +248,8 @@ bool TransformerView::pullRun()
             repeat.push_back(result_->secondHalfLoss);
         }
         chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat));
+        chart_->setPhaseChange(result_->phaseChangeStep);
+        interpret_->setResult(*result_);
         lengths_->setRows(result_->lengths,
                           config_.task == TransformerTask::Induction || config_.task == TransformerTask::InductionFixed);
         if (!result_->message.empty()) readouts()->setNote(QString::fromStdString(result_->message).toHtmlEscaped());
@@ -249,6 +265,7 @@ void TransformerView::setPresentationScale(double scale)
     TrainingLabView::setPresentationScale(scale);
     chart_->setFontScale(scale);
     maps_->setFontScale(scale);
+    interpret_->setFontScale(scale);
 }
 
 void TransformerView::updateLive()
@@ -270,6 +287,12 @@ void TransformerView::updateLive()
     readouts()->setRow(QStringLiteral("gate"), tr("Feedback gate mean"),
                        std::isfinite(gateMean_) ? QString::number(gateMean_, 'f', 3) : QStringLiteral("—"),
                        tr("Mean of σ(W_b u + b_b) on the probe sequence (218.6.2); only with feedback"));
+    readouts()->setRow(QStringLiteral("phase"), tr("Phase change"),
+                       finalFigures && result_->phaseChangeStep >= 0 ? tr("step %1").arg(result_->phaseChangeStep)
+                                                                      : QStringLiteral("—"),
+                       tr("Induction tasks: the step where the held-out repeat loss falls fastest (marked on the curves)"));
+    readouts()->setRow(QStringLiteral("ablated"), tr("Heads off"), interpret_->ablation()->summary(),
+                       tr("Click a head's map or its cell under Heads: the held-out loss with those heads off"));
     QString speed = QStringLiteral("—");
     if (finalFigures && result_->msPerStep > 0)
         speed = QStringLiteral("%1 ms/step · %2 GFLOP/s").arg(result_->msPerStep, 0, 'f', 2)
@@ -296,7 +319,14 @@ QString TransformerView::explanationText()
         "<p><b>Try.</b> Positions none, sinusoidal or RoPE (218.4.3, 218.4.4), then compare the longer lengths "
         "in the table. Latent feedback (218.6.2) on the accumulator: <i>exact</i> trains the T sequential steps, "
         "<i>kpass</i> the k-pass objective of 218.6.4, whose step costs (k + 2)/3 of an ordinary one. Keep a run "
-        "as a ghost to compare the next.</p>");
+        "as a ghost to compare the next.</p>"
+        "<p><b>Taking it apart.</b> After a run, click a head's map (or its cell under <i>Heads</i>) to switch "
+        "it off: the held-out losses with those heads off are recomputed at once (zero- or mean-ablation). "
+        "<i>Heads</i> colours each head by the loss increase when it alone is off, beside its previous-token, "
+        "induction and composition scores; the phase change (where the repeat loss falls fastest) is marked on "
+        "the curves. <i>Logit lens</i>: the loss read after each layer at each position. <i>Offsets</i>: a head's "
+        "mean logit against the offset i − j, split by RoPE pair, against the decay bound. <i>Replay</i> shows "
+        "the maps and losses as they were at an earlier step.</p>");
 }
 
 } // namespace fb

@@ -20,6 +20,7 @@ class QLabel;
 namespace fb {
 
 class HeatmapGrid;
+class InterpretTabs;
 class LengthTable;
 class TransformerLossChart;
 
@@ -41,6 +42,7 @@ public:
     TransformerLossChart *chart() const { return chart_; }
     HeatmapGrid *maps() const { return maps_; }
     LengthTable *lengthTable() const { return lengths_; }
+    InterpretTabs *interpret() const { return interpret_; }  // the maps' page and the model taken apart
     const std::optional<TransformerResult> &result() const { return result_; }
 
 protected:
@@ -67,6 +69,7 @@ private:
 
     TransformerLossChart *chart_ = nullptr;
     HeatmapGrid *maps_ = nullptr;
+    InterpretTabs *interpret_ = nullptr;
     LengthTable *lengths_ = nullptr;
     QLabel *sample_ = nullptr;
     std::unique_ptr<TransformerRun> run_;

@@ -12,6 +12,9 @@
 #include "app/window/main_window.h"
 #include "app/lecture/slide_player.h"
 #include "views/lab/lab_view.h"
+#include "views/interpret/head_ablation_panel.h"
+#include "views/interpret/interpret_tabs.h"
+#include "views/training/training_lab_view.h"
 #include "support/layout_walk.h"
 #include "support/offscreen_screens.h"
 #include "support/test_settings.h"
@@ -187,6 +190,67 @@ private Q_SLOTS:
         lecture->leave();
         problems.removeDuplicates();
         for (const QString &p : problems) qWarning("%s", qPrintable(p));  // every one, not the first few
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The transformer's slide after a short run: the maps' page and the pages of the model taken
+    // apart (a head off), at lecture size, parameters hidden, shown (F6), and the explanation (F7).
+    void transformerTakenApartFits()
+    {
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.openPath(kDeck), QString());
+        LectureMode *lecture = w.lecture();
+        lecture->enter();
+        int slide = -1;
+        for (int i = 0; i < int(lecture->deck().scenes.size()) && slide < 0; ++i) {
+            QCOMPARE(lecture->show(i), QString());
+            if (w.currentLab()->findChild<InterpretTabs *>()) slide = i;
+        }
+        QVERIFY(slide >= 0);
+        lecture->player()->stop();
+        auto *lab = qobject_cast<TrainingLabView *>(w.currentLab());
+        QVERIFY(lab);
+        lab->reset();  // the slide's own run (train on enter) abandoned: Idle
+        QCOMPARE(lab->state(), TrainingLabView::State::Idle);
+        ParamValues v = lab->values();
+        v.numbers["steps"] = 20;
+        QCOMPARE(lab->setValues(v), QString());
+        lab->waitForResult();  // trains the 20 steps
+        QCOMPARE(lab->stepsDone(), 20);
+        auto *tabs = lab->findChild<InterpretTabs *>();
+        tabs->ablation()->toggleHead(0, 0);
+        tabs->ablation()->waitForWorker();
+        QStringList problems;
+        for (int page = 0; page < tabs->count(); ++page) {
+            tabs->setCurrentIndex(page);
+            settle();
+            QStringList found;
+            walk(&w, found);
+            found << chartProblems(lab);
+            for (const QString &p : found) problems << QStringLiteral("page %1: %2").arg(tabs->tabText(page), p);
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("lecture-transformer-run-page%1-%2x%3.png").arg(page)
+                                                       .arg(w.width()).arg(w.height())));
+            for (const bool parameters : { true, false }) {  // F6, then F7 instead
+                lecture->setParametersShown(parameters);
+                w.setExplanationShown(!parameters);
+                settle();
+                QStringList beside;  // the pages (the length table beside them is not theirs)
+                walk(tabs, beside);
+                beside << chartProblems(tabs);
+                for (const QString &p : beside)
+                    problems << QStringLiteral("page %1, %2 shown: %3").arg(tabs->tabText(page), parameters ? QStringLiteral("parameters") : QStringLiteral("explanation"), p);
+            }
+            lecture->setParametersShown(false);
+            w.setExplanationShown(false);
+            settle();
+        }
+        lecture->leave();
+        problems.removeDuplicates();
+        for (const QString &p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 };

@@ -10,6 +10,8 @@
 #include "app/window/start_page.h"
 #include "views/lab/explanation_panel.h"
 #include "views/lab/lab_view.h"
+#include "views/interpret/head_ablation_panel.h"
+#include "views/interpret/interpret_tabs.h"
 #include "support/layout_walk.h"
 #include "support/sanitized.h"
 #include "support/test_settings.h"
@@ -117,6 +119,25 @@ private Q_SLOTS:
             if (!shots.isEmpty())
                 w.grab().save(QDir(shots).filePath(QStringLiteral("%1-%2x%3.png").arg(lab->name())
                                                        .arg(size.width()).arg(size.height())));
+            // The transformer taken apart after its short run: every page beside the maps, a head off.
+            if (auto *tabs = lab->findChild<InterpretTabs *>()) {
+                tabs->ablation()->toggleHead(0, 0);
+                tabs->ablation()->waitForWorker();
+                for (int page = 1; page < tabs->count(); ++page) {
+                    tabs->setCurrentIndex(page);
+                    for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
+                    QStringList inPage;
+                    walk(&w, inPage);
+                    inPage << chartProblems(lab);
+                    for (const QString &p : inPage)
+                        problems << QStringLiteral("%1, page %2: %3").arg(lab->name(), tabs->tabText(page), p);
+                    if (!shots.isEmpty())
+                        w.grab().save(QDir(shots).filePath(QStringLiteral("%1-%2x%3-page%4.png").arg(lab->name())
+                                                               .arg(size.width()).arg(size.height()).arg(page)));
+                }
+                tabs->ablation()->restoreAll();
+                tabs->setCurrentIndex(0);
+            }
         }
         problems.removeDuplicates();
         for (const QString &p : problems) qWarning("%s", qPrintable(p));  // every one, not the first few

@@ -6,24 +6,33 @@
 //     zeroed, the feedback shut equals the fusion's h-columns zeroed (all within 1e-6 nats; exact
 //     in practice, as x + 0 is x);
 //   - the table's entries equal a direct evaluation with that head ablated (==);
-//   - the logit lens' last layer equals the held-out loss (1e-9 nats);
+//   - the logit lens' last layer equals the held-out loss (1e-9 nats), and so does the mean over
+//     positions of its per-position form's last layer (1e-9 nats);
+//   - the offset profile's decay bound is the decay-bound lab's bound at d_head and base, and on each
+//     head's scale proportional to it with the head's largest |logit| as its top (1e-12 relative);
+//   - the lab's HeadAblator, rebuilt from the trained model, gives the run's own losses (==);
 //   - the offset profile of an untrained RoPE model equals a direct double loop over (query, key)
 //     from each block's input (LayerNorm, W_Q, W_K, the rotation by m theta_p written out), within
 //     1e-4 of the profile's largest magnitude (float activations); the pairs sum to the profile (1e-9);
 //   - previous-token and induction scores on hand-made attention patterns (1e-12);
-//   - the phase change on hand-made curves.
+//   - the phase change on hand-made curves;
+//   - the replay's run history stays within its bound, evenly spaced, the newest offer always last.
 // Models are tiny (d 16, T 8): each test runs well under a second in Release.
 #include "core/interpret/ablation.h"
+#include "core/interpret/head_ablator.h"
 #include "core/interpret/head_scores.h"
 #include "core/interpret/offset_profile.h"
 #include "core/interpret/phase_change.h"
+#include "core/interpret/run_history.h"
 #include "core/interpret/transformer_anatomy.h"
+#include "core/rope/decay_bound.h"
 #include "core/transformer/transformer_evaluator.h"
 #include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_trainer.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -167,6 +176,33 @@ private Q_SLOTS:
         QCOMPARE(PhaseChange::step(steps, { 2.7, nan, 2.6, 1.0, nan, 0.5 }), 300);  // -0.007 against -0.0057
     }
 
+    // A long run in a small history: never more than capacity + 1 entries, the kept ones evenly
+    // spaced from step 0, the newest offer last; a short run is kept whole.
+    void runHistoryBounded()
+    {
+        RunHistory<int> h(8);
+        for (int step = 0; step < 5; ++step) h.add(step, step * 10);
+        QCOMPARE(int(h.size()), 5);
+        QCOMPARE(h.value(4), 40);
+        for (int step = 5; step < 1000; ++step) {
+            h.add(step, step * 10);
+            QVERIFY(h.size() <= h.capacity() + 1);
+        }
+        QVERIFY(h.size() >= h.capacity() / 2);
+        QCOMPARE(h.step(0), 0);
+        QCOMPARE(h.step(h.size() - 1), 999);  // the newest, kept or not
+        QCOMPARE(h.value(h.size() - 1), 9990);
+        const int stride = int(h.stride());
+        QVERIFY(stride >= 64);  // 1000 offers in 8 entries
+        for (std::size_t i = 0; i + 2 < h.size(); ++i) QCOMPARE(h.step(i + 1) - h.step(i), stride);
+        QCOMPARE(int(h.indexAt(-5)), 0);
+        QCOMPARE(h.step(h.indexAt(stride + 1)), stride);
+        QCOMPARE(int(h.indexAt(5000)), int(h.size()) - 1);
+        h.clear();
+        QVERIFY(h.empty());
+        QCOMPARE(int(h.stride()), 1);
+    }
+
     // Training is untouched: a forward with an empty Ablation gives the very logits of one without.
     void emptyAblationChangesNothing()
     {
@@ -181,6 +217,92 @@ private Q_SLOTS:
         QVERIFY(r.logitLens.size() == 2);
         QVERIFY(std::abs(r.logitLens.back() - r.heldoutLoss) <= 1e-9);
         QVERIFY(std::abs(r.logitLensSecondHalf.back() - r.secondHalfLoss) <= 1e-9);
+    }
+
+    // The per-position logit lens: one value per layer and input position, finite, and the last
+    // layer's mean over the positions is the held-out loss (every position has as many sequences).
+    void logitLensPositions()
+    {
+        const TransformerConfig c = tinyConfig();
+        const TransformerResult r = trainTransformer(c);
+        QCOMPARE(int(r.logitLensPositions.size()), c.layers);
+        for (int l = 0; l < c.layers; ++l) {
+            const std::vector<double> &row = r.logitLensPositions[std::size_t(l)];
+            QCOMPARE(int(row.size()), c.seqLen - 1);  // induction: T tokens give T - 1 predictions
+            double mean = 0.0;
+            for (double v : row) {
+                QVERIFY(std::isfinite(v) && v >= 0.0);
+                mean += v / double(row.size());
+            }
+            QVERIFY(std::abs(mean - r.logitLens[std::size_t(l)]) <= 1e-9);
+        }
+        double last = 0.0;
+        for (double v : r.logitLensPositions.back()) last += v;
+        QVERIFY(std::abs(last / double(c.seqLen - 1) - r.heldoutLoss) <= 1e-9);
+
+        // the offset profile's envelope: the decay-bound lab's function at d_head and base (==)
+        QVERIFY(c.pos == PositionalScheme::Rope);
+        QCOMPARE(int(r.offsetDecayBound.size()), c.seqLen - 1);
+        QVERIFY(std::isnan(r.offsetDecayBound[0]));
+        DecayBoundParams bound;
+        bound.d = c.dModel / c.heads;
+        bound.base = c.base;
+        const DecayBoundResult all = decayBound(bound);
+        for (std::size_t delta = 1; delta < r.offsetDecayBound.size(); ++delta)
+            QVERIFY(std::abs(r.offsetDecayBound[delta] - all.bound[delta - 1]) <= 1e-12 * all.bound[delta - 1]);
+        // on each head's scale: proportional to the bound, its largest value the head's largest |logit|
+        const double top = *std::max_element(all.bound.begin(), all.bound.begin() + (c.seqLen - 2));
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                const auto &profile = r.offsetProfile[std::size_t(l)][std::size_t(h)];
+                const auto &scaled = r.offsetDecayBoundScaled[std::size_t(l)][std::size_t(h)];
+                double largest = 0.0;
+                for (double v : profile) largest = std::max(largest, std::abs(v));
+                for (std::size_t delta = 1; delta < scaled.size(); ++delta)
+                    QVERIFY(std::abs(scaled[delta] - r.offsetDecayBound[delta] * largest / top) <= 1e-12 * largest);
+                QVERIFY(std::abs(*std::max_element(scaled.begin() + 1, scaled.end()) - largest) <= 1e-12 * largest);
+            }
+    }
+
+    // The lab's ablator, rebuilt from the model the run handed back, evaluates the run's held-out
+    // set: nothing ablated is the run's held-out loss, each head alone its table entry, bit for bit;
+    // two heads together a direct evaluation; mean-ablation the run's table of a mean-ablation run.
+    void headAblatorMatchesTheRun()
+    {
+        TransformerConfig c = tinyConfig();
+        c.steps = 20;
+        const TransformerResult r = trainTransformer(c);
+        HeadAblator ablator(r.model);
+        const TransformerEvaluator::Losses none = ablator.evaluate({}, AblationKind::Zero);
+        QVERIFY(none.loss == r.heldoutLoss);
+        QVERIFY(none.repeat == r.secondHalfLoss);
+        const HeadAblator::Table zero = ablator.table(AblationKind::Zero);
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                QVERIFY(zero.heldout[std::size_t(l)][std::size_t(h)] == r.ablationHeldoutLoss[std::size_t(l)][std::size_t(h)]);
+                QVERIFY(zero.repeat[std::size_t(l)][std::size_t(h)] == r.ablationSecondHalfLoss[std::size_t(l)][std::size_t(h)]);
+            }
+        const HeadAblator::Table ofRun = HeadAblator::tableOf(r);
+        QVERIFY(zero.baseHeldout == r.heldoutLoss && ofRun.baseHeldout == r.heldoutLoss);
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                const std::size_t i = std::size_t(l), j = std::size_t(h);
+                QVERIFY(ofRun.heldoutIncrease[i][j] == zero.heldoutIncrease[i][j]);
+                QVERIFY(zero.heldoutIncrease[i][j] == zero.heldout[i][j] - r.heldoutLoss);
+                QVERIFY(zero.repeatIncrease[i][j] == zero.repeat[i][j] - r.secondHalfLoss);
+            }
+        Bench b(c, r.model->params);
+        Ablation two;
+        two.heads = { { 1, 0 }, { 0, 1 } };
+        QVERIFY(ablator.evaluate(two.heads, AblationKind::Zero).loss == b.loss(&two));
+
+        c.meanAblation = true;
+        const TransformerResult m = trainTransformer(c);
+        HeadAblator meanAblator(m.model);
+        const HeadAblator::Table mean = meanAblator.table(AblationKind::Mean);
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < c.heads; ++h)
+                QVERIFY(mean.heldout[std::size_t(l)][std::size_t(h)] == m.ablationHeldoutLoss[std::size_t(l)][std::size_t(h)]);
     }
 
     // Every head zero-ablated = W_O zeroed; every FFN off = W2 and b2 zeroed; each table entry = a

@@ -2,6 +2,11 @@
 // event loop runs; the attention maps change while it trains (snapshots drawn live), pause parks
 // the worker, and at the end the length table and the induction scores are shown. Tiny sizes, so
 // that it takes seconds, also under the sanitizers.
+#include "views/interpret/head_ablation_panel.h"
+#include "views/interpret/interpret_tabs.h"
+#include "views/interpret/offset_profile_chart.h"
+#include "views/interpret/replay_bar.h"
+#include "views/interpret/value_grid.h"
 #include "views/widgets/heatmap_grid.h"
 #include "views/training/length_table.h"
 #include "views/widgets/readout_panel.h"
@@ -10,7 +15,9 @@
 #include "support/layout_walk.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QProgressBar>
+#include <QSlider>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTest>
@@ -130,6 +137,79 @@ private Q_SLOTS:
         QApplication::setFont(normal);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         QVERIFY(!scrolls);
+    }
+
+    // The finished run taken apart: a click on a head's map switches it off (its map turns grey) and its held-out loss
+    // arrives from the worker (equal to the run's own table for that head alone), a click on its
+    // cell switches it on again; mean-ablation; the logit lens, the offset profile by RoPE pair,
+    // the phase change on the curves; the replay slider shows an earlier frame and returns to live.
+    void takenApart()
+    {
+        auto view = makeView(60);
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        const TransformerResult &r = *view->result();
+        InterpretTabs *tabs = view->interpret();
+        HeadAblationPanel *panel = tabs->ablation();
+        QCOMPARE(int(panel->grid()->data().values.size()), 1);  // 1 layer x 2 heads
+        QCOMPARE(int(panel->grid()->data().values[0].size()), 2);
+
+        QTest::mouseClick(view->maps(), Qt::LeftButton, {}, view->maps()->panelRect(1).center().toPoint());
+        QCOMPARE(int(panel->heads().size()), 1);
+        QVERIFY(panel->heads()[0] == (HeadId { 0, 1 }));
+        panel->waitForWorker();
+        QVERIFY(!panel->busy());
+        QVERIFY(panel->ablatedHeldout() == r.ablationHeldoutLoss[0][1]);
+        QVERIFY(panel->ablatedRepeat() == r.ablationSecondHalfLoss[0][1]);
+        QVERIFY(view->readouts()->value(QStringLiteral("ablated")).startsWith(QStringLiteral("L1H2: ")));
+        QVERIFY(panel->grid()->data().marked[0][1]);
+        QVERIFY(view->maps()->data().images[1].isGrayscale());  // the head off, grey on the maps
+        QVERIFY(!view->maps()->data().images[0].isGrayscale());
+
+        tabs->setCurrentWidget(panel);
+        QTest::mouseClick(panel->grid(), Qt::LeftButton, {}, panel->grid()->cellRect(0, 1).center().toPoint());
+        QVERIFY(panel->heads().empty());
+        QCOMPARE(view->readouts()->value(QStringLiteral("ablated")), QStringLiteral("—"));
+        QVERIFY(!view->maps()->data().images[1].isGrayscale());
+
+        panel->setMeanAblation(true);  // the mean-ablation table is computed on the worker
+        panel->toggleHead(0, 0);
+        panel->waitForWorker();
+        QVERIFY(std::isfinite(panel->ablatedHeldout()) && panel->ablatedHeldout() != r.ablationHeldoutLoss[0][0]);
+        panel->restoreAll();
+        QVERIFY(panel->heads().empty());
+
+        QCOMPARE(int(tabs->lens()->data().values.size()), 1);
+        QCOMPARE(int(tabs->lens()->data().values[0].size()), 11);  // T 12: 11 predictions
+        QCOMPARE(tabs->offsetHead()->count(), 2);
+        QCOMPARE(tabs->offsets()->pairCount(), 4);  // d_head 8: 4 RoPE pairs
+        QCOMPARE(view->chart()->phaseChange(), r.phaseChangeStep);
+    }
+
+    // Replay during a run: the slider's left end holds an early frame (maps, the marker on the
+    // curves) while newer frames are recorded; its right end is live again.
+    void replayDuringARun()
+    {
+        auto view = makeView(100000);
+        view->start();
+        ReplayBar *replay = view->interpret()->replay();
+        QTRY_VERIFY_WITH_TIMEOUT(replay->framesKept() >= 3, kPatienceMs);
+        QVERIFY(replay->live());
+        replay->slider()->setValue(0);
+        QVERIFY(!replay->live());
+        const int step = view->chart()->replayStep();
+        QVERIFY(step >= 0);
+        const QString title = view->maps()->data().title;
+        QVERIFY2(title.endsWith(QStringLiteral("step %1").arg(step)), qPrintable(title));
+        const int kept = replay->framesKept();
+        QTRY_VERIFY_WITH_TIMEOUT(replay->framesKept() > kept || view->lastFrameStep() > step + 50, kPatienceMs);
+        QCOMPARE(view->maps()->data().title, title);  // held while the run goes on
+        QVERIFY(!view->readouts()->value(QStringLiteral("replay")).isEmpty());
+        replay->slider()->setValue(replay->slider()->maximum());
+        QVERIFY(replay->live());
+        QCOMPARE(view->chart()->replayStep(), -1);
+        view->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
     }
 
     // What the parameters say is what the charts show. A change after a run has ended sets the run

@@ -1,0 +1,197 @@
+#include "views/interpret/interpret_tabs.h"
+
+#include "views/interpret/head_ablation_panel.h"
+#include "views/interpret/offset_profile_chart.h"
+#include "views/interpret/replay_bar.h"
+#include "views/interpret/value_grid.h"
+#include "views/widgets/heatmap_grid.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QTabBar>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
+    : QTabWidget(parent)
+{
+    setDocumentMode(true);
+    maps_ = maps;
+    addTab(maps, tr("Attention"));
+    ablation_ = new HeadAblationPanel;
+    ablation_->watchMaps(maps);
+    connect(ablation_, &HeadAblationPanel::figuresChanged, this, &InterpretTabs::markHeadsOff);
+    addTab(ablation_, tr("Heads"));
+    lens_ = new ValueGrid;
+    addTab(lens_, tr("Logit lens"));
+    offsets_ = new OffsetProfileChart;
+    addTab(offsets_, tr("Offsets"));
+    // Beside the tabs: the offsets' head (on that page only) and the replay slider.
+    auto *corner = new QWidget;
+    auto *row = new QHBoxLayout(corner);
+    row->setContentsMargins(0, 0, 0, 0);
+    head_ = new QComboBox;
+    head_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    head_->setToolTip(tr("The head whose offset profile is drawn"));
+    row->addWidget(head_);
+    replay_ = new ReplayBar;
+    row->addWidget(replay_, 1);
+    setCornerWidget(corner, Qt::TopRightCorner);
+    head_->setVisible(false);
+    connect(this, &QTabWidget::currentChanged, this, [this](int page) { head_->setVisible(widget(page) == offsets_); });
+    connect(head_, &QComboBox::currentIndexChanged, this, &InterpretTabs::showHead);
+    clear();
+}
+
+void InterpretTabs::clear()
+{
+    mapsGiven_ = {};
+    setCurrentIndex(0);
+    tabBar()->setVisible(false);  // no run: the maps alone
+    cornerWidget()->setVisible(false);
+    fitRow();
+    ablation_->clear();
+    replay_->clear();
+    ValueGridData d;
+    d.title = tr("Loss read after each layer: after a run");
+    d.message = tr("Start a run: when it ends, the held-out loss read through the final LayerNorm after each "
+                   "layer, at every position, appears here.");
+    lens_->setData(std::move(d));
+    profile_.clear();
+    pairs_.clear();
+    bound_.clear();
+    heads_ = 0;
+    {
+        const QSignalBlocker block(head_);
+        head_->clear();
+    }
+    head_->setEnabled(false);
+    offsets_->clearHead();
+}
+
+void InterpretTabs::recordFrame(std::shared_ptr<const TransformerFrame> frame)
+{
+    replay_->record(std::move(frame));
+    if (tabBar()->isVisibleTo(this)) return;
+    tabBar()->setVisible(true);
+    cornerWidget()->setVisible(true);
+    fitRow();
+}
+
+void InterpretTabs::showMaps(const HeatmapGridData &maps)
+{
+    mapsGiven_ = maps;
+    markHeadsOff();
+}
+
+void InterpretTabs::markHeadsOff()
+{
+    if (ablation_->heads().empty() && mapsGiven_.images.isEmpty()) return;  // nothing of a run to mark
+    HeatmapGridData data = mapsGiven_;
+    for (const HeadId &id : ablation_->heads()) {
+        const qsizetype panel = qsizetype(id.layer) * heads_ + id.head;
+        for (QList<QImage> *images : { &data.images, &data.logImages })
+            if (panel < images->size())
+                (*images)[panel] = (*images)[panel].convertToFormat(QImage::Format_Grayscale8).convertToFormat(QImage::Format_RGB32);
+    }
+    maps_->setData(std::move(data));
+}
+
+void InterpretTabs::setResult(const TransformerResult &r)
+{
+    mapsGiven_ = maps_->data();  // the final frame's, drawn before the result arrived
+    tabBar()->setVisible(true);
+    cornerWidget()->setVisible(true);
+    fitRow();
+    ablation_->setResult(r);
+
+    ValueGridData d;
+    const std::size_t L = r.logitLensPositions.size();
+    const std::size_t P = L ? r.logitLensPositions[0].size() : 0;
+    d.title = tr("Held-out loss read after each layer, by position (nats)");
+    d.rowTitle = tr("after layer");
+    d.columnTitle = tr("position");
+    double hi = 0.0;
+    d.values = r.logitLensPositions;
+    d.lines.assign(L, std::vector<QStringList>(P));
+    d.tips.assign(L, std::vector<QString>(P));
+    for (std::size_t l = 0; l < L; ++l) {
+        d.rowLabels << tr("after L%1").arg(l + 1);
+        for (std::size_t t = 0; t < P; ++t) {
+            const double v = r.logitLensPositions[l][t];
+            if (std::isfinite(v)) hi = std::max(hi, v);
+            d.lines[l][t] << QString::number(v, 'f', 1);
+            d.tips[l][t] = tr("Read after layer %1 at position %2 (predicting token %3): %4 nats; the model's own "
+                              "readout is the last layer").arg(l + 1).arg(t).arg(t + 1).arg(v, 0, 'f', 3);
+        }
+    }
+    for (std::size_t t = 0; t < P; ++t) d.columnLabels << QString::number(t);
+    d.low = 0.0;
+    d.high = std::max(hi, 1e-3);
+    d.lowLabel = QStringLiteral("0");
+    d.highLabel = QString::number(d.high, 'f', 2);
+    d.valueTitle = tr("loss (nats), mean over held-out sequences");
+    if (L == 0) d.title = tr("Loss read after each layer: not computed for this run");
+    lens_->setData(std::move(d));
+
+    profile_ = r.offsetProfile;
+    pairs_ = r.offsetPairs;
+    bound_ = r.offsetDecayBoundScaled;
+    heads_ = r.model ? r.model->config.heads : 0;
+    {
+        const QSignalBlocker block(head_);
+        const int was = head_->currentIndex();
+        head_->clear();
+        for (std::size_t l = 0; l < profile_.size(); ++l)
+            for (std::size_t h = 0; h < profile_[l].size(); ++h)
+                head_->addItem(QStringLiteral("L%1 H%2").arg(l + 1).arg(h + 1));
+        if (head_->count()) head_->setCurrentIndex(std::clamp(was, 0, head_->count() - 1));
+    }
+    head_->setEnabled(head_->count() > 0);
+    showHead(head_->currentIndex());
+}
+
+void InterpretTabs::showHead(int index)
+{
+    if (index < 0 || heads_ <= 0) {
+        offsets_->clearHead();
+        return;
+    }
+    const std::size_t l = std::size_t(index / heads_), h = std::size_t(index % heads_);
+    if (l >= profile_.size() || h >= profile_[l].size()) {
+        offsets_->clearHead();
+        return;
+    }
+    static const std::vector<std::vector<double>> none;
+    static const std::vector<double> noBound;
+    const auto &pairs = l < pairs_.size() && h < pairs_[l].size() ? pairs_[l][h] : none;
+    const auto &bound = l < bound_.size() && h < bound_[l].size() ? bound_[l][h] : noBound;
+    offsets_->setHead(head_->itemText(index), profile_[l][h], pairs, bound);
+}
+
+void InterpretTabs::setFontScale(double scale)
+{
+    ablation_->setFontScale(scale);
+    lens_->setFontScale(scale);
+    fontScale_ = scale;
+    fitRow();
+}
+
+void InterpretTabs::fitRow()
+{
+    // The window's font is scale times the usual one (lecture mode): the tabs and the corner keep
+    // the usual size, so that their row costs the charts below as little height as it can.
+    QFont f = QApplication::font();
+    if (fontScale_ > 1.0) f.setPointSizeF(f.pointSizeF() / fontScale_);
+    tabBar()->setFont(f);
+    tabBar()->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 2px 12px; }"));  // a low row
+    for (QWidget *w : cornerWidget()->findChildren<QWidget *>()) w->setFont(f);
+}
+
+} // namespace fb

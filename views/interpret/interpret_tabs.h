@@ -1,0 +1,73 @@
+#pragma once
+// The trained transformer taken apart, in the transformer lab (issue 27): the attention maps share
+// their place with three more pages, filled when a run ends from what the run computed
+// (TransformerResult's anatomy fields):
+//   Heads       HeadAblationPanel: click heads off, the losses recomputed on a worker
+//   Logit lens  the held-out loss read after each layer, per input position (ValueGrid)
+//   Offsets     a chosen head's mean logit against offset, by RoPE pair, against the decay bound
+// and, beside the page tabs, the replay's step slider over the run's frames (ReplayBar). Before a
+// run's first frame the tab bar is hidden (the maps alone, as the slide of an untrained model shows
+// them, with the height a projector's slide has), and the replay's bar with it.
+// Draws what it is given; computes nothing.
+#include "core/transformer/transformer_report.h"
+#include "views/training/transformer_run.h"
+#include "views/widgets/heatmap_grid.h"
+
+#include <QTabWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+
+namespace fb {
+
+class HeadAblationPanel;
+class HeatmapGrid;
+class OffsetProfileChart;
+class ReplayBar;
+class ValueGrid;
+
+class InterpretTabs : public QTabWidget {
+    Q_OBJECT
+public:
+    // maps: the lab's attention maps, the first page (clicks on a head's map switch it off).
+    explicit InterpretTabs(HeatmapGrid *maps, QWidget *parent = nullptr);
+
+    void setResult(const TransformerResult &result);
+    // A frame of the running run, for the replay; the first shows the tab bar.
+    void recordFrame(std::shared_ptr<const TransformerFrame> frame);
+    // The maps of a replayed frame: drawn with the heads switched off now shown in grey.
+    void showMaps(const HeatmapGridData &maps);
+    void clear();
+    void setFontScale(double scale);
+
+    HeadAblationPanel *ablation() const { return ablation_; }
+    ValueGrid *lens() const { return lens_; }
+    OffsetProfileChart *offsets() const { return offsets_; }
+    QComboBox *offsetHead() const { return head_; }
+    ReplayBar *replay() const { return replay_; }
+
+private:
+    void showHead(int index);
+    // The maps as given, with the switched-off heads' images turned grey.
+    void markHeadsOff();
+    // The tab bar's row in the usual font, also in lecture mode (a projector's slide has no height
+    // to spare).
+    void fitRow();
+
+    HeadAblationPanel *ablation_ = nullptr;
+    ValueGrid *lens_ = nullptr;
+    OffsetProfileChart *offsets_ = nullptr;
+    QComboBox *head_ = nullptr;
+    ReplayBar *replay_ = nullptr;
+    HeatmapGrid *maps_ = nullptr;
+    HeatmapGridData mapsGiven_;  // the maps as the run drew them, before markHeadsOff
+    double fontScale_ = 1.0;
+    int heads_ = 0;
+    std::vector<std::vector<std::vector<double>>> profile_;               // [layer][head][delta]
+    std::vector<std::vector<std::vector<std::vector<double>>>> pairs_;    // [layer][head][pair][delta]
+    std::vector<std::vector<std::vector<double>>> bound_;                 // [layer][head][delta]
+};
+
+} // namespace fb

@@ -1,0 +1,51 @@
+#pragma once
+// The transformer lab's replay: the frames of the run (attention maps, scores, held-out losses as
+// they were) kept in bounded memory (core/interpret/run_history.h, evenly thinned when the run is
+// long), and a step slider over them, during a run or after it. At its right end the slider is
+// live (the lab draws each new frame); anywhere else it holds the frame of that step.
+#include "core/interpret/run_history.h"
+#include "views/training/transformer_run.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QSlider;
+
+namespace fb {
+
+class ReplayBar : public QWidget {
+    Q_OBJECT
+public:
+    using Frame = std::shared_ptr<const TransformerFrame>;
+    static constexpr std::size_t kFramesKept = 96;  // about 100 KB each at the lab's defaults
+
+    explicit ReplayBar(QWidget *parent = nullptr);
+
+    void record(Frame frame);  // a new frame of the run (GUI thread, from the lab's pull)
+    void clear();
+    bool live() const { return live_; }
+    int framesKept() const { return int(history_.size()); }
+    QSlider *slider() const { return slider_; }
+    // Moves the slider to the frame at or before step (tests, the lecture).
+    void showStep(int step);
+
+    // The readout of a frame: its step, held-out losses and best induction score.
+    static QString describe(const TransformerFrame &frame);
+
+Q_SIGNALS:
+    // The frame to draw: a past one, or the newest when the slider returned to live.
+    void frameChosen(const std::shared_ptr<const TransformerFrame> &frame, bool live);
+
+private:
+    void moved(int index);
+    void updateLabel();
+
+    RunHistory<Frame> history_ { kFramesKept };
+    QSlider *slider_ = nullptr;
+    QLabel *label_ = nullptr;
+    bool live_ = true;
+};
+
+} // namespace fb
