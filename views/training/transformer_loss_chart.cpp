@@ -53,13 +53,13 @@ void TransformerLossChart::setMarker(QLineSeries *series, int step, const QStrin
 void TransformerLossChart::setPhaseChange(int step)
 {
     phaseStep_ = step;
-    setMarker(phase_, step, step >= 0 ? tr("phase change, step %1").arg(step) : tr("phase change"));
+    setMarker(phase_, step, step >= 0 ? tr("phase change (%1)").arg(step) : tr("phase change"));
 }
 
 void TransformerLossChart::setReplayStep(int step)
 {
     replayStep_ = step;
-    setMarker(replay_, step, step >= 0 ? tr("replay, step %1").arg(step) : tr("replay"));
+    setMarker(replay_, step, step >= 0 ? tr("replay (%1)").arg(step) : tr("replay"));
 }
 
 void TransformerLossChart::setPlannedSteps(int steps)

@@ -31,10 +31,10 @@ void LegendFit::fit(QChart *chart, QSizeF size, qreal room, bool exporting, QStr
         names << m->label();
     }
     const bool bottomFits = need <= room && (exporting || (size.width() > cutAt_ && size.height() > tooTallAt_));
-    // Too tall at the bottom: on the right, in at most a quarter of the width (the axes keep the rest).
+    // Too tall at the bottom: on the right, where the axes keep at least kAxesWidth beside it.
     const bool bottomHome = onRight_ || legend->alignment() == Qt::AlignBottom;
-    const bool right = !bottomFits && !exporting && bottomHome && size.height() <= tooTallAt_ && widest <= size.width() / 4.0
-        && size.width() > rightCutAt_;
+    const bool right = !bottomFits && !exporting && bottomHome && size.height() <= tooTallAt_
+        && size.width() - widest >= kAxesWidth && size.width() > rightCutAt_;
     if (bottomHome) {
         const Qt::Alignment want = right ? Qt::AlignRight : Qt::AlignBottom;
         if (legend->alignment() != want) legend->setAlignment(want);

@@ -25,6 +25,9 @@ public:
     // shown, other texts (the caller fits again, and fit() then hides the legend).
     bool noteCuts(QChart *chart, QSizeF size);
 
+    // The least width the axes keep beside a legend on the right.
+    static constexpr qreal kAxesWidth = 400;
+
 private:
     // The legend entries and fonts the cut sizes were measured with.
     static QString state(QChart *chart);
