@@ -121,6 +121,15 @@ const LabSpec &transformerCommandSpec()
         s.params.push_back(choice("ablation", "ablation", { "zero", "mean" }, "zero",
                                   "What an ablated head outputs (ablate and the table of single heads): zero, or "
                                   "its mean output over the held-out set."));
+        // The model options of 004_21534ea083b6ce9c.txt's "Recent Developments" (command line only for now).
+        for (ParamSpec &param : s.params)
+            if (param.key == "pos") {
+                param.choices.push_back("alibi");
+                param.help += " alibi: no position in x, the bias -m_h (i - j) on head h's logits, m_h = 2^(-8h/H).";
+            }
+        s.params.push_back(integer("window", "attention window", 0, 256, 0,
+                                   "Sliding-window attention: key j is visible to query i iff i - window < j <= i "
+                                   "(0 = off, every earlier key)."));
         return s;
     }();
     return spec;
@@ -133,7 +142,8 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
     if (std::string err = checkAll(spec, v); !err.empty()) return err;
     TransformerConfig c;
     parseTransformerTask(v.text("task"), c.task);
-    parsePositionalScheme(v.text("pos"), c.pos);
+    if (v.text("pos") == "alibi") c.pos = PositionalScheme::Alibi;  // the transformer's own scheme
+    else parsePositionalScheme(v.text("pos"), c.pos);
     parseScalingMethod(v.text("scaling"), c.scaling);
     parseFeedbackMode(v.text("feedback"), c.feedback);
     c.vocab = int(v.integer("vocab"));
@@ -157,6 +167,7 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
     if (command) {
         c.ablate = v.text("ablate");
         c.meanAblation = v.text("ablation") == "mean";
+        c.window = int(v.integer("window"));
     }
     if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");

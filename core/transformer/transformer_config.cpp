@@ -102,6 +102,7 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
     s.feedback = c.feedback != FeedbackMode::Off;
     s.embedScale = c.embedScale;
+    s.window = c.window;
     return s;
 }
 
@@ -173,6 +174,8 @@ std::string checkTransformerSettings(const TransformerConfig &c)
     };
     for (const auto &[key, value] : numbers)
         if (std::string err = number(key, value); !err.empty()) return err;
+    const LabSpec &options = transformerCommandSpec();
+    if (std::string err = checkNumber(*options.find("window"), c.window); !err.empty()) return err;
     const std::string T = std::to_string(c.seqLen);
     if (inductionTask(c.task) && (c.seqLen % 2 || c.seqLen < 4))
         return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;

@@ -49,6 +49,8 @@ struct TransformerConfig {
     int layers = 2;          // L
     int heads = 4;           // H, dividing dModel with an even d_head = dModel / heads
     int dModel = 64;         // d; the FFN is 4d wide
+    // The options of 004_21534ea083b6ce9c.txt's "Recent Developments" (all off by default).
+    int window = 0;          // sliding-window attention over the last `window` keys (0 = off)
     PositionalScheme pos = PositionalScheme::Rope;
     double base = 10000.0;   // b of the sinusoidal table and of RoPE
     bool embedScale = false; // x_t = sqrt(d) E[tok_t] (Vaswani et al.) instead of E[tok_t]

@@ -28,6 +28,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("heads", c.heads)
         .field("d_model", c.dModel)
         .field("pos", positionalSchemeName(c.pos))
+        .field("window", c.window)
         .field("base", c.base)
         .field("embed_scale", c.embedScale)
         .field("scaling", scalingMethodName(c.scaling))

@@ -18,6 +18,7 @@ struct TransformerShape {
     int obsInputs = 0;      // accumulator: 2, the (cos, sin) of the increment read through W_obs
     bool feedback = false;  // latent feedback: the fusion x = GLU([e; h_prev]) of 218.6.2
     bool embedScale = false;  // e = sqrt(d) (E[tok] + W_obs obs)
+    int window = 0;         // sliding-window attention: key j visible to query i iff i - window < j <= i (0 = off)
 
     int dHead() const { return dModel / heads; }
     int ffn() const { return 4 * dModel; }

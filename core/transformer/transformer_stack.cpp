@@ -89,7 +89,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
         nn::Strided<S> y(a.atty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
         Eigen::Map<M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-        nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale);
+        nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale, s_.window, pos.slope(h));
     });
 
     // mid = x + W_O atty; ln2 = LN2(mid); fc = relu(W1 ln2 + b1); out = mid + W2 fc + b2

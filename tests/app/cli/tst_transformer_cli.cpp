@@ -157,7 +157,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("key");  // the stderr line names it
         QTest::newRow("model") << QStringList { "model=gpt" } << "model";
         QTest::newRow("task") << QStringList { "task=copy" } << "task";
-        QTest::newRow("pos") << QStringList { "pos=alibi" } << "pos";
+        QTest::newRow("pos") << QStringList { "pos=learned" } << "pos";
+        QTest::newRow("window negative") << QStringList { "window=-1" } << "window";
+        QTest::newRow("window beyond") << QStringList { "window=300" } << "window";
+        QTest::newRow("scaling with alibi") << QStringList { "pos=alibi", "scaling=yarn" } << "scaling";
         QTest::newRow("feedback") << QStringList { "feedback=some" } << "feedback";
         QTest::newRow("heads not dividing") << QStringList { "heads=5" } << "heads";
         QTest::newRow("odd seq_len") << QStringList { "seq_len=7" } << "seq_len";

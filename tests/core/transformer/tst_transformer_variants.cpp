@@ -1,0 +1,224 @@
+// The model options of 004_21534ea083b6ce9c.txt's "Recent Developments" (issue 29) in the tiny
+// transformer (core/transformer): every option alone and all of them together, gradient-checked in
+// double against central differences with FullBand's one checker (tests/support/gradient_check.h):
+// the relative error of each tensor's gradient, ||a - n|| / max(||a||, ||n||), below kTol = 1e-6,
+// up to kEntries entries per tensor, at d 8, 2 heads, T 6, 2 layers. Also what each option does to
+// the forward pass (the window's zeros, ALiBi's slopes), decoding position by position against the
+// parallel pass, and the parameter counts against each option's formula.
+// FULLBAND_SHOW_ERRORS=1 prints the largest error of each configuration.
+#include "core/numeric/rng.h"
+#include "core/transformer/transformer_layers.h"
+#include "core/transformer/transformer_config.h"
+#include "core/transformer/transformer_net.h"
+#include "support/gradient_check.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace fb;
+
+namespace {
+
+constexpr double kTol = 1e-6;
+constexpr int kEntries = 16;
+constexpr int kB = 2, kT = 6;
+
+struct Variant {
+    PositionalScheme pos = PositionalScheme::Rope;
+    int window = 0;
+    FeedbackMode feedback = FeedbackMode::Off;
+};
+
+TransformerShape shapeOf(const Variant &v)
+{
+    TransformerShape s;
+    s.vocab = 5;
+    s.dModel = 8;
+    s.layers = 2;
+    s.heads = 2;
+    s.window = v.window;
+    s.feedback = v.feedback != FeedbackMode::Off;
+    return s;
+}
+
+struct Setup {
+    TransformerShape shape;
+    TransformerBatch batch;
+    PositionTables<double> pos;
+    TransformerWorkspace<double> ws;
+    explicit Setup(const Variant &v) : shape(shapeOf(v))
+    {
+        batch.resize(kB, kT, true, false);
+        Rng rng(11);
+        for (int &t : batch.tokens) t = int(rng.below(std::uint64_t(shape.vocab)));
+        for (int &t : batch.targets) t = int(rng.below(std::uint64_t(shape.vocab)));
+        pos.build(v.pos, shape.dModel, shape.heads, 30.0, kT);
+        ws.reserve(shape, kB * kT, kT, true);
+    }
+};
+
+// Parameters away from the initialisation's tiny scale, so that every term of the gradient matters.
+void randomise(TransformerNet<double> &net, std::uint64_t seed, double scale = 0.4)
+{
+    Rng rng(seed);
+    net.init(rng);
+    for (Eigen::Index i = 0; i < net.params.size(); ++i) net.params[i] += scale * rng.normal();
+}
+
+TransformerConfig defaults()
+{
+    return TransformerConfig {};
+}
+
+} // namespace
+
+class TestTransformerVariants : public QObject {
+    Q_OBJECT
+private:
+    // Every tensor's gradient after forward + backward against central differences of the loss.
+    static double gradientCheck(const Variant &v, const char *what)
+    {
+        Setup su(v);
+        TransformerNet<double> net(su.shape);
+        randomise(net, 21);
+        net.zeroGrad();
+        net.forward(su.ws, su.batch, su.pos, v.feedback, 1);
+        net.backward(su.ws, su.batch, su.pos, v.feedback, 1);
+        const Eigen::VectorXd analytic = net.grads;
+        auto loss = [&] { return net.forward(su.ws, su.batch, su.pos, v.feedback, 1); };
+        test::GradCheck check;
+        net.layout().forEachSlot([&](const std::string &name, const TransformerLayout::Slot &s) {
+            test::checkTensor(check, name, net.params.data() + s.offset, analytic.data() + s.offset, s.size(), loss,
+                              kEntries);
+        });
+        if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))
+            qInfo("%s: max relative error %.3g over %d entries", what, check.maxRelError, check.checked);
+        if (!(analytic.norm() > 0.0)) return 1.0;
+        if (!(check.maxRelError < kTol)) qWarning("%s: %s", what, check.worst.c_str());
+        return check.maxRelError;
+    }
+
+private Q_SLOTS:
+    void gradients_data()
+    {
+        QTest::addColumn<int>("pos");
+        QTest::addColumn<int>("window");
+        QTest::addColumn<int>("feedback");
+        const int rope = int(PositionalScheme::Rope), alibi = int(PositionalScheme::Alibi);
+        const int off = int(FeedbackMode::Off), exact = int(FeedbackMode::Exact);
+        QTest::newRow("window 3") << rope << 3 << off;
+        QTest::newRow("window 1") << rope << 1 << off;
+        QTest::newRow("alibi") << alibi << 0 << off;
+        QTest::newRow("window 2, alibi, exact feedback") << alibi << 2 << exact;
+    }
+    void gradients()
+    {
+        QFETCH(int, pos);
+        QFETCH(int, window);
+        QFETCH(int, feedback);
+        Variant v;
+        v.pos = PositionalScheme(pos);
+        v.window = window;
+        v.feedback = FeedbackMode(feedback);
+        const double err = gradientCheck(v, QTest::currentDataTag());
+        QVERIFY2(err < kTol, QTest::currentDataTag());
+    }
+
+    // The window: query i's weights are 0 on keys j <= i - window and sum to 1 over the rest.
+    void windowMasksOldKeys()
+    {
+        Variant v;
+        v.window = 3;
+        Setup su(v);
+        TransformerNet<double> net(su.shape);
+        randomise(net, 5);
+        net.forward(su.ws, su.batch, su.pos, FeedbackMode::Off, 1);
+        const Eigen::Index R = nn::attentionRows(kT);
+        for (const auto &layer : su.ws.layer)
+            for (Eigen::Index bh = 0; bh < kB * su.shape.heads; ++bh) {
+                const Eigen::Map<const Eigen::MatrixXd> att(layer.att.data() + bh * R * kT, R, kT);
+                for (Eigen::Index i = 0; i < kT; ++i) {
+                    double visible = 0.0;
+                    for (Eigen::Index j = 0; j < R; ++j) {
+                        const bool seen = j <= i && j > i - v.window;
+                        if (!seen) QCOMPARE(att(j, i), 0.0);
+                        else visible += att(j, i);
+                    }
+                    QVERIFY(std::abs(visible - 1.0) < 1e-12);
+                }
+            }
+    }
+
+    // ALiBi's slopes m_h = 2^(-8h/H), h = 1..H: 1/16, 1/256 for two heads; 2^-1 .. 2^-8 for eight.
+    void alibiSlopes()
+    {
+        PositionTables<double> pos;
+        pos.build(PositionalScheme::Alibi, 8, 2, 10000.0, 4);
+        QCOMPARE(pos.slopes.size(), std::size_t(2));
+        QCOMPARE(pos.slope(0), 1.0 / 16);
+        QCOMPARE(pos.slope(1), 1.0 / 256);
+        pos.build(PositionalScheme::Alibi, 64, 8, 10000.0, 4);
+        for (int h = 0; h < 8; ++h) QCOMPARE(pos.slope(h), std::exp2(-(h + 1.0)));
+        QVERIFY(pos.pe.size() == 0 && pos.cos.size() == 0);  // nothing added to x, nothing rotated
+        pos.build(PositionalScheme::Rope, 64, 8, 10000.0, 4);
+        QCOMPARE(pos.slope(3), 0.0);
+        // one query's weights: softmax(scale s_j - m (i - j)) over its keys
+        double a[8] = { 0.3, -0.2, 0.5, 0.1, 0, 0, 0, 0 };
+        const double scores[4] = { 0.3, -0.2, 0.5, 0.1 };
+        nn::masked_softmax_columns<double>(a, 3, 1, 8, 0.5, 0, 0.25);
+        double z = 0.0, e[4];
+        for (int j = 0; j < 4; ++j) z += e[j] = std::exp(0.5 * scores[j] - 0.25 * (3 - j));
+        for (int j = 0; j < 4; ++j) QVERIFY(std::abs(a[j] - e[j] / z) < 1e-15);
+        for (int j = 4; j < 8; ++j) QCOMPARE(a[j], 0.0);
+    }
+
+    // Decoding one position at a time (the KV cache) gives the parallel pass's logits.
+    void forwardPositionMatchesForward()
+    {
+        Variant v;
+        v.pos = PositionalScheme::Alibi;
+        v.window = 2;
+        Setup su(v);
+        TransformerNet<double> net(su.shape);
+        randomise(net, 51);
+        net.forward(su.ws, su.batch, su.pos, FeedbackMode::Off, 1);
+        const Eigen::MatrixXd logits = su.ws.logits.leftCols(su.ws.columns());
+        TransformerWorkspace<double> cache;
+        cache.reserve(su.shape, kB * kT, kT, false);
+        cache.setBatch(kB, kT);
+        for (int t = 0; t < kT; ++t) net.forwardPosition(cache, su.batch.tokens.data() + t * kB, nullptr, t, su.pos);
+        QVERIFY((cache.logits.leftCols(kB * kT) - logits).cwiseAbs().maxCoeff() < 1e-12);
+    }
+
+    // The count at the defaults stays the reference's 101,632; each option changes it by its formula.
+    void parameterCounts()
+    {
+        TransformerConfig c = defaults();
+        QCOMPARE(transformerParameterCount(c), 101632LL);
+        c.window = 8;
+        QCOMPARE(transformerParameterCount(c), 101632LL);  // a mask, no parameters
+        c.window = 0;
+        c.pos = PositionalScheme::Alibi;
+        QCOMPARE(transformerParameterCount(c), 101632LL);  // fixed slopes, no parameters
+    }
+
+    // Bad values and options that do not combine: one sentence naming the key and its range.
+    void checks()
+    {
+        TransformerConfig c = defaults();
+        c.window = -1;
+        QVERIFY(checkTransformerConfig(c).find("window") == 0);
+        c.window = 257;
+        QVERIFY(checkTransformerConfig(c).find("window") == 0);
+        c.window = 256;
+        QCOMPARE(checkTransformerConfig(c), std::string());
+        c.window = 0;
+        c.pos = PositionalScheme::Alibi;
+        c.scaling = ScalingMethod::YaRN;
+        QVERIFY(checkTransformerConfig(c).find("scaling") == 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTransformerVariants)
+#include "tst_transformer_variants.moc"
