@@ -83,8 +83,8 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
 
     // 1. The unablated pass: means, previous-token and induction scores, offset profile, logit lens.
     MeanSums means;
-    std::vector<double> prevSums(std::size_t(LH), 0.0), indSums(std::size_t(LH), 0.0);
-    std::vector<long long> prevCounts(std::size_t(LH), 0), indCounts(std::size_t(LH), 0);
+    std::vector<double> prevSums(std::size_t(LH), 0.0), indSums(std::size_t(LH), 0.0), sinkSums(std::size_t(LH), 0.0);
+    std::vector<long long> prevCounts(std::size_t(LH), 0), indCounts(std::size_t(LH), 0), sinkCounts(std::size_t(LH), 0);
     std::vector<std::array<double, 3>> lensSums(std::size_t(L), { 0, 0, 0 });
     std::vector<std::array<long long, 3>> lensCounts(std::size_t(L), { 0, 0, 0 });
     std::unique_ptr<OffsetProfile> profile;
@@ -95,8 +95,9 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
             for (Eigen::Index s = 0; s < ws.B; ++s)
                 for (int h = 0; h < H; ++h) {
                     const std::size_t k = std::size_t(l * H + h);
-                    HeadScores::addPreviousToken(ws.layer[std::size_t(l)].att.data() + (s * H + h) * R * T, R, T,
-                                                 prevSums[k], prevCounts[k]);
+                    const float *att = ws.layer[std::size_t(l)].att.data() + (s * H + h) * R * T;
+                    HeadScores::addPreviousToken(att, R, T, prevSums[k], prevCounts[k]);
+                    HeadScores::addSink(att, R, T, sinkSums[k], sinkCounts[k]);
                 }
         if (repeat) evaluator.addScores(b, indSums, indCounts);
         if (!profile) profile = std::make_unique<OffsetProfile>(L, H, c.dModel / H, ws.T);
@@ -107,6 +108,11 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
         }
     });
     r.prevTokenScore = averaged(prevSums, prevCounts, L, H);
+    r.sinkShareByHead = averaged(sinkSums, sinkCounts, L, H);
+    double sinkSum = 0.0;
+    long long sinkCount = 0;
+    for (int k = 0; k < LH; ++k) sinkSum += sinkSums[std::size_t(k)], sinkCount += sinkCounts[std::size_t(k)];
+    r.sinkShare = sinkCount ? sinkSum / double(sinkCount) : kNaN;
     if (repeat) r.heldoutInductionScore = averaged(indSums, indCounts, L, H);
     r.logitLens.assign(std::size_t(L), kNaN);
     if (repeat) r.logitLensSecondHalf.assign(std::size_t(L), kNaN);

@@ -130,6 +130,9 @@ const LabSpec &transformerCommandSpec()
         s.params.push_back(integer("window", "attention window", 0, 256, 0,
                                    "Sliding-window attention: key j is visible to query i iff i - window < j <= i "
                                    "(0 = off, every earlier key)."));
+        s.params.push_back(integer("kv_heads", "key/value heads", 0, 16, 0,
+                                   "Grouped-query attention: key and value heads shared by heads / kv_heads query "
+                                   "heads each; must divide heads (0 = heads, 1 = multi-query)."));
         return s;
     }();
     return spec;
@@ -168,6 +171,7 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
         c.ablate = v.text("ablate");
         c.meanAblation = v.text("ablation") == "mean";
         c.window = int(v.integer("window"));
+        c.kvHeads = int(v.integer("kv_heads"));
     }
     if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");

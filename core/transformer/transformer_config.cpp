@@ -103,6 +103,7 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.feedback = c.feedback != FeedbackMode::Off;
     s.embedScale = c.embedScale;
     s.window = c.window;
+    s.kvHeads = c.kvHeads;
     return s;
 }
 
@@ -127,7 +128,9 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     // keys each query multiplies against: all T in a parallel pass (the product is dense, the mask
     // applied after it), the visible (T + 1) / 2 on average when positions run one by one
     const double keys = exact ? (T + 1) / 2 : T;
-    const double layer = mm(3 * d, d, N) + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
+    // q, k, v: d + 2 kv_heads d_head rows (3d without grouped-query attention)
+    const double qkv = d + 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * (d / c.heads);
+    const double layer = mm(qkv, d, N) + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
     const double stack = c.layers * layer, head = mm(V, d, N);
     const double fusionE = feedback ? mm(2 * d, d, N) : 0.0, fusionH = fusionE;  // [W_a; W_b] on e, on h
     const int passes = c.feedback == FeedbackMode::KPass ? c.passes : 1;
@@ -176,12 +179,16 @@ std::string checkTransformerSettings(const TransformerConfig &c)
         if (std::string err = number(key, value); !err.empty()) return err;
     const LabSpec &options = transformerCommandSpec();
     if (std::string err = checkNumber(*options.find("window"), c.window); !err.empty()) return err;
+    if (std::string err = checkNumber(*options.find("kv_heads"), c.kvHeads); !err.empty()) return err;
     const std::string T = std::to_string(c.seqLen);
     if (inductionTask(c.task) && (c.seqLen % 2 || c.seqLen < 4))
         return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;
     if (c.dModel % c.heads || (c.dModel / c.heads) % 2)
         return "heads must divide d_model = " + std::to_string(c.dModel) + " with an even d_head = d_model / heads, got "
                + std::to_string(c.heads);
+    if (c.kvHeads > 0 && c.heads % c.kvHeads)
+        return "kv_heads must divide heads = " + std::to_string(c.heads) + " (0 = heads, 1 = multi-query), got "
+               + std::to_string(c.kvHeads);
     if (!c.ablate.empty()) {
         std::vector<HeadId> heads;
         if (std::string err = parseHeadList(c.ablate, c.layers, c.heads, heads); !err.empty()) return err;

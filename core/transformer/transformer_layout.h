@@ -19,6 +19,12 @@ struct TransformerShape {
     bool feedback = false;  // latent feedback: the fusion x = GLU([e; h_prev]) of 218.6.2
     bool embedScale = false;  // e = sqrt(d) (E[tok] + W_obs obs)
     int window = 0;         // sliding-window attention: key j visible to query i iff i - window < j <= i (0 = off)
+    int kvHeads = 0;        // grouped-query attention: key/value heads, dividing H (0 = H; 1 = multi-query)
+
+    int kv() const { return kvHeads > 0 ? kvHeads : heads; }
+    int dKv() const { return kv() * dHead(); }            // rows of k, and of v
+    int qkvRows() const { return dModel + 2 * dKv(); }   // q, k, v stacked: d + 2 kv d_head
+    int group() const { return heads / kv(); }            // query heads per key/value head
 
     int dHead() const { return dModel / heads; }
     int ffn() const { return 4 * dModel; }
@@ -31,7 +37,7 @@ struct TransformerLayout {
     };
     struct Block {
         Slot ln1w, ln1b, ln2w, ln2b;  // LayerNorm weight and bias, (d) each
-        Slot Wqkv;                    // (3d, d): W_Q, W_K, W_V stacked, no bias
+        Slot Wqkv;                    // (d + 2 kv dh, d): W_Q (d, d), W_K, W_V (kv dh, d) each, stacked, no bias
         Slot Wo;                      // (d, d), no bias
         Slot W1, b1;                  // (4d, d), (4d)
         Slot W2, b2;                  // (d, 4d), (d)
@@ -54,7 +60,7 @@ struct TransformerLayout {
             add(b.ln1b, d, 1);
             add(b.ln2w, d, 1);
             add(b.ln2b, d, 1);
-            add(b.Wqkv, 3 * d, d);
+            add(b.Wqkv, s.qkvRows(), d);
             add(b.Wo, d, d);
             add(b.W1, s.ffn(), d);
             add(b.b1, s.ffn(), 1);

@@ -65,28 +65,29 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
     Layer &a = ws.layer[std::size_t(l)];
     M &out = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].x : ws.xL;
-    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead();
+    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
-    // ln1 = LN1(x); qkv = W_qkv ln1; q and k rotated by RoPE at their positions
+    // ln1 = LN1(x); qkv = W_qkv ln1 (q: d rows, k and v: dkv rows each); q and k rotated by RoPE
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         nn::layernorm_forward<S>(a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
                                  a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
         nn::product<S>(a.qkv.middleCols(c, n), P(params, w.Wqkv), a.ln1.middleCols(c, n), false);
         if (rope) {
             nn::rope_forward<S>(a.qkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
-            nn::rope_forward<S>(a.qkv.block(d, c, d, n), pos.cos, pos.sin, c, B);
+            nn::rope_forward<S>(a.qkv.block(d, c, dkv, n), pos.cos, pos.sin, c, B);  // every head's pairs alike
         }
     });
 
-    // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights
-    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
+    // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights. Head h
+    // reads key/value head g = h / G (grouped-query attention; G = 1 without it)
+    const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T);
     par_.forEach(B * H, [&](Eigen::Index i) {
-        const Eigen::Index b = i / H, h = i % H;
+        const Eigen::Index b = i / H, h = i % H, g = h / G;
         const S *qkv = a.qkv.data();
         nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, Eigen::OuterStride<>(B * ld));
-        nn::ConstStrided<S> k(qkv + b * ld + d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
-        nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
+        nn::ConstStrided<S> k(qkv + b * ld + d + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
+        nn::ConstStrided<S> v(qkv + b * ld + d + dkv + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
         nn::Strided<S> y(a.atty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
         Eigen::Map<M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
         nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale, s_.window, pos.slope(h));
@@ -148,7 +149,7 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
     const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
     Layer &a = ws.layer[std::size_t(l)];
     const M &dout = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
-    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead();
+    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
@@ -167,23 +168,27 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         nn::product<S>(ws.datty.middleCols(c, n), P(params, w.Wo).transpose(), dmid, false);
     });
 
-    // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head)
-    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
-    par_.forEach(B * H, [&](Eigen::Index i) {
-        const Eigen::Index b = i / H, h = i % H;
+    // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head).
+    // One task per (sequence, key/value head): the G query heads that share its k and v add their
+    // gradients into dk and dv one after the other (never two threads on the same rows).
+    const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T), KV = s_.kv();
+    par_.forEach(B * KV, [&](Eigen::Index i) {
+        const Eigen::Index b = i / KV, g = i % KV;
         const S *qkv = a.qkv.data();
         S *dqkv = a.dqkv.data();
         const Eigen::OuterStride<> st(B * ld);
-        nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
-        nn::ConstStrided<S> k(qkv + b * ld + d + h * dh, dh, p1, st);
-        nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, st);
-        nn::Strided<S> dq(dqkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
-        nn::Strided<S> dk(dqkv + b * ld + d + h * dh, dh, p1, st);
-        nn::Strided<S> dv(dqkv + b * ld + 2 * d + h * dh, dh, p1, st);
-        nn::ConstStrided<S> dy(ws.datty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
-        Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-        Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-        nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
+        nn::ConstStrided<S> k(qkv + b * ld + d + g * dh, dh, p1, st);
+        nn::ConstStrided<S> v(qkv + b * ld + d + dkv + g * dh, dh, p1, st);
+        nn::Strided<S> dk(dqkv + b * ld + d + g * dh, dh, p1, st);
+        nn::Strided<S> dv(dqkv + b * ld + d + dkv + g * dh, dh, p1, st);
+        for (Eigen::Index h = g * G; h < (g + 1) * G; ++h) {
+            nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
+            nn::Strided<S> dq(dqkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
+            nn::ConstStrided<S> dy(ws.datty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+            Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+            Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+            nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
+        }
     });
 
     // The q, k, v gradients of [p0, p1) are complete now: their own queries are done, and the later
@@ -194,7 +199,7 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         if (rope) {
             // in the forward pass this was: q, k = R(m theta) q, R(m theta) k
             nn::rope_backward_inplace<S>(a.dqkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
-            nn::rope_backward_inplace<S>(a.dqkv.block(d, c, d, n), pos.cos, pos.sin, c, B);
+            nn::rope_backward_inplace<S>(a.dqkv.block(d, c, dkv, n), pos.cos, pos.sin, c, B);
         }
         // in the forward pass this was: qkv = W_qkv ln1, ln1 = LN1(x)
         auto dln1 = a.dln1.middleCols(c, n);

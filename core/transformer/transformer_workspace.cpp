@@ -26,7 +26,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
         mat(l.ln1, d);
         vec(l.ln1Mean, N);
         vec(l.ln1Rstd, N);
-        mat(l.qkv, 3 * d);
+        mat(l.qkv, s.qkvRows());
         vec(l.att, attSize);
         mat(l.atty, d);
         mat(l.mid, d);
@@ -36,7 +36,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
         mat(l.fc, s.ffn());
         mat(l.dx, d, grad);
         mat(l.dln1, d, grad);
-        mat(l.dqkv, 3 * d, grad);
+        mat(l.dqkv, s.qkvRows(), grad);
         mat(l.dmid, d, grad);
         mat(l.dln2, d, grad);
         mat(l.dfc, s.ffn(), grad);
@@ -71,14 +71,14 @@ void TransformerWorkspace<S>::setBatch(int b, int t)
 template <typename S>
 double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index cap, Eigen::Index len, bool grad)
 {
-    const double d = s.dModel, f = s.ffn(), V = s.vocab, fb = s.feedback ? 1.0 : 0.0;
+    const double d = s.dModel, f = s.ffn(), V = s.vocab, fb = s.feedback ? 1.0 : 0.0, qkv = s.qkvRows();
     // rows of (rows, capacity) matrices and vectors, as allocated by reserve()
     double rows = d + fb * (d + 2 * d + 2 * d + d);               // emb, hprev, fzEmb, fz, gate
-    rows += s.layers * (d + d + 2 + 3 * d + d + d + d + 2 + f);  // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
+    rows += s.layers * (d + d + 2 + qkv + d + d + d + 2 + f);    // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
     rows += d + d + 2 + 2 * V + 2;                               // xL, h, stats, logits, probs, colmax, logsum
     double att = double(s.layers) * s.heads * nn::attentionRows(len);  // per column
     if (grad) {
-        rows += s.layers * (d + d + 3 * d + d + d + f);          // dx, dln1, dqkv, dmid, dln2, dfc
+        rows += s.layers * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
         att += double(s.heads) * nn::attentionRows(len);         // datt
     }

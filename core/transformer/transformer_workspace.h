@@ -22,7 +22,8 @@ struct TransformerWorkspace {
         M x;            // (d, N)   input of the block (the residual stream)
         M ln1;          // (d, N)   LN1 x
         V ln1Mean, ln1Rstd;  // (N)
-        M qkv;          // (3d, N)  W_qkv ln1: rows [0, d) q, [d, 2d) k (both rotated under RoPE), [2d, 3d) v
+        M qkv;          // (d + 2 dkv, N)  W_qkv ln1: rows [0, d) q, [d, d + dkv) k (both rotated under RoPE),
+                        //          [d + dkv, d + 2 dkv) v; dkv = kv_heads dh (= d without grouped-query attention)
         V att;          // (B H R T) softmax weights, see above
         M atty;         // (d, N)   every head's attention output, head h in rows [h dh, (h+1) dh)
         M mid;          // (d, N)   x + W_O atty

@@ -6,10 +6,12 @@
 // the forward pass (the window's zeros, ALiBi's slopes), decoding position by position against the
 // parallel pass, and the parameter counts against each option's formula.
 // FULLBAND_SHOW_ERRORS=1 prints the largest error of each configuration.
+#include "core/interpret/head_scores.h"
 #include "core/numeric/rng.h"
 #include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_net.h"
+#include "core/transformer/transformer_trainer.h"
 #include "support/gradient_check.h"
 
 #include <QTest>
@@ -28,6 +30,8 @@ struct Variant {
     PositionalScheme pos = PositionalScheme::Rope;
     int window = 0;
     FeedbackMode feedback = FeedbackMode::Off;
+    int heads = 2;
+    int kvHeads = 0;
 };
 
 TransformerShape shapeOf(const Variant &v)
@@ -36,8 +40,9 @@ TransformerShape shapeOf(const Variant &v)
     s.vocab = 5;
     s.dModel = 8;
     s.layers = 2;
-    s.heads = 2;
+    s.heads = v.heads;
     s.window = v.window;
+    s.kvHeads = v.kvHeads;
     s.feedback = v.feedback != FeedbackMode::Off;
     return s;
 }
@@ -105,19 +110,29 @@ private Q_SLOTS:
         QTest::addColumn<int>("pos");
         QTest::addColumn<int>("window");
         QTest::addColumn<int>("feedback");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("kvHeads");
         const int rope = int(PositionalScheme::Rope), alibi = int(PositionalScheme::Alibi);
         const int off = int(FeedbackMode::Off), exact = int(FeedbackMode::Exact);
-        QTest::newRow("window 3") << rope << 3 << off;
-        QTest::newRow("window 1") << rope << 1 << off;
-        QTest::newRow("alibi") << alibi << 0 << off;
-        QTest::newRow("window 2, alibi, exact feedback") << alibi << 2 << exact;
+        QTest::newRow("window 3") << rope << 3 << off << 2 << 0;
+        QTest::newRow("window 1") << rope << 1 << off << 2 << 0;
+        QTest::newRow("alibi") << alibi << 0 << off << 2 << 0;
+        QTest::newRow("window 2, alibi, exact feedback") << alibi << 2 << exact << 2 << 0;
+        QTest::newRow("kv_heads 1 (multi-query)") << rope << 0 << off << 2 << 1;
+        QTest::newRow("kv_heads 2 of 4 heads") << rope << 0 << off << 4 << 2;
+        QTest::newRow("kv_heads 1, exact feedback") << rope << 0 << exact << 2 << 1;
+        QTest::newRow("all: window 2, alibi, kv_heads 2 of 4, exact feedback") << alibi << 2 << exact << 4 << 2;
     }
     void gradients()
     {
         QFETCH(int, pos);
         QFETCH(int, window);
         QFETCH(int, feedback);
+        QFETCH(int, heads);
+        QFETCH(int, kvHeads);
         Variant v;
+        v.heads = heads;
+        v.kvHeads = kvHeads;
         v.pos = PositionalScheme(pos);
         v.window = window;
         v.feedback = FeedbackMode(feedback);
@@ -191,11 +206,86 @@ private Q_SLOTS:
         QVERIFY((cache.logits.leftCols(kB * kT) - logits).cwiseAbs().maxCoeff() < 1e-12);
     }
 
+    // Grouped-query attention's backward runs one task per key/value head: threads change nothing.
+    void groupedQueryThreads()
+    {
+        TransformerShape s = shapeOf(Variant {});
+        s.heads = 4;
+        s.kvHeads = 1;
+        TransformerBatch batch;
+        batch.resize(16, 40, true, false);
+        Rng rng(9);
+        for (int &t : batch.tokens) t = int(rng.below(5));
+        for (int &t : batch.targets) t = int(rng.below(5));
+        PositionTables<float> pos;
+        pos.build(PositionalScheme::Rope, s.dModel, s.heads, 10000.0, 40);
+        std::vector<Eigen::VectorXf> grads;
+        for (int threads : { 1, 2 }) {
+            TransformerWorkspace<float> ws;
+            ws.reserve(s, 640, 40, true);
+            TransformerNet<float> net(s, threads);
+            Rng init(1);
+            net.init(init);
+            net.zeroGrad();
+            net.forward(ws, batch, pos, FeedbackMode::Off, 1);
+            net.backward(ws, batch, pos, FeedbackMode::Off, 1);
+            grads.push_back(net.grads);
+        }
+        QVERIFY(grads[0] == grads[1]);
+    }
+
+    // The sink share: the mean of att(0, i) over the queries i >= 1, per head and overall.
+    void sinkShare()
+    {
+        const Eigen::Index R = 8, T = 4;
+        Eigen::MatrixXf att = Eigen::MatrixXf::Zero(R, T);  // column = query
+        att(0, 0) = 1.0f;
+        att(0, 1) = 0.5f, att(1, 1) = 0.5f;
+        att(0, 2) = 0.2f, att(2, 2) = 0.8f;
+        att(0, 3) = 0.3f, att(3, 3) = 0.7f;
+        double sum = 0.0;
+        long long count = 0;
+        HeadScores::addSink(att.data(), R, T, sum, count);
+        QCOMPARE(count, 3LL);
+        QVERIFY(std::abs(sum - 1.0) < 1e-6);
+        // a run reports it for every head, and overall the mean of the heads (equal counts)
+        TransformerConfig c;
+        c.seqLen = 8;
+        c.batch = 4;
+        c.layers = 2;
+        c.heads = 2;
+        c.dModel = 8;
+        c.steps = 3;
+        c.evalEvery = 0;
+        c.kvHeads = 1;
+        c.window = 3;
+        const TransformerResult r = trainTransformer(c);
+        QCOMPARE(r.sinkShareByHead.size(), std::size_t(2));
+        double mean = 0.0;
+        for (const auto &layer : r.sinkShareByHead) {
+            QCOMPARE(layer.size(), std::size_t(2));
+            for (double s : layer) {
+                QVERIFY(s > 0.0 && s < 1.0);
+                mean += s / 4;
+            }
+        }
+        QVERIFY(std::abs(r.sinkShare - mean) < 1e-12);
+    }
+
     // The count at the defaults stays the reference's 101,632; each option changes it by its formula.
     void parameterCounts()
     {
         TransformerConfig c = defaults();
         QCOMPARE(transformerParameterCount(c), 101632LL);
+        const long long d = 64, L = 2, H = 4, dh = d / H;
+        // grouped-query: W_K and W_V are d x (kv dh): kv = 1 saves 2 d (d - dh) per layer
+        c.kvHeads = 1;
+        QCOMPARE(transformerParameterCount(c), 101632LL - L * 2 * d * (d - dh));
+        c.kvHeads = 2;
+        QCOMPARE(transformerParameterCount(c), 101632LL - L * 2 * d * (d - 2 * dh));
+        c.kvHeads = H;
+        QCOMPARE(transformerParameterCount(c), 101632LL);
+        c.kvHeads = 0;
         c.window = 8;
         QCOMPARE(transformerParameterCount(c), 101632LL);  // a mask, no parameters
         c.window = 0;
@@ -217,6 +307,13 @@ private Q_SLOTS:
         c.pos = PositionalScheme::Alibi;
         c.scaling = ScalingMethod::YaRN;
         QVERIFY(checkTransformerConfig(c).find("scaling") == 0);
+        c = defaults();
+        c.kvHeads = 3;  // does not divide 4 heads
+        QVERIFY(checkTransformerConfig(c).find("kv_heads must divide heads = 4") == 0);
+        c.kvHeads = 17;
+        QVERIFY(checkTransformerConfig(c).find("kv_heads") == 0);
+        c.kvHeads = 2;
+        QCOMPARE(checkTransformerConfig(c), std::string());
     }
 };
 
