@@ -133,6 +133,11 @@ const LabSpec &transformerCommandSpec()
         s.params.push_back(integer("kv_heads", "key/value heads", 0, 16, 0,
                                    "Grouped-query attention: key and value heads shared by heads / kv_heads query "
                                    "heads each; must divide heads (0 = heads, 1 = multi-query)."));
+        s.params.push_back(choice("norm", "norm", { "layernorm", "rmsnorm" }, "layernorm",
+                                  "The blocks' and the final norm: LayerNorm, or RMSNorm (no mean, no bias)."));
+        s.params.push_back(choice("qk_norm", "QK-norm", { "off", "on" }, "off",
+                                  "on: RMSNorm of every head's query and key before RoPE, with a learned scale of "
+                                  "d_head for the queries and one for the keys."));
         return s;
     }();
     return spec;
@@ -172,6 +177,8 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
         c.meanAblation = v.text("ablation") == "mean";
         c.window = int(v.integer("window"));
         c.kvHeads = int(v.integer("kv_heads"));
+        c.rmsNorm = v.text("norm") == "rmsnorm";
+        c.qkNorm = v.text("qk_norm") == "on";
     }
     if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");

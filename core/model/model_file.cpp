@@ -32,7 +32,7 @@ void writeConfig(ByteWriter &w, const TransformerConfig &c)
     w.f64(c.divergeLoss).i32(c.threads).i32(c.evalEvery).i32(c.evalSequences).i32(c.probeEvery).f64(c.probeSeconds);
     w.i32(c.sampleChars).f64(c.sampleTemperature);
     // version 2: the model options of "Recent Developments"
-    w.i32(c.window).i32(c.kvHeads);
+    w.i32(c.window).i32(c.kvHeads).u8(c.rmsNorm).u8(c.qkNorm);
 }
 
 void writeShape(ByteWriter &w, const TransformerShape &s)
@@ -136,6 +136,8 @@ bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
         // the model options; a version-1 file keeps their defaults (all off), the model it was
         r.integer(c.window, "window", INT_MIN, INT_MAX);
         r.integer(c.kvHeads, "kv_heads", INT_MIN, INT_MAX);
+        r.flag(c.rmsNorm, "norm");
+        r.flag(c.qkNorm, "qk_norm");
     }
     if (!r.ok()) return false;
     // The same checks as a training's (ranges, divisibility, the 2 GiB budget), the text aside.

@@ -104,6 +104,8 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.embedScale = c.embedScale;
     s.window = c.window;
     s.kvHeads = c.kvHeads;
+    s.rmsNorm = c.rmsNorm;
+    s.qkNorm = c.qkNorm;
     return s;
 }
 

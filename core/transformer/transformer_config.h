@@ -52,6 +52,8 @@ struct TransformerConfig {
     // The options of 004_21534ea083b6ce9c.txt's "Recent Developments" (all off by default).
     int window = 0;          // sliding-window attention over the last `window` keys (0 = off)
     int kvHeads = 0;         // grouped-query attention: key/value heads, dividing heads (0 = heads; 1 = multi-query)
+    bool rmsNorm = false;    // norm: rmsnorm (LN1, LN2, LN_f without mean and bias) or layernorm
+    bool qkNorm = false;     // qk_norm: RMSNorm of each head's q and k before RoPE, a learned scale (d_head) each
     PositionalScheme pos = PositionalScheme::Rope;
     double base = 10000.0;   // b of the sinusoidal table and of RoPE
     bool embedScale = false; // x_t = sqrt(d) E[tok_t] (Vaswani et al.) instead of E[tok_t]

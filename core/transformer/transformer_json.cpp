@@ -30,6 +30,8 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("pos", positionalSchemeName(c.pos))
         .field("window", c.window)
         .field("kv_heads", c.kvHeads > 0 ? c.kvHeads : c.heads)
+        .field("norm", c.rmsNorm ? "rmsnorm" : "layernorm")
+        .field("qk_norm", c.qkNorm ? "on" : "off")
         .field("base", c.base)
         .field("embed_scale", c.embedScale)
         .field("scaling", scalingMethodName(c.scaling))

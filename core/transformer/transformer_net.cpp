@@ -37,6 +37,8 @@ void TransformerNet<S>::init(Rng &rng)
         constant(b.b1, 0.0);
         normal(b.W2);
         constant(b.b2, 0.0);
+        constant(b.qNorm, 1.0);
+        constant(b.kNorm, 1.0);
     }
     constant(L_.lnfw, 1.0);
     constant(L_.lnfb, 0.0);

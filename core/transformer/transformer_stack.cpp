@@ -2,6 +2,7 @@
 
 #include "core/interpret/ablation.h"
 #include "core/transformer/chunked_products.h"
+#include "core/transformer/rms_norm.h"
 #include "core/transformer/transformer_layers.h"
 
 namespace fb {
@@ -52,8 +53,8 @@ void TransformerStack<S>::readout(const S *params, TransformerWorkspace<S> &ws, 
     const M &x = layer + 1 < s_.layers ? ws.layer[std::size_t(layer) + 1].x : ws.xL;
     const Eigen::Index B = ws.B;
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
-        nn::layernorm_forward<S>(ws.h.middleCols(c, n), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n),
-                                 x.middleCols(c, n), PV(params, L_.lnfw), PV(params, L_.lnfb));
+        nn::norm_forward<S>(s_.rmsNorm, ws.h.middleCols(c, n), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n),
+                            x.middleCols(c, n), PV(params, L_.lnfw), PV(params, L_.lnfb));
     });
 }
 
@@ -70,9 +71,14 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
 
     // ln1 = LN1(x); qkv = W_qkv ln1 (q: d rows, k and v: dkv rows each); q and k rotated by RoPE
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
-        nn::layernorm_forward<S>(a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
-                                 a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
+        nn::norm_forward<S>(s_.rmsNorm, a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
+                            a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
         nn::product<S>(a.qkv.middleCols(c, n), P(params, w.Wqkv), a.ln1.middleCols(c, n), false);
+        if (s_.qkNorm) {
+            // QK-norm: q_h = RMSNorm(q_h) g_q, k_g = RMSNorm(k_g) g_k for every head, before RoPE
+            nn::qknorm_forward<S>(a.qkv.block(0, c, d + dkv, n), a.qkRaw.middleCols(c, n), a.qkRstd.middleRows(c, n),
+                                  PV(params, w.qNorm), PV(params, w.kNorm), dh, H);
+        }
         if (rope) {
             nn::rope_forward<S>(a.qkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
             nn::rope_forward<S>(a.qkv.block(d, c, dkv, n), pos.cos, pos.sin, c, B);  // every head's pairs alike
@@ -112,8 +118,8 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         auto mid = a.mid.middleCols(c, n);
         mid = a.x.middleCols(c, n);
         nn::product<S>(mid, P(params, w.Wo), a.atty.middleCols(c, n), true);
-        nn::layernorm_forward<S>(a.ln2.middleCols(c, n), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n), mid,
-                                 PV(params, w.ln2w), PV(params, w.ln2b));
+        nn::norm_forward<S>(s_.rmsNorm, a.ln2.middleCols(c, n), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n), mid,
+                            PV(params, w.ln2w), PV(params, w.ln2b));
         auto fc = a.fc.middleCols(c, n);
         fc.colwise() = PV(params, w.b1);
         nn::product<S>(fc, P(params, w.W1), a.ln2.middleCols(c, n), true);
@@ -134,8 +140,8 @@ void TransformerStack<S>::backwardData(const S *params, TransformerWorkspace<S> 
     const Eigen::Index B = ws.B;
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         ws.dxL.middleCols(c, n).setZero();
-        nn::layernorm_backward_inp<S>(ws.dxL.middleCols(c, n), ws.dh.middleCols(c, n), ws.xL.middleCols(c, n),
-                                      PV(params, L_.lnfw), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n));
+        nn::norm_backward_inp<S>(s_.rmsNorm, ws.dxL.middleCols(c, n), ws.dh.middleCols(c, n), ws.xL.middleCols(c, n),
+                                 PV(params, L_.lnfw), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n));
     });
     for (int l = s_.layers - 1; l >= 0; --l) blockBackwardData(params, ws, pos, l, p0, p1);
 }
@@ -161,8 +167,8 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         nn::relu_backward_inplace<S>(dfc, a.fc.middleCols(c, n));
         nn::product<S>(a.dln2.middleCols(c, n), P(params, w.W1).transpose(), dfc, false);
         // in the forward pass this was: ln2 = LN2(mid)
-        nn::layernorm_backward_inp<S>(dmid, a.dln2.middleCols(c, n), a.mid.middleCols(c, n), PV(params, w.ln2w),
-                                      a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
+        nn::norm_backward_inp<S>(s_.rmsNorm, dmid, a.dln2.middleCols(c, n), a.mid.middleCols(c, n), PV(params, w.ln2w),
+                                 a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
         // in the forward pass this was: mid = x + W_O atty
         a.dx.middleCols(c, n) = dmid;
         nn::product<S>(ws.datty.middleCols(c, n), P(params, w.Wo).transpose(), dmid, false);
@@ -201,11 +207,17 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
             nn::rope_backward_inplace<S>(a.dqkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
             nn::rope_backward_inplace<S>(a.dqkv.block(d, c, dkv, n), pos.cos, pos.sin, c, B);
         }
+        if (s_.qkNorm) {
+            // in the forward pass this was: q_h = RMSNorm(q_h) g_q, k_g = RMSNorm(k_g) g_k
+            nn::qknorm_backward_inp<S>(a.dqkv.block(0, c, d + dkv, n), a.dqkNorm.middleCols(c, n),
+                                       a.qkRaw.middleCols(c, n), a.qkRstd.middleRows(c, n), PV(params, w.qNorm),
+                                       PV(params, w.kNorm), dh, H);
+        }
         // in the forward pass this was: qkv = W_qkv ln1, ln1 = LN1(x)
         auto dln1 = a.dln1.middleCols(c, n);
         nn::product<S>(dln1, P(params, w.Wqkv).transpose(), dqkv, false);
-        nn::layernorm_backward_inp<S>(a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
-                                      a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
+        nn::norm_backward_inp<S>(s_.rmsNorm, a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
+                                 a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
     });
 }
 
@@ -225,19 +237,23 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
         nn::product_backward_weight<S>(par_, G(grads, w.W1), all(a.dfc), all(a.ln2));
         nn::bias_backward<S>(GV(grads, w.b1), all(a.dfc));
         // ln2 = LN2(mid)
-        nn::layernorm_backward_params<S>(GV(grads, w.ln2w), GV(grads, w.ln2b), all(a.dln2), all(a.mid),
-                                         a.ln2Mean.head(N), a.ln2Rstd.head(N));
+        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln2w), GV(grads, w.ln2b), all(a.dln2), all(a.mid),
+                                    a.ln2Mean.head(N), a.ln2Rstd.head(N));
         // mid = x + W_O atty
         nn::product_backward_weight<S>(par_, G(grads, w.Wo), all(a.dmid), all(a.atty));
+        // q, k = RMSNorm(q) g_q, RMSNorm(k) g_k per head (QK-norm)
+        if (s_.qkNorm)
+            nn::qknorm_backward_params<S>(GV(grads, w.qNorm), GV(grads, w.kNorm), all(a.dqkNorm), all(a.qkRaw),
+                                          a.qkRstd.topRows(N), s_.dHead(), s_.heads);
         // qkv = W_qkv ln1
         nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkv), all(a.ln1));
         // ln1 = LN1(x)
-        nn::layernorm_backward_params<S>(GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
-                                         a.ln1Mean.head(N), a.ln1Rstd.head(N));
+        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
+                                    a.ln1Mean.head(N), a.ln1Rstd.head(N));
     }
     // h = LN_f(x_L)
-    nn::layernorm_backward_params<S>(GV(grads, L_.lnfw), GV(grads, L_.lnfb), all(ws.dh), all(ws.xL),
-                                     ws.lnfMean.head(N), ws.lnfRstd.head(N));
+    nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), all(ws.dh), all(ws.xL),
+                                ws.lnfMean.head(N), ws.lnfRstd.head(N));
 }
 
 template class TransformerStack<float>;

@@ -34,6 +34,9 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
         vec(l.ln2Mean, N);
         vec(l.ln2Rstd, N);
         mat(l.fc, s.ffn());
+        mat(l.qkRaw, d + s.dKv(), s.qkNorm);
+        l.qkRstd.setZero(s.qkNorm ? N : 0, s.qkNorm ? s.heads + s.kv() : 0);
+        mat(l.dqkNorm, d + s.dKv(), grad && s.qkNorm);
         mat(l.dx, d, grad);
         mat(l.dln1, d, grad);
         mat(l.dqkv, s.qkvRows(), grad);
@@ -76,9 +79,12 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
     double rows = d + fb * (d + 2 * d + 2 * d + d);               // emb, hprev, fzEmb, fz, gate
     rows += s.layers * (d + d + 2 + qkv + d + d + d + 2 + f);    // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
     rows += d + d + 2 + 2 * V + 2;                               // xL, h, stats, logits, probs, colmax, logsum
+    const double qkn = s.qkNorm ? 1.0 : 0.0;
+    rows += qkn * s.layers * (d + s.dKv() + s.heads + s.kv());  // qkRaw, qkRstd
     double att = double(s.layers) * s.heads * nn::attentionRows(len);  // per column
     if (grad) {
         rows += s.layers * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc
+        rows += qkn * s.layers * (d + s.dKv());                   // dqkNorm
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
         att += double(s.heads) * nn::attentionRows(len);         // datt
     }

@@ -30,8 +30,10 @@ struct TransformerWorkspace {
         M ln2;          // (d, N)   LN2 mid
         V ln2Mean, ln2Rstd;  // (N)
         M fc;           // (4d, N)  relu(W1 ln2 + b1)
-        // gradients (withGrad): d(L)/d of the tensor named
-        M dx, dln1, dqkv, dmid, dln2, dfc;
+        M qkRaw;        // QK-norm: (d + dkv, N) q and k before their RMSNorm; else empty
+        M qkRstd;       // QK-norm: (N, H + KV) their 1 / rms, column r = head segment r of qkRaw
+        // gradients (withGrad): d(L)/d of the tensor named; dqkNorm (QK-norm): of the normalised q and k
+        M dx, dln1, dqkv, dmid, dln2, dfc, dqkNorm;
     };
 
     Eigen::Index capacity = 0;  // columns

@@ -163,6 +163,8 @@ private Q_SLOTS:
         QTest::newRow("scaling with alibi") << QStringList { "pos=alibi", "scaling=yarn" } << "scaling";
         QTest::newRow("kv_heads not dividing") << QStringList { "kv_heads=3" } << "kv_heads";
         QTest::newRow("kv_heads beyond") << QStringList { "kv_heads=17" } << "kv_heads";
+        QTest::newRow("norm") << QStringList { "norm=batchnorm" } << "norm";
+        QTest::newRow("qk_norm") << QStringList { "qk_norm=yes" } << "qk_norm";
         QTest::newRow("feedback") << QStringList { "feedback=some" } << "feedback";
         QTest::newRow("heads not dividing") << QStringList { "heads=5" } << "heads";
         QTest::newRow("odd seq_len") << QStringList { "seq_len=7" } << "seq_len";

@@ -32,6 +32,8 @@ struct Variant {
     FeedbackMode feedback = FeedbackMode::Off;
     int heads = 2;
     int kvHeads = 0;
+    bool rmsNorm = false;
+    bool qkNorm = false;
 };
 
 TransformerShape shapeOf(const Variant &v)
@@ -43,6 +45,8 @@ TransformerShape shapeOf(const Variant &v)
     s.heads = v.heads;
     s.window = v.window;
     s.kvHeads = v.kvHeads;
+    s.rmsNorm = v.rmsNorm;
+    s.qkNorm = v.qkNorm;
     s.feedback = v.feedback != FeedbackMode::Off;
     return s;
 }
@@ -112,16 +116,22 @@ private Q_SLOTS:
         QTest::addColumn<int>("feedback");
         QTest::addColumn<int>("heads");
         QTest::addColumn<int>("kvHeads");
+        QTest::addColumn<QString>("flags");  // "r": norm=rmsnorm, "q": qk_norm=on
         const int rope = int(PositionalScheme::Rope), alibi = int(PositionalScheme::Alibi);
         const int off = int(FeedbackMode::Off), exact = int(FeedbackMode::Exact);
-        QTest::newRow("window 3") << rope << 3 << off << 2 << 0;
-        QTest::newRow("window 1") << rope << 1 << off << 2 << 0;
-        QTest::newRow("alibi") << alibi << 0 << off << 2 << 0;
-        QTest::newRow("window 2, alibi, exact feedback") << alibi << 2 << exact << 2 << 0;
-        QTest::newRow("kv_heads 1 (multi-query)") << rope << 0 << off << 2 << 1;
-        QTest::newRow("kv_heads 2 of 4 heads") << rope << 0 << off << 4 << 2;
-        QTest::newRow("kv_heads 1, exact feedback") << rope << 0 << exact << 2 << 1;
-        QTest::newRow("all: window 2, alibi, kv_heads 2 of 4, exact feedback") << alibi << 2 << exact << 4 << 2;
+        QTest::newRow("window 3") << rope << 3 << off << 2 << 0 << QString();
+        QTest::newRow("window 1") << rope << 1 << off << 2 << 0 << QString();
+        QTest::newRow("alibi") << alibi << 0 << off << 2 << 0 << QString();
+        QTest::newRow("window 2, alibi, exact feedback") << alibi << 2 << exact << 2 << 0 << QString();
+        QTest::newRow("kv_heads 1 (multi-query)") << rope << 0 << off << 2 << 1 << QString();
+        QTest::newRow("kv_heads 2 of 4 heads") << rope << 0 << off << 4 << 2 << QString();
+        QTest::newRow("kv_heads 1, exact feedback") << rope << 0 << exact << 2 << 1 << QString();
+        QTest::newRow("rmsnorm") << rope << 0 << off << 2 << 0 << QString("r");
+        QTest::newRow("qk_norm") << rope << 0 << off << 2 << 0 << QString("q");
+        QTest::newRow("qk_norm, kv_heads 1, no positions") << int(PositionalScheme::None) << 0 << off << 2 << 1 << QString("q");
+        QTest::newRow("rmsnorm, qk_norm, exact feedback") << rope << 0 << exact << 2 << 0 << QString("rq");
+        QTest::newRow("all: window 2, alibi, kv_heads 2 of 4, rmsnorm, qk_norm, exact feedback")
+            << alibi << 2 << exact << 4 << 2 << QString("rq");
     }
     void gradients()
     {
@@ -130,7 +140,10 @@ private Q_SLOTS:
         QFETCH(int, feedback);
         QFETCH(int, heads);
         QFETCH(int, kvHeads);
+        QFETCH(QString, flags);
         Variant v;
+        v.rmsNorm = flags.contains('r');
+        v.qkNorm = flags.contains('q');
         v.heads = heads;
         v.kvHeads = kvHeads;
         v.pos = PositionalScheme(pos);
@@ -194,6 +207,9 @@ private Q_SLOTS:
         Variant v;
         v.pos = PositionalScheme::Alibi;
         v.window = 2;
+        v.kvHeads = 1;
+        v.rmsNorm = true;
+        v.qkNorm = true;
         Setup su(v);
         TransformerNet<double> net(su.shape);
         randomise(net, 51);
@@ -286,6 +302,14 @@ private Q_SLOTS:
         c.kvHeads = H;
         QCOMPARE(transformerParameterCount(c), 101632LL);
         c.kvHeads = 0;
+        // RMSNorm drops the biases of LN1, LN2 (per layer) and LN_f; QK-norm adds 2 d_head per layer
+        c.rmsNorm = true;
+        QCOMPARE(transformerParameterCount(c), 101632LL - (2 * L + 1) * d);
+        c.qkNorm = true;
+        QCOMPARE(transformerParameterCount(c), 101632LL - (2 * L + 1) * d + L * 2 * dh);
+        c.rmsNorm = false;
+        QCOMPARE(transformerParameterCount(c), 101632LL + L * 2 * dh);
+        c.qkNorm = false;
         c.window = 8;
         QCOMPARE(transformerParameterCount(c), 101632LL);  // a mask, no parameters
         c.window = 0;
