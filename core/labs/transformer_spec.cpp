@@ -138,6 +138,9 @@ const LabSpec &transformerCommandSpec()
         s.params.push_back(choice("qk_norm", "QK-norm", { "off", "on" }, "off",
                                   "on: RMSNorm of every head's query and key before RoPE, with a learned scale of "
                                   "d_head for the queries and one for the keys."));
+        s.params.push_back(choice("attn_gate", "attention gate", { "off", "on" }, "off",
+                                  "on: every head's attention output times sigmoid(LN1(x) W_theta), W_theta d x d per "
+                                  "layer (gated attention, Qiu et al. 2025)."));
         return s;
     }();
     return spec;
@@ -179,6 +182,7 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
         c.kvHeads = int(v.integer("kv_heads"));
         c.rmsNorm = v.text("norm") == "rmsnorm";
         c.qkNorm = v.text("qk_norm") == "on";
+        c.attnGate = v.text("attn_gate") == "on";
     }
     if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");

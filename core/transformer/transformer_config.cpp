@@ -106,6 +106,7 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.kvHeads = c.kvHeads;
     s.rmsNorm = c.rmsNorm;
     s.qkNorm = c.qkNorm;
+    s.attnGate = c.attnGate;
     return s;
 }
 
@@ -132,7 +133,8 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     const double keys = exact ? (T + 1) / 2 : T;
     // q, k, v: d + 2 kv_heads d_head rows (3d without grouped-query attention)
     const double qkv = d + 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * (d / c.heads);
-    const double layer = mm(qkv, d, N) + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
+    const double gate = c.attnGate ? mm(d, d, N) : 0.0;  // gated attention: W_theta ln1
+    const double layer = mm(qkv, d, N) + gate + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
     const double stack = c.layers * layer, head = mm(V, d, N);
     const double fusionE = feedback ? mm(2 * d, d, N) : 0.0, fusionH = fusionE;  // [W_a; W_b] on e, on h
     const int passes = c.feedback == FeedbackMode::KPass ? c.passes : 1;

@@ -54,6 +54,7 @@ struct TransformerConfig {
     int kvHeads = 0;         // grouped-query attention: key/value heads, dividing heads (0 = heads; 1 = multi-query)
     bool rmsNorm = false;    // norm: rmsnorm (LN1, LN2, LN_f without mean and bias) or layernorm
     bool qkNorm = false;     // qk_norm: RMSNorm of each head's q and k before RoPE, a learned scale (d_head) each
+    bool attnGate = false;   // attn_gate: o = SDPA(...) * sigmoid(LN1(x) W_theta), W_theta d x d per layer
     PositionalScheme pos = PositionalScheme::Rope;
     double base = 10000.0;   // b of the sinusoidal table and of RoPE
     bool embedScale = false; // x_t = sqrt(d) E[tok_t] (Vaswani et al.) instead of E[tok_t]

@@ -32,6 +32,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("kv_heads", c.kvHeads > 0 ? c.kvHeads : c.heads)
         .field("norm", c.rmsNorm ? "rmsnorm" : "layernorm")
         .field("qk_norm", c.qkNorm ? "on" : "off")
+        .field("attn_gate", c.attnGate ? "on" : "off")
         .field("base", c.base)
         .field("embed_scale", c.embedScale)
         .field("scaling", scalingMethodName(c.scaling))

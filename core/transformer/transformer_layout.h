@@ -22,6 +22,7 @@ struct TransformerShape {
     int kvHeads = 0;        // grouped-query attention: key/value heads, dividing H (0 = H; 1 = multi-query)
     bool rmsNorm = false;   // LN1, LN2 and LN_f are RMSNorm (no mean, no bias) instead of LayerNorm
     bool qkNorm = false;    // RMSNorm of every head's q and k before RoPE, learned scales (dh) for q and for k
+    bool attnGate = false;  // gated attention: o = SDPA(...) * sigmoid(W_theta LN1(x)), W_theta (d, d) per layer
 
     int kv() const { return kvHeads > 0 ? kvHeads : heads; }
     int dKv() const { return kv() * dHead(); }            // rows of k, and of v
@@ -44,6 +45,7 @@ struct TransformerLayout {
         Slot W1, b1;                  // (4d, d), (4d)
         Slot W2, b2;                  // (d, 4d), (d)
         Slot qNorm, kNorm;            // QK-norm: the scales of the queries and of the keys, (dh) each; else size 0
+        Slot Wg;                      // gated attention: W_theta (d, d); else size 0
     };
     Slot E;                   // (d, V)
     std::vector<Block> blocks;
@@ -71,6 +73,7 @@ struct TransformerLayout {
             add(b.b2, d, 1);
             add(b.qNorm, s.qkNorm ? s.dHead() : 0, 1);
             add(b.kNorm, s.qkNorm ? s.dHead() : 0, 1);
+            add(b.Wg, s.attnGate ? d : 0, d);
         }
         add(lnfw, d, 1);
         add(lnfb, bias, 1);
@@ -104,6 +107,7 @@ struct TransformerLayout {
                 f(p + "q_norm", b.qNorm);
                 f(p + "k_norm", b.kNorm);
             }
+            if (b.Wg.size()) f(p + "W_theta", b.Wg);
         }
         f("ln_f.weight", lnfw);
         if (lnfb.size()) f("ln_f.bias", lnfb);

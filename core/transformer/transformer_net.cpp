@@ -39,6 +39,7 @@ void TransformerNet<S>::init(Rng &rng)
         constant(b.b2, 0.0);
         constant(b.qNorm, 1.0);
         constant(b.kNorm, 1.0);
+        normal(b.Wg);
     }
     constant(L_.lnfw, 1.0);
     constant(L_.lnfb, 0.0);

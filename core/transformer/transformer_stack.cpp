@@ -1,6 +1,7 @@
 #include "core/transformer/transformer_stack.h"
 
 #include "core/interpret/ablation.h"
+#include "core/transformer/attention_gate.h"
 #include "core/transformer/chunked_products.h"
 #include "core/transformer/rms_norm.h"
 #include "core/transformer/transformer_layers.h"
@@ -86,7 +87,9 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     });
 
     // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights. Head h
-    // reads key/value head g = h / G (grouped-query attention; G = 1 without it)
+    // reads key/value head g = h / G (grouped-query attention; G = 1 without it). Gated attention
+    // writes it to sdpa, and atty = sdpa * gate below
+    S *yout = s_.attnGate ? a.sdpa.data() : a.atty.data();
     const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T);
     par_.forEach(B * H, [&](Eigen::Index i) {
         const Eigen::Index b = i / H, h = i % H, g = h / G;
@@ -94,7 +97,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, Eigen::OuterStride<>(B * ld));
         nn::ConstStrided<S> k(qkv + b * ld + d + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
         nn::ConstStrided<S> v(qkv + b * ld + d + dkv + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
-        nn::Strided<S> y(a.atty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+        nn::Strided<S> y(yout + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
         Eigen::Map<M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
         nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale, s_.window, pos.slope(h));
     });
@@ -102,6 +105,12 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     // mid = x + W_O atty; ln2 = LN2(mid); fc = relu(W1 ln2 + b1); out = mid + W2 fc + b2
     const bool ffnOff = ablation && ablation->ffnIsOff(l);
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        if (s_.attnGate) {
+            // gated attention: atty = sdpa * sigmoid(W_theta ln1)
+            auto g = a.gate.middleCols(c, n);
+            nn::product<S>(g, P(params, w.Wg), a.ln1.middleCols(c, n), false);
+            nn::attention_gate_forward<S>(a.atty.middleCols(c, n), g, a.sdpa.middleCols(c, n));
+        }
         if (ablation) {
             // the hook point where each head's output enters W_O: ablated heads read 0 or their mean
             for (const HeadId &id : ablation->heads) {
@@ -172,6 +181,11 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         // in the forward pass this was: mid = x + W_O atty
         a.dx.middleCols(c, n) = dmid;
         nn::product<S>(ws.datty.middleCols(c, n), P(params, w.Wo).transpose(), dmid, false);
+        if (s_.attnGate) {
+            // in the forward pass this was: atty = sdpa * sigmoid(W_theta ln1); datty becomes d(L)/d(sdpa)
+            nn::attention_gate_backward<S>(ws.datty.middleCols(c, n), a.dgate.middleCols(c, n), a.sdpa.middleCols(c, n),
+                                           a.gate.middleCols(c, n));
+        }
     });
 
     // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head).
@@ -216,6 +230,7 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         // in the forward pass this was: qkv = W_qkv ln1, ln1 = LN1(x)
         auto dln1 = a.dln1.middleCols(c, n);
         nn::product<S>(dln1, P(params, w.Wqkv).transpose(), dqkv, false);
+        if (s_.attnGate) nn::product<S>(dln1, P(params, w.Wg).transpose(), a.dgate.middleCols(c, n), true);  // the gate's
         nn::norm_backward_inp<S>(s_.rmsNorm, a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
                                  a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
     });
@@ -241,6 +256,8 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
                                     a.ln2Mean.head(N), a.ln2Rstd.head(N));
         // mid = x + W_O atty
         nn::product_backward_weight<S>(par_, G(grads, w.Wo), all(a.dmid), all(a.atty));
+        // atty = sdpa * sigmoid(W_theta ln1)
+        if (s_.attnGate) nn::product_backward_weight<S>(par_, G(grads, w.Wg), all(a.dgate), all(a.ln1));
         // q, k = RMSNorm(q) g_q, RMSNorm(k) g_k per head (QK-norm)
         if (s_.qkNorm)
             nn::qknorm_backward_params<S>(GV(grads, w.qNorm), GV(grads, w.kNorm), all(a.dqkNorm), all(a.qkRaw),

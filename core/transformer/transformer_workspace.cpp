@@ -37,6 +37,9 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
         mat(l.qkRaw, d + s.dKv(), s.qkNorm);
         l.qkRstd.setZero(s.qkNorm ? N : 0, s.qkNorm ? s.heads + s.kv() : 0);
         mat(l.dqkNorm, d + s.dKv(), grad && s.qkNorm);
+        mat(l.sdpa, d, s.attnGate);
+        mat(l.gate, d, s.attnGate);
+        mat(l.dgate, d, grad && s.attnGate);
         mat(l.dx, d, grad);
         mat(l.dln1, d, grad);
         mat(l.dqkv, s.qkvRows(), grad);
@@ -81,10 +84,13 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
     rows += d + d + 2 + 2 * V + 2;                               // xL, h, stats, logits, probs, colmax, logsum
     const double qkn = s.qkNorm ? 1.0 : 0.0;
     rows += qkn * s.layers * (d + s.dKv() + s.heads + s.kv());  // qkRaw, qkRstd
+    const double gated = s.attnGate ? 1.0 : 0.0;
+    rows += gated * s.layers * 2 * d;                            // sdpa, gate
     double att = double(s.layers) * s.heads * nn::attentionRows(len);  // per column
     if (grad) {
         rows += s.layers * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc
         rows += qkn * s.layers * (d + s.dKv());                   // dqkNorm
+        rows += gated * s.layers * d;                            // dgate
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
         att += double(s.heads) * nn::attentionRows(len);         // datt
     }

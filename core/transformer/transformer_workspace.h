@@ -32,8 +32,11 @@ struct TransformerWorkspace {
         M fc;           // (4d, N)  relu(W1 ln2 + b1)
         M qkRaw;        // QK-norm: (d + dkv, N) q and k before their RMSNorm; else empty
         M qkRstd;       // QK-norm: (N, H + KV) their 1 / rms, column r = head segment r of qkRaw
+        M sdpa, gate;   // gated attention: (d, N) the heads' outputs before the gate, sigmoid(W_theta ln1);
+                        //          atty = sdpa * gate. Else empty
         // gradients (withGrad): d(L)/d of the tensor named; dqkNorm (QK-norm): of the normalised q and k
         M dx, dln1, dqkv, dmid, dln2, dfc, dqkNorm;
+        M dgate;        // gated attention: d(L)/d(W_theta ln1)
     };
 
     Eigen::Index capacity = 0;  // columns

@@ -34,6 +34,7 @@ struct Variant {
     int kvHeads = 0;
     bool rmsNorm = false;
     bool qkNorm = false;
+    bool attnGate = false;
 };
 
 TransformerShape shapeOf(const Variant &v)
@@ -47,6 +48,7 @@ TransformerShape shapeOf(const Variant &v)
     s.kvHeads = v.kvHeads;
     s.rmsNorm = v.rmsNorm;
     s.qkNorm = v.qkNorm;
+    s.attnGate = v.attnGate;
     s.feedback = v.feedback != FeedbackMode::Off;
     return s;
 }
@@ -116,7 +118,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("feedback");
         QTest::addColumn<int>("heads");
         QTest::addColumn<int>("kvHeads");
-        QTest::addColumn<QString>("flags");  // "r": norm=rmsnorm, "q": qk_norm=on
+        QTest::addColumn<QString>("flags");  // "r": norm=rmsnorm, "q": qk_norm=on, "g": attn_gate=on
         const int rope = int(PositionalScheme::Rope), alibi = int(PositionalScheme::Alibi);
         const int off = int(FeedbackMode::Off), exact = int(FeedbackMode::Exact);
         QTest::newRow("window 3") << rope << 3 << off << 2 << 0 << QString();
@@ -130,8 +132,10 @@ private Q_SLOTS:
         QTest::newRow("qk_norm") << rope << 0 << off << 2 << 0 << QString("q");
         QTest::newRow("qk_norm, kv_heads 1, no positions") << int(PositionalScheme::None) << 0 << off << 2 << 1 << QString("q");
         QTest::newRow("rmsnorm, qk_norm, exact feedback") << rope << 0 << exact << 2 << 0 << QString("rq");
-        QTest::newRow("all: window 2, alibi, kv_heads 2 of 4, rmsnorm, qk_norm, exact feedback")
-            << alibi << 2 << exact << 4 << 2 << QString("rq");
+        QTest::newRow("attn_gate") << rope << 0 << off << 2 << 0 << QString("g");
+        QTest::newRow("attn_gate, exact feedback") << rope << 0 << exact << 2 << 0 << QString("g");
+        QTest::newRow("all: window 2, alibi, kv_heads 2 of 4, rmsnorm, qk_norm, attn_gate, exact feedback")
+            << alibi << 2 << exact << 4 << 2 << QString("rqg");
     }
     void gradients()
     {
@@ -144,6 +148,7 @@ private Q_SLOTS:
         Variant v;
         v.rmsNorm = flags.contains('r');
         v.qkNorm = flags.contains('q');
+        v.attnGate = flags.contains('g');
         v.heads = heads;
         v.kvHeads = kvHeads;
         v.pos = PositionalScheme(pos);
@@ -178,6 +183,23 @@ private Q_SLOTS:
             }
     }
 
+    // The gate: what enters W_O is every head's attention output times sigmoid(W_theta LN1(x)).
+    void gateMultipliesTheHeads()
+    {
+        Variant v;
+        v.attnGate = true;
+        Setup su(v);
+        TransformerNet<double> net(su.shape);
+        randomise(net, 7);
+        net.forward(su.ws, su.batch, su.pos, FeedbackMode::Off, 1);
+        const auto &a = su.ws.layer[1];
+        const Eigen::Index N = su.ws.columns();
+        const Eigen::MatrixXd pre = net.P(net.layout().blocks[1].Wg) * a.ln1.leftCols(N);
+        const Eigen::MatrixXd gate = (1.0 + (-pre.array()).exp()).inverse().matrix();
+        QVERIFY((a.atty.leftCols(N) - a.sdpa.leftCols(N).cwiseProduct(gate)).cwiseAbs().maxCoeff() < 1e-14);
+        QVERIFY(a.sdpa.leftCols(N).cwiseAbs().maxCoeff() > 0.1);
+    }
+
     // ALiBi's slopes m_h = 2^(-8h/H), h = 1..H: 1/16, 1/256 for two heads; 2^-1 .. 2^-8 for eight.
     void alibiSlopes()
     {
@@ -210,6 +232,7 @@ private Q_SLOTS:
         v.kvHeads = 1;
         v.rmsNorm = true;
         v.qkNorm = true;
+        v.attnGate = true;
         Setup su(v);
         TransformerNet<double> net(su.shape);
         randomise(net, 51);
@@ -310,6 +333,10 @@ private Q_SLOTS:
         c.rmsNorm = false;
         QCOMPARE(transformerParameterCount(c), 101632LL + L * 2 * dh);
         c.qkNorm = false;
+        // the gate adds W_theta, d x d per layer
+        c.attnGate = true;
+        QCOMPARE(transformerParameterCount(c), 101632LL + L * d * d);
+        c.attnGate = false;
         c.window = 8;
         QCOMPARE(transformerParameterCount(c), 101632LL);  // a mask, no parameters
         c.window = 0;
