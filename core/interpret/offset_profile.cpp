@@ -13,7 +13,8 @@ OffsetProfile::OffsetProfile(int layers, int heads, int dHead, int positions)
 
 void OffsetProfile::add(const TransformerWorkspace<float> &ws, float scale)
 {
-    if (ws.T != P_ || int(ws.layer.size()) != L_) throw std::logic_error("OffsetProfile: the workspace's sequences differ");
+    // (looped depth: the first loop's L blocks)
+    if (ws.T != P_ || int(ws.layer.size()) < L_) throw std::logic_error("OffsetProfile: the workspace's sequences differ");
     // q in rows [0, d), k in [d, d + dkv): head h reads key head h / G (grouped-query attention)
     const Eigen::Index B = ws.B, d = Eigen::Index(H_) * dh_, ld = ws.layer[0].qkv.rows(), dkv = (ld - d) / 2;
     const int G = int(d / dkv);

@@ -25,20 +25,23 @@ Grid grid(int layers, int heads, double value = kNaN)
     return Grid(std::size_t(layers), std::vector<double>(std::size_t(heads), value));
 }
 
-// The atty sums of one forward pass, per layer (d values), and the columns they cover.
+// The atty sums of one forward pass, per layer (d values), and the columns they cover. Looped depth:
+// the L layers' weights run several times; a layer's mean is over all its applications.
 struct MeanSums {
+    explicit MeanSums(int l) : layers(std::size_t(l)) {}
+    std::size_t layers;
     std::vector<std::vector<double>> sums;
     long long columns = 0;
 
     void add(const TransformerWorkspace<float> &ws)
     {
         const Eigen::Index N = ws.columns();
-        if (sums.empty()) sums.assign(ws.layer.size(), std::vector<double>(std::size_t(ws.layer[0].atty.rows()), 0.0));
+        if (sums.empty()) sums.assign(layers, std::vector<double>(std::size_t(ws.layer[0].atty.rows()), 0.0));
         for (std::size_t l = 0; l < ws.layer.size(); ++l) {
-            Eigen::Map<Eigen::VectorXd> s(sums[l].data(), Eigen::Index(sums[l].size()));
+            Eigen::Map<Eigen::VectorXd> s(sums[l % layers].data(), Eigen::Index(sums[l % layers].size()));
             s += ws.layer[l].atty.leftCols(N).cast<double>().rowwise().sum();
         }
-        columns += N;
+        columns += N * Eigen::Index(ws.layer.size() / layers);
     }
     std::vector<std::vector<double>> means() const
     {
@@ -66,7 +69,7 @@ Grid averaged(const std::vector<double> &sums, const std::vector<long long> &cou
 std::vector<std::vector<double>> TransformerAnatomy::headMeans(TransformerEvaluator &evaluator, FeedbackMode mode,
                                                               int passes)
 {
-    MeanSums m;
+    MeanSums m(evaluator.config().layers);
     evaluator.forEachHeldout(mode, passes, nullptr,
                              [&](const TransformerBatch &, TransformerWorkspace<float> &ws) { m.add(ws); });
     return m.means();
@@ -82,7 +85,7 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
     const float scale = evaluator.tables().scale;
 
     // 1. The unablated pass: means, previous-token and induction scores, offset profile, logit lens.
-    MeanSums means;
+    MeanSums means(L);
     std::vector<double> prevSums(std::size_t(LH), 0.0), indSums(std::size_t(LH), 0.0), sinkSums(std::size_t(LH), 0.0);
     std::vector<long long> prevCounts(std::size_t(LH), 0), indCounts(std::size_t(LH), 0), sinkCounts(std::size_t(LH), 0);
     std::vector<std::array<double, 3>> lensSums(std::size_t(L), { 0, 0, 0 });

@@ -141,6 +141,9 @@ const LabSpec &transformerCommandSpec()
         s.params.push_back(choice("attn_gate", "attention gate", { "off", "on" }, "off",
                                   "on: every head's attention output times sigmoid(LN1(x) W_theta), W_theta d x d per "
                                   "layer (gated attention, Qiu et al. 2025)."));
+        s.params.push_back(integer("loop", "loops", 1, 8, 1,
+                                   "Looped depth: the layers applied this many times with the same weights (the "
+                                   "gradients add up over the loops); maps and scores are the first loop's."));
         return s;
     }();
     return spec;
@@ -183,6 +186,7 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
         c.rmsNorm = v.text("norm") == "rmsnorm";
         c.qkNorm = v.text("qk_norm") == "on";
         c.attnGate = v.text("attn_gate") == "on";
+        c.loop = int(v.integer("loop"));
     }
     if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");

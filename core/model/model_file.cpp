@@ -32,7 +32,7 @@ void writeConfig(ByteWriter &w, const TransformerConfig &c)
     w.f64(c.divergeLoss).i32(c.threads).i32(c.evalEvery).i32(c.evalSequences).i32(c.probeEvery).f64(c.probeSeconds);
     w.i32(c.sampleChars).f64(c.sampleTemperature);
     // version 2: the model options of "Recent Developments"
-    w.i32(c.window).i32(c.kvHeads).u8(c.rmsNorm).u8(c.qkNorm).u8(c.attnGate);
+    w.i32(c.window).i32(c.kvHeads).u8(c.rmsNorm).u8(c.qkNorm).u8(c.attnGate).i32(c.loop);
 }
 
 void writeShape(ByteWriter &w, const TransformerShape &s)
@@ -139,6 +139,7 @@ bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
         r.flag(c.rmsNorm, "norm");
         r.flag(c.qkNorm, "qk_norm");
         r.flag(c.attnGate, "attn_gate");
+        r.integer(c.loop, "loop", INT_MIN, INT_MAX);
     }
     if (!r.ok()) return false;
     // The same checks as a training's (ranges, divisibility, the 2 GiB budget), the text aside.

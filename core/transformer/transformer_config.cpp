@@ -107,6 +107,7 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.rmsNorm = c.rmsNorm;
     s.qkNorm = c.qkNorm;
     s.attnGate = c.attnGate;
+    s.loops = c.loop;
     return s;
 }
 
@@ -135,7 +136,7 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     const double qkv = d + 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * (d / c.heads);
     const double gate = c.attnGate ? mm(d, d, N) : 0.0;  // gated attention: W_theta ln1
     const double layer = mm(qkv, d, N) + gate + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
-    const double stack = c.layers * layer, head = mm(V, d, N);
+    const double stack = double(c.layers) * c.loop * layer, head = mm(V, d, N);  // looped: every application
     const double fusionE = feedback ? mm(2 * d, d, N) : 0.0, fusionH = fusionE;  // [W_a; W_b] on e, on h
     const int passes = c.feedback == FeedbackMode::KPass ? c.passes : 1;
     // forward: the e part of the fusion once, every pass's h part and stack, the head
@@ -157,7 +158,7 @@ double transformerWorkspaceBytes(const TransformerConfig &c)
                                                 Eigen::Index(longest), false);
     const double evalSequences = c.evalSequences > 0 ? c.evalSequences : 4.0 * c.batch;
     bytes += (evalSequences + c.batch) * c.seqLen * (2 * sizeof(int) + 2 * sizeof(float));  // the batches
-    bytes += double(c.layers) * c.heads * c.seqLen * c.seqLen * sizeof(float);             // a snapshot's maps
+    bytes += double(c.layers) * c.heads * c.seqLen * c.seqLen * sizeof(float);             // a snapshot's maps (first loop)
     if (c.task == TransformerTask::Text) bytes += 9.0 * double(c.text.size());            // decoded and encoded text
     return bytes;
 }
@@ -184,6 +185,7 @@ std::string checkTransformerSettings(const TransformerConfig &c)
     const LabSpec &options = transformerCommandSpec();
     if (std::string err = checkNumber(*options.find("window"), c.window); !err.empty()) return err;
     if (std::string err = checkNumber(*options.find("kv_heads"), c.kvHeads); !err.empty()) return err;
+    if (std::string err = checkNumber(*options.find("loop"), c.loop); !err.empty()) return err;
     const std::string T = std::to_string(c.seqLen);
     if (inductionTask(c.task) && (c.seqLen % 2 || c.seqLen < 4))
         return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;

@@ -55,6 +55,7 @@ struct TransformerConfig {
     bool rmsNorm = false;    // norm: rmsnorm (LN1, LN2, LN_f without mean and bias) or layernorm
     bool qkNorm = false;     // qk_norm: RMSNorm of each head's q and k before RoPE, a learned scale (d_head) each
     bool attnGate = false;   // attn_gate: o = SDPA(...) * sigmoid(LN1(x) W_theta), W_theta d x d per layer
+    int loop = 1;            // loop: the L blocks applied this many times with shared weights (1..8)
     PositionalScheme pos = PositionalScheme::Rope;
     double base = 10000.0;   // b of the sinusoidal table and of RoPE
     bool embedScale = false; // x_t = sqrt(d) E[tok_t] (Vaswani et al.) instead of E[tok_t]

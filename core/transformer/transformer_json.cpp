@@ -33,6 +33,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("norm", c.rmsNorm ? "rmsnorm" : "layernorm")
         .field("qk_norm", c.qkNorm ? "on" : "off")
         .field("attn_gate", c.attnGate ? "on" : "off")
+        .field("loop", c.loop)
         .field("base", c.base)
         .field("embed_scale", c.embedScale)
         .field("scaling", scalingMethodName(c.scaling))

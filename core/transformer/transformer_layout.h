@@ -23,11 +23,13 @@ struct TransformerShape {
     bool rmsNorm = false;   // LN1, LN2 and LN_f are RMSNorm (no mean, no bias) instead of LayerNorm
     bool qkNorm = false;    // RMSNorm of every head's q and k before RoPE, learned scales (dh) for q and for k
     bool attnGate = false;  // gated attention: o = SDPA(...) * sigmoid(W_theta LN1(x)), W_theta (d, d) per layer
+    int loops = 1;          // looped depth: the L blocks applied `loops` times with the same weights
 
     int kv() const { return kvHeads > 0 ? kvHeads : heads; }
     int dKv() const { return kv() * dHead(); }            // rows of k, and of v
     int qkvRows() const { return dModel + 2 * dKv(); }   // q, k, v stacked: d + 2 kv d_head
     int group() const { return heads / kv(); }            // query heads per key/value head
+    int depth() const { return layers * loops; }          // blocks applied: block l uses the weights of l % L
 
     int dHead() const { return dModel / heads; }
     int ffn() const { return 4 * dModel; }

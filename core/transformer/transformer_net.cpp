@@ -188,7 +188,7 @@ double TransformerNet<S>::readLayer(TransformerWorkspace<S> &ws, const Transform
 {
     if (layer < 0 || layer >= s_.layers || batch.columns() != ws.columns())
         throw std::logic_error("TransformerNet::readLayer: no such layer, or not the batch of the last forward");
-    stack_.readout(params.data(), ws, layer, 0, ws.T);
+    stack_.readout(params.data(), ws, (s_.loops - 1) * s_.layers + layer, 0, ws.T);  // looped: the last loop's
     return head(ws, batch);
 }
 

@@ -42,8 +42,9 @@ template <typename S>
 void TransformerStack<S>::forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos,
                                   Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const
 {
-    for (int l = 0; l < s_.layers; ++l) blockForward(params, ws, pos, l, p0, p1, ablation);
-    readout(params, ws, s_.layers - 1, p0, p1);
+    // block l applies the weights of block l % L: the stack `loops` times (looped depth)
+    for (int l = 0; l < s_.depth(); ++l) blockForward(params, ws, pos, l, p0, p1, ablation);
+    readout(params, ws, s_.depth() - 1, p0, p1);
 }
 
 template <typename S>
@@ -51,7 +52,7 @@ void TransformerStack<S>::readout(const S *params, TransformerWorkspace<S> &ws, 
                                   Eigen::Index p1) const
 {
     // h = LN_f(x_{layer + 1}); x_L = xL
-    const M &x = layer + 1 < s_.layers ? ws.layer[std::size_t(layer) + 1].x : ws.xL;
+    const M &x = layer + 1 < s_.depth() ? ws.layer[std::size_t(layer) + 1].x : ws.xL;
     const Eigen::Index B = ws.B;
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         nn::norm_forward<S>(s_.rmsNorm, ws.h.middleCols(c, n), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n),
@@ -64,9 +65,10 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
                                        int l, Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const
 {
     using Layer = typename TransformerWorkspace<S>::Layer;
-    const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    const int wl = l % s_.layers;  // the weights' layer (looped depth: l >= L repeats them)
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(wl)];
     Layer &a = ws.layer[std::size_t(l)];
-    M &out = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].x : ws.xL;
+    M &out = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].x : ws.xL;
     const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
@@ -103,7 +105,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     });
 
     // mid = x + W_O atty; ln2 = LN2(mid); fc = relu(W1 ln2 + b1); out = mid + W2 fc + b2
-    const bool ffnOff = ablation && ablation->ffnIsOff(l);
+    const bool ffnOff = ablation && ablation->ffnIsOff(wl);
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         if (s_.attnGate) {
             // gated attention: atty = sdpa * sigmoid(W_theta ln1)
@@ -114,11 +116,11 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         if (ablation) {
             // the hook point where each head's output enters W_O: ablated heads read 0 or their mean
             for (const HeadId &id : ablation->heads) {
-                if (id.layer != l) continue;
+                if (id.layer != wl) continue;
                 auto y = a.atty.block(Eigen::Index(id.head) * dh, c, dh, n);
                 if (ablation->kind == AblationKind::Mean)
                     y.colwise() = Eigen::Map<const Eigen::VectorXd>(
-                                      ablation->means[std::size_t(l)].data() + Eigen::Index(id.head) * dh, dh)
+                                      ablation->means[std::size_t(wl)].data() + Eigen::Index(id.head) * dh, dh)
                                       .template cast<S>();
                 else
                     y.setZero();
@@ -152,7 +154,7 @@ void TransformerStack<S>::backwardData(const S *params, TransformerWorkspace<S> 
         nn::norm_backward_inp<S>(s_.rmsNorm, ws.dxL.middleCols(c, n), ws.dh.middleCols(c, n), ws.xL.middleCols(c, n),
                                  PV(params, L_.lnfw), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n));
     });
-    for (int l = s_.layers - 1; l >= 0; --l) blockBackwardData(params, ws, pos, l, p0, p1);
+    for (int l = s_.depth() - 1; l >= 0; --l) blockBackwardData(params, ws, pos, l, p0, p1);
 }
 
 template <typename S>
@@ -161,9 +163,9 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
                                             Eigen::Index p1) const
 {
     using Layer = typename TransformerWorkspace<S>::Layer;
-    const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
     Layer &a = ws.layer[std::size_t(l)];
-    const M &dout = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
     const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
@@ -241,10 +243,11 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
 {
     const Eigen::Index N = ws.columns();
     auto all = [N](const M &m) { return m.leftCols(N); };
-    for (int l = 0; l < s_.layers; ++l) {
-        const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    // looped depth: every application of a block adds its share to the shared weights' gradients
+    for (int l = 0; l < s_.depth(); ++l) {
+        const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
         typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
-        const M &dout = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+        const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
         // out = mid + W2 fc + b2
         nn::product_backward_weight<S>(par_, G(grads, w.W2), all(dout), all(a.fc));
         nn::bias_backward<S>(GV(grads, w.b2), all(dout));

@@ -20,7 +20,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     mat(fzEmb, 2 * d, s.feedback);
     mat(fz, 2 * d, s.feedback);
     mat(gate, d, s.feedback);
-    layer.resize(std::size_t(s.layers));
+    layer.resize(std::size_t(s.depth()));
     for (Layer &l : layer) {
         mat(l.x, d);
         mat(l.ln1, d);
@@ -80,17 +80,17 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
     const double d = s.dModel, f = s.ffn(), V = s.vocab, fb = s.feedback ? 1.0 : 0.0, qkv = s.qkvRows();
     // rows of (rows, capacity) matrices and vectors, as allocated by reserve()
     double rows = d + fb * (d + 2 * d + 2 * d + d);               // emb, hprev, fzEmb, fz, gate
-    rows += s.layers * (d + d + 2 + qkv + d + d + d + 2 + f);    // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
+    rows += s.depth() * (d + d + 2 + qkv + d + d + d + 2 + f);    // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
     rows += d + d + 2 + 2 * V + 2;                               // xL, h, stats, logits, probs, colmax, logsum
     const double qkn = s.qkNorm ? 1.0 : 0.0;
-    rows += qkn * s.layers * (d + s.dKv() + s.heads + s.kv());  // qkRaw, qkRstd
+    rows += qkn * s.depth() * (d + s.dKv() + s.heads + s.kv());  // qkRaw, qkRstd
     const double gated = s.attnGate ? 1.0 : 0.0;
-    rows += gated * s.layers * 2 * d;                            // sdpa, gate
-    double att = double(s.layers) * s.heads * nn::attentionRows(len);  // per column
+    rows += gated * s.depth() * 2 * d;                            // sdpa, gate
+    double att = double(s.depth()) * s.heads * nn::attentionRows(len);  // per column
     if (grad) {
-        rows += s.layers * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc
-        rows += qkn * s.layers * (d + s.dKv());                   // dqkNorm
-        rows += gated * s.layers * d;                            // dgate
+        rows += s.depth() * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc
+        rows += qkn * s.depth() * (d + s.dKv());                   // dqkNorm
+        rows += gated * s.depth() * d;                            // dgate
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
         att += double(s.heads) * nn::attentionRows(len);         // datt
     }

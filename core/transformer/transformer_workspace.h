@@ -49,7 +49,7 @@ struct TransformerWorkspace {
     M fzEmb;        // (2d, N)  feedback: [W_a; W_b][:, :d] e_t + [b_a; b_b], the part without h
     M fz;           // (2d, N)  feedback: [a; g], the GLU's pre-activations
     M gate;         // (d, N)   feedback: sigmoid(g)
-    std::vector<Layer> layer;  // (L)
+    std::vector<Layer> layer;  // (L loops): one per block applied, the first L are the first loop's
     M xL;           // (d, N)   output of the last block
     M h;            // (d, N)   LN_f xL, the top hidden state h_t
     V lnfMean, lnfRstd;  // (N)

@@ -166,6 +166,8 @@ private Q_SLOTS:
         QTest::newRow("norm") << QStringList { "norm=batchnorm" } << "norm";
         QTest::newRow("qk_norm") << QStringList { "qk_norm=yes" } << "qk_norm";
         QTest::newRow("attn_gate") << QStringList { "attn_gate=1" } << "attn_gate";
+        QTest::newRow("loop zero") << QStringList { "loop=0" } << "loop";
+        QTest::newRow("loop beyond") << QStringList { "loop=9" } << "loop";
         QTest::newRow("feedback") << QStringList { "feedback=some" } << "feedback";
         QTest::newRow("heads not dividing") << QStringList { "heads=5" } << "heads";
         QTest::newRow("odd seq_len") << QStringList { "seq_len=7" } << "seq_len";

@@ -6,6 +6,7 @@
 // the forward pass (the window's zeros, ALiBi's slopes), decoding position by position against the
 // parallel pass, and the parameter counts against each option's formula.
 // FULLBAND_SHOW_ERRORS=1 prints the largest error of each configuration.
+#include "core/interpret/ablation.h"
 #include "core/interpret/head_scores.h"
 #include "core/numeric/rng.h"
 #include "core/transformer/transformer_layers.h"
@@ -35,6 +36,8 @@ struct Variant {
     bool rmsNorm = false;
     bool qkNorm = false;
     bool attnGate = false;
+    int loops = 1;
+    int layers = 2;
 };
 
 TransformerShape shapeOf(const Variant &v)
@@ -42,13 +45,14 @@ TransformerShape shapeOf(const Variant &v)
     TransformerShape s;
     s.vocab = 5;
     s.dModel = 8;
-    s.layers = 2;
+    s.layers = v.layers;
     s.heads = v.heads;
     s.window = v.window;
     s.kvHeads = v.kvHeads;
     s.rmsNorm = v.rmsNorm;
     s.qkNorm = v.qkNorm;
     s.attnGate = v.attnGate;
+    s.loops = v.loops;
     s.feedback = v.feedback != FeedbackMode::Off;
     return s;
 }
@@ -118,7 +122,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("feedback");
         QTest::addColumn<int>("heads");
         QTest::addColumn<int>("kvHeads");
-        QTest::addColumn<QString>("flags");  // "r": norm=rmsnorm, "q": qk_norm=on, "g": attn_gate=on
+        QTest::addColumn<QString>("flags");  // "r": norm=rmsnorm, "q": qk_norm=on, "g": attn_gate=on, "2": loop=2
         const int rope = int(PositionalScheme::Rope), alibi = int(PositionalScheme::Alibi);
         const int off = int(FeedbackMode::Off), exact = int(FeedbackMode::Exact);
         QTest::newRow("window 3") << rope << 3 << off << 2 << 0 << QString();
@@ -134,8 +138,11 @@ private Q_SLOTS:
         QTest::newRow("rmsnorm, qk_norm, exact feedback") << rope << 0 << exact << 2 << 0 << QString("rq");
         QTest::newRow("attn_gate") << rope << 0 << off << 2 << 0 << QString("g");
         QTest::newRow("attn_gate, exact feedback") << rope << 0 << exact << 2 << 0 << QString("g");
-        QTest::newRow("all: window 2, alibi, kv_heads 2 of 4, rmsnorm, qk_norm, attn_gate, exact feedback")
-            << alibi << 2 << exact << 4 << 2 << QString("rqg");
+        QTest::newRow("loop 2") << rope << 0 << off << 2 << 0 << QString("2");
+        QTest::newRow("loop 3, kpass feedback") << rope << 0 << int(FeedbackMode::KPass) << 2 << 0 << QString("3");
+        QTest::newRow("loop 2, exact feedback") << rope << 0 << exact << 2 << 0 << QString("2");
+        QTest::newRow("all: window 2, alibi, kv_heads 2 of 4, rmsnorm, qk_norm, attn_gate, loop 2, exact feedback")
+            << alibi << 2 << exact << 4 << 2 << QString("rqg2");
     }
     void gradients()
     {
@@ -149,6 +156,7 @@ private Q_SLOTS:
         v.rmsNorm = flags.contains('r');
         v.qkNorm = flags.contains('q');
         v.attnGate = flags.contains('g');
+        v.loops = flags.contains('3') ? 3 : flags.contains('2') ? 2 : 1;
         v.heads = heads;
         v.kvHeads = kvHeads;
         v.pos = PositionalScheme(pos);
@@ -200,6 +208,41 @@ private Q_SLOTS:
         QVERIFY(a.sdpa.leftCols(N).cwiseAbs().maxCoeff() > 0.1);
     }
 
+    // Looped depth: the same weights twice equal two layers holding copies of them; the logit lens's
+    // last layer is the forward's own readout; an ablated head is off in every loop.
+    void loopIsTheStackTwice()
+    {
+        Variant looped;
+        looped.loops = 2;
+        looped.layers = 1;
+        Setup a(looped);
+        TransformerNet<double> net(a.shape);
+        randomise(net, 3);
+        const double loss = net.forward(a.ws, a.batch, a.pos, FeedbackMode::Off, 1);
+        QVERIFY(std::abs(net.readLayer(a.ws, a.batch, 0) - loss) < 1e-14);
+        Variant twoLayers;
+        twoLayers.layers = 2;
+        Setup b(twoLayers);
+        TransformerNet<double> copy(b.shape);
+        const TransformerLayout &from = net.layout(), &to = copy.layout();
+        copy.P(to.E) = net.P(from.E);
+        copy.P(to.lnfw) = net.P(from.lnfw);
+        copy.P(to.lnfb) = net.P(from.lnfb);
+        copy.P(to.Wu) = net.P(from.Wu);
+        for (int l = 0; l < 2; ++l) {
+            const Eigen::Index n = to.blocks[1].ln1w.offset - to.blocks[0].ln1w.offset;
+            copy.params.segment(to.blocks[std::size_t(l)].ln1w.offset, n) = net.params.segment(from.blocks[0].ln1w.offset, n);
+        }
+        QVERIFY(std::abs(copy.forward(b.ws, b.batch, b.pos, FeedbackMode::Off, 1) - loss) < 1e-13);
+        Ablation off;
+        off.heads = { { 0, 1 } };
+        Ablation offBoth;
+        offBoth.heads = { { 0, 1 }, { 1, 1 } };
+        const double ablated = net.forward(a.ws, a.batch, a.pos, FeedbackMode::Off, 1, &off);
+        QVERIFY(std::abs(copy.forward(b.ws, b.batch, b.pos, FeedbackMode::Off, 1, &offBoth) - ablated) < 1e-13);
+        QVERIFY(std::abs(ablated - loss) > 1e-6);
+    }
+
     // ALiBi's slopes m_h = 2^(-8h/H), h = 1..H: 1/16, 1/256 for two heads; 2^-1 .. 2^-8 for eight.
     void alibiSlopes()
     {
@@ -233,6 +276,7 @@ private Q_SLOTS:
         v.rmsNorm = true;
         v.qkNorm = true;
         v.attnGate = true;
+        v.loops = 2;
         Setup su(v);
         TransformerNet<double> net(su.shape);
         randomise(net, 51);
@@ -337,6 +381,10 @@ private Q_SLOTS:
         c.attnGate = true;
         QCOMPARE(transformerParameterCount(c), 101632LL + L * d * d);
         c.attnGate = false;
+        // looped depth shares the weights: no parameter more
+        c.loop = 3;
+        QCOMPARE(transformerParameterCount(c), 101632LL);
+        c.loop = 1;
         c.window = 8;
         QCOMPARE(transformerParameterCount(c), 101632LL);  // a mask, no parameters
         c.window = 0;
