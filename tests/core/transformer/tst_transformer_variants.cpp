@@ -392,6 +392,29 @@ private Q_SLOTS:
         QCOMPARE(transformerParameterCount(c), 101632LL);  // fixed slopes, no parameters
     }
 
+    // FLOPs per step (forward + backward, 2 per multiply-add, three times the forward's products):
+    // the gate adds W_theta ln1, kv_heads shrinks W_qkv, the loop multiplies the stack.
+    void flops()
+    {
+        const TransformerConfig base = defaults();
+        const double f0 = transformerFlopsPerStep(base), N = 32.0 * 31, d = 64, L = 2;
+        TransformerConfig c = base;
+        c.attnGate = true;
+        QCOMPARE(transformerFlopsPerStep(c), f0 + 3 * L * 2 * d * d * N);
+        c = base;
+        c.kvHeads = 1;
+        QCOMPARE(transformerFlopsPerStep(c), f0 - 3 * L * 2 * (2 * d - 2 * 16) * d * N);
+        c = base;
+        c.window = 4;
+        c.pos = PositionalScheme::Alibi;
+        c.rmsNorm = c.qkNorm = true;
+        QCOMPARE(transformerFlopsPerStep(c), f0);  // masks, biases and norms: elementwise work
+        const double head = 3 * 2 * 16 * d * N;  // W_u
+        c = base;
+        c.loop = 3;
+        QCOMPARE(transformerFlopsPerStep(c), head + 3 * (f0 - head));
+    }
+
     // Bad values and options that do not combine: one sentence naming the key and its range.
     void checks()
     {
@@ -412,6 +435,12 @@ private Q_SLOTS:
         c.kvHeads = 17;
         QVERIFY(checkTransformerConfig(c).find("kv_heads") == 0);
         c.kvHeads = 2;
+        QCOMPARE(checkTransformerConfig(c), std::string());
+        c.loop = 0;
+        QVERIFY(checkTransformerConfig(c).find("loop") == 0);
+        c.loop = 9;
+        QVERIFY(checkTransformerConfig(c).find("loop") == 0);
+        c.loop = 8;
         QCOMPARE(checkTransformerConfig(c), std::string());
     }
 };
