@@ -114,6 +114,7 @@ std::string positionalSchemeName(PositionalScheme s)
     case PositionalScheme::None: return "none";
     case PositionalScheme::Sinusoidal: return "sinusoidal";
     case PositionalScheme::Rope: return "rope";
+    case PositionalScheme::Alibi: return "alibi";
     }
     return "none";
 }

@@ -9,12 +9,13 @@
 
 namespace fb {
 
-enum class PositionalScheme { None, Sinusoidal, Rope };
+// Alibi is the tiny transformer's only (a bias on its attention logits); the attention lab offers the first three.
+enum class PositionalScheme { None, Sinusoidal, Rope, Alibi };
 enum class AttentionContent { RandomTokens, RepeatedToken, Sentence };
 
-std::string positionalSchemeName(PositionalScheme s);   // "none" | "sinusoidal" | "rope"
+std::string positionalSchemeName(PositionalScheme s);   // "none" | "sinusoidal" | "rope" | "alibi"
 std::string attentionContentName(AttentionContent c);   // "random" | "repeated" | "sentence"
-// The names above back to values; false (out unchanged) for any other text.
+// The names above back to values, the first three only; false (out unchanged) for any other text.
 bool parsePositionalScheme(const std::string &text, PositionalScheme &out);
 bool parseAttentionContent(const std::string &text, AttentionContent &out);
 

@@ -10,6 +10,14 @@ void HeadScores::addPreviousToken(const float *att, Eigen::Index R, Eigen::Index
     }
 }
 
+void HeadScores::addSink(const float *att, Eigen::Index R, Eigen::Index T, double &sum, long long &count)
+{
+    for (Eigen::Index i = 1; i < T; ++i) {
+        sum += att[i * R];  // att(key 0, query i)
+        ++count;
+    }
+}
+
 void HeadScores::addInduction(const float *att, Eigen::Index R, Eigen::Index T, int a, int s, double &sum,
                               long long &count)
 {

@@ -16,6 +16,9 @@ class HeadScores {
 public:
     // Previous-token: sum += att(i - 1, i) for the queries i = 1 .. T - 1, count += T - 1.
     static void addPreviousToken(const float *att, Eigen::Index R, Eigen::Index T, double &sum, long long &count);
+    // The attention sink (004_21534ea083b6ce9c.txt, "Recent Developments"; Qiu et al. 2025): the weight
+    // the queries after the first put on position 0, sum += att(0, i) for i = 1 .. T - 1, count += T - 1.
+    static void addSink(const float *att, Eigen::Index R, Eigen::Index T, double &sum, long long &count);
     // Induction, for a sequence whose tokens [a, a + s) repeat at [a + s, a + 2s): sum += att(i - s + 1, i)
     // for the queries i in [a + s, a + 2s) with i - s + 1 < T, count += their number.
     static void addInduction(const float *att, Eigen::Index R, Eigen::Index T, int a, int s, double &sum,

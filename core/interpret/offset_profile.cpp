@@ -13,8 +13,11 @@ OffsetProfile::OffsetProfile(int layers, int heads, int dHead, int positions)
 
 void OffsetProfile::add(const TransformerWorkspace<float> &ws, float scale)
 {
-    if (ws.T != P_ || int(ws.layer.size()) != L_) throw std::logic_error("OffsetProfile: the workspace's sequences differ");
-    const Eigen::Index B = ws.B, d = Eigen::Index(H_) * dh_, ld = 3 * d;
+    // (looped depth: the first loop's L blocks)
+    if (ws.T != P_ || int(ws.layer.size()) < L_) throw std::logic_error("OffsetProfile: the workspace's sequences differ");
+    // q in rows [0, d), k in [d, d + dkv): head h reads key head h / G (grouped-query attention)
+    const Eigen::Index B = ws.B, d = Eigen::Index(H_) * dh_, ld = ws.layer[0].qkv.rows(), dkv = (ld - d) / 2;
+    const int G = int(d / dkv);
     for (int l = 0; l < L_; ++l) {
         const float *qkv = ws.layer[std::size_t(l)].qkv.data();
         for (Eigen::Index b = 0; b < B; ++b)
@@ -23,7 +26,7 @@ void OffsetProfile::add(const TransformerWorkspace<float> &ws, float scale)
                 for (int j = 0; j <= i; ++j) {
                     const float *k = qkv + (Eigen::Index(j) * B + b) * ld + d;  // rotated k of key j
                     for (int h = 0; h < H_; ++h) {
-                        const float *qh = q + h * dh_, *kh = k + h * dh_;
+                        const float *qh = q + h * dh_, *kh = k + (h / G) * dh_;
                         for (int p = 0; p < pairs_; ++p)
                             sum(l, h, p, i - j) += double(scale) * (double(qh[2 * p]) * kh[2 * p]
                                                                     + double(qh[2 * p + 1]) * kh[2 * p + 1]);

@@ -27,20 +27,23 @@ Grid grid(int layers, int heads, double value = kNaN)
     return Grid(std::size_t(layers), std::vector<double>(std::size_t(heads), value));
 }
 
-// The atty sums of one forward pass, per layer (d values), and the columns they cover.
+// The atty sums of one forward pass, per layer (d values), and the columns they cover. Looped depth:
+// the L layers' weights run several times; a layer's mean is over all its applications.
 struct MeanSums {
+    explicit MeanSums(int l) : layers(std::size_t(l)) {}
+    std::size_t layers;
     std::vector<std::vector<double>> sums;
     long long columns = 0;
 
     void add(const TransformerWorkspace<float> &ws)
     {
         const Eigen::Index N = ws.columns();
-        if (sums.empty()) sums.assign(ws.layer.size(), std::vector<double>(std::size_t(ws.layer[0].atty.rows()), 0.0));
+        if (sums.empty()) sums.assign(layers, std::vector<double>(std::size_t(ws.layer[0].atty.rows()), 0.0));
         for (std::size_t l = 0; l < ws.layer.size(); ++l) {
-            Eigen::Map<Eigen::VectorXd> s(sums[l].data(), Eigen::Index(sums[l].size()));
+            Eigen::Map<Eigen::VectorXd> s(sums[l % layers].data(), Eigen::Index(sums[l % layers].size()));
             s += ws.layer[l].atty.leftCols(N).cast<double>().rowwise().sum();
         }
-        columns += N;
+        columns += N * Eigen::Index(ws.layer.size() / layers);
     }
     std::vector<std::vector<double>> means() const
     {
@@ -68,7 +71,7 @@ Grid averaged(const std::vector<double> &sums, const std::vector<long long> &cou
 std::vector<std::vector<double>> TransformerAnatomy::headMeans(TransformerEvaluator &evaluator, FeedbackMode mode,
                                                               int passes)
 {
-    MeanSums m;
+    MeanSums m(evaluator.config().layers);
     evaluator.forEachHeldout(mode, passes, nullptr,
                              [&](const TransformerBatch &, TransformerWorkspace<float> &ws) { m.add(ws); });
     return m.means();
@@ -84,9 +87,9 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
     const float scale = evaluator.tables().scale;
 
     // 1. The unablated pass: means, previous-token and induction scores, offset profile, logit lens.
-    MeanSums means;
-    std::vector<double> prevSums(std::size_t(LH), 0.0), indSums(std::size_t(LH), 0.0);
-    std::vector<long long> prevCounts(std::size_t(LH), 0), indCounts(std::size_t(LH), 0);
+    MeanSums means(L);
+    std::vector<double> prevSums(std::size_t(LH), 0.0), indSums(std::size_t(LH), 0.0), sinkSums(std::size_t(LH), 0.0);
+    std::vector<long long> prevCounts(std::size_t(LH), 0), indCounts(std::size_t(LH), 0), sinkCounts(std::size_t(LH), 0);
     std::vector<std::array<double, 3>> lensSums(std::size_t(L), { 0, 0, 0 });
     std::vector<std::array<long long, 3>> lensCounts(std::size_t(L), { 0, 0, 0 });
     std::vector<std::vector<double>> posSums(static_cast<std::size_t>(L));  // [layer][position t]
@@ -99,8 +102,9 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
             for (Eigen::Index s = 0; s < ws.B; ++s)
                 for (int h = 0; h < H; ++h) {
                     const std::size_t k = std::size_t(l * H + h);
-                    HeadScores::addPreviousToken(ws.layer[std::size_t(l)].att.data() + (s * H + h) * R * T, R, T,
-                                                 prevSums[k], prevCounts[k]);
+                    const float *att = ws.layer[std::size_t(l)].att.data() + (s * H + h) * R * T;
+                    HeadScores::addPreviousToken(att, R, T, prevSums[k], prevCounts[k]);
+                    HeadScores::addSink(att, R, T, sinkSums[k], sinkCounts[k]);
                 }
         if (repeat) evaluator.addScores(b, indSums, indCounts);
         if (!profile) profile = std::make_unique<OffsetProfile>(L, H, c.dModel / H, ws.T);
@@ -124,6 +128,11 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
         }
     });
     r.prevTokenScore = averaged(prevSums, prevCounts, L, H);
+    r.sinkShareByHead = averaged(sinkSums, sinkCounts, L, H);
+    double sinkSum = 0.0;
+    long long sinkCount = 0;
+    for (int k = 0; k < LH; ++k) sinkSum += sinkSums[std::size_t(k)], sinkCount += sinkCounts[std::size_t(k)];
+    r.sinkShare = sinkCount ? sinkSum / double(sinkCount) : kNaN;
     if (repeat) r.heldoutInductionScore = averaged(indSums, indCounts, L, H);
     r.logitLens.assign(std::size_t(L), kNaN);
     if (repeat) r.logitLensSecondHalf.assign(std::size_t(L), kNaN);

@@ -14,8 +14,9 @@ namespace fb {
 // pos, base, scaling, factor, feedback, passes, lr, weight_decay, steps, seed, embed_scale, eval_every, clip, threads.
 const LabSpec &transformerSpec();
 // The command line's keys: transformerSpec's and the after-training ablation's, ablate (heads
-// "L2H1,L2H3" or a layer "L2", 1-based) and ablation (zero | mean). The lab's panel has its own
-// way of switching heads off and keeps transformerSpec.
+// "L2H1,L2H3" or a layer "L2", 1-based) and ablation (zero | mean); and the model options of
+// "Recent Developments": pos gains alibi, window, kv_heads, norm, qk_norm, attn_gate, loop. The lab's
+// panel has its own way of switching heads off and keeps transformerSpec.
 const LabSpec &transformerCommandSpec();
 // Fills out from values of either spec (reading the text file when task is text); "" or one sentence.
 std::string transformerFrom(const ParamValues &values, TransformerConfig &out);

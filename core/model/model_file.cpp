@@ -31,6 +31,8 @@ void writeConfig(ByteWriter &w, const TransformerConfig &c)
     w.u32(std::uint32_t(c.feedback)).i32(c.passes).f64(c.lr).f64(c.weightDecay).i32(c.steps).u64(c.seed).f64(c.clip);
     w.f64(c.divergeLoss).i32(c.threads).i32(c.evalEvery).i32(c.evalSequences).i32(c.probeEvery).f64(c.probeSeconds);
     w.i32(c.sampleChars).f64(c.sampleTemperature);
+    // version 2: the model options of "Recent Developments"
+    w.i32(c.window).i32(c.kvHeads).u8(c.rmsNorm).u8(c.qkNorm).u8(c.attnGate).i32(c.loop);
 }
 
 void writeShape(ByteWriter &w, const TransformerShape &s)
@@ -100,7 +102,7 @@ bool enumeration(ByteReader &r, E &out, const char *what, int last)
     return true;
 }
 
-bool readConfig(ByteReader &r, TransformerConfig &c)
+bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
 {
     enumeration(r, c.task, "task", 3);
     r.integer(c.vocab, "vocab", INT_MIN, INT_MAX);
@@ -110,7 +112,7 @@ bool readConfig(ByteReader &r, TransformerConfig &c)
     r.integer(c.layers, "layers", INT_MIN, INT_MAX);
     r.integer(c.heads, "heads", INT_MIN, INT_MAX);
     r.integer(c.dModel, "d_model", INT_MIN, INT_MAX);
-    enumeration(r, c.pos, "pos", 2);
+    enumeration(r, c.pos, "pos", version >= 2 ? 3 : 2);  // version 2 adds alibi
     r.f64(c.base, "base");
     r.flag(c.embedScale, "embed_scale");
     enumeration(r, c.scaling, "scaling", 3);
@@ -130,6 +132,15 @@ bool readConfig(ByteReader &r, TransformerConfig &c)
     r.f64(c.probeSeconds, "probeSeconds");
     r.integer(c.sampleChars, "sampleChars", INT_MIN, INT_MAX);
     r.f64(c.sampleTemperature, "sampleTemperature");
+    if (version >= 2) {
+        // the model options; a version-1 file keeps their defaults (all off), the model it was
+        r.integer(c.window, "window", INT_MIN, INT_MAX);
+        r.integer(c.kvHeads, "kv_heads", INT_MIN, INT_MAX);
+        r.flag(c.rmsNorm, "norm");
+        r.flag(c.qkNorm, "qk_norm");
+        r.flag(c.attnGate, "attn_gate");
+        r.integer(c.loop, "loop", INT_MIN, INT_MAX);
+    }
     if (!r.ok()) return false;
     // The same checks as a training's (ranges, divisibility, the 2 GiB budget), the text aside.
     if (std::string err = checkTransformerSettings(c); !err.empty()) return r.fail(err);
@@ -157,6 +168,7 @@ bool readShape(ByteReader &r, const TransformerConfig &c, TransformerShape &s)
                       + ") does not match the configuration (vocab " + std::to_string(e.vocab) + ", d_model "
                       + std::to_string(e.dModel) + ", layers " + std::to_string(e.layers) + ", heads "
                       + std::to_string(e.heads) + ", and its feedback, inputs and embedding scale)");
+    s = e;  // the model options (window, ...) are the configuration's, not stored twice
     return true;
 }
 
@@ -367,15 +379,15 @@ std::string ModelFile::decode(std::string_view bytes, SavedModel &out)
     ByteReader file(bytes.substr(kMagic.size()));
     std::uint32_t version = 0, sections = 0;
     if (!file.u32(version, "the version")) return file.error();
-    if (version != kVersion)
-        return "it is a model file of version " + std::to_string(version) + "; this FullBand reads version "
+    if (version < 1 || version > kVersion)
+        return "it is a model file of version " + std::to_string(version) + "; this FullBand reads versions 1 to "
                + std::to_string(kVersion);
     if (!file.u32(sections, "the section count")) return file.error();
     if (sections != kSections)
-        return "the section count must be " + std::to_string(kSections) + " in version " + std::to_string(kVersion)
+        return "the section count must be " + std::to_string(kSections) + " in version " + std::to_string(version)
                + ", got " + std::to_string(sections);
     SavedModel m;
-    const bool read = readSection(file, kTags[0], [&](ByteReader &r) { return readConfig(r, m.model.config); })
+    const bool read = readSection(file, kTags[0], [&](ByteReader &r) { return readConfig(r, m.model.config, version); })
         && readSection(file, kTags[1], [&](ByteReader &r) { return readShape(r, m.model.config, m.model.shape); })
         && readSection(file, kTags[2],
                        [&](ByteReader &r) { return readVocabulary(r, m.model.config, m.model.shape, m.model.corpus); })

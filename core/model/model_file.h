@@ -4,14 +4,15 @@
 // length table, final snapshot), so that a lecturer brings the model to class instead of training it
 // again. Written all or nothing (core/io/atomic_file.h); read without trusting a byte.
 //
-// Layout (version 1), every number little-endian:
+// Layout (version 2), every number little-endian:
 //   magic     8 bytes  89 'F' 'B' 'M' 0D 0A 1A 0A   (as PNG's: a text-mode transfer breaks it visibly)
-//   version   u32      1
+//   version   u32      2 (version 1 files, without the model options, are read too)
 //   sections  u32      5
 //   then 5 sections in this order, each: tag (4 ASCII bytes), length (u32, bytes of payload), the
 //   payload, and the CRC-32 of tag and payload (u32):
 //   "CONF"  the TransformerConfig without its text: enums as u32, integers as i32, reals as f64, the
-//           seed as u64, flags as u8 (model_file.cpp's writeConfig lists them in order)
+//           seed as u64, flags as u8 (model_file.cpp's writeConfig lists them in order); version 2
+//           appends the model options (window, ...) and allows pos = alibi (3)
 //   "SHAP"  the TransformerShape: vocab, d_model, layers, heads, obs inputs (i32), feedback, embed
 //           scale (u8); it must be the shape the configuration gives for that vocabulary
 //   "VOCA"  the text task's vocabulary: count n (u32; the shape's vocab for text, 0 otherwise),
@@ -38,7 +39,7 @@ struct SavedModel {
 
 class ModelFile {
 public:
-    static constexpr std::uint32_t kVersion = 1;
+    static constexpr std::uint32_t kVersion = 2;  // 1: before the model options
     // Files larger than this are refused unread (the largest model the budget allows is ~110 MB).
     static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
     static constexpr std::string_view kMagic { "\x89" "FBM\r\n\x1a\n", 8 };

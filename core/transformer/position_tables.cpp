@@ -1,6 +1,7 @@
 #include "core/transformer/position_tables.h"
 
 #include "core/attention/positional.h"
+#include "core/transformer/masked_softmax.h"
 
 #include <cmath>
 
@@ -17,6 +18,9 @@ void PositionTables<S>::build(PositionalScheme s, int dModel, int heads, double 
     pe.resize(0, 0);
     cos.resize(0, 0);
     sin.resize(0, 0);
+    slopes.clear();
+    if (s == PositionalScheme::Alibi)
+        for (int h = 0; h < heads; ++h) slopes.push_back(S(nn::alibiSlope(h, heads)));
     if (s == PositionalScheme::Sinusoidal) {
         // PE(m, 2i) = sin(m b^(-2i/d)), PE(m, 2i+1) = cos(m b^(-2i/d)), as the reference's table
         pe = sinusoidalTable(int(n), dModel, base).transpose().cast<S>();

@@ -102,6 +102,12 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.obsInputs = c.task == TransformerTask::Accumulator ? 2 : 0;
     s.feedback = c.feedback != FeedbackMode::Off;
     s.embedScale = c.embedScale;
+    s.window = c.window;
+    s.kvHeads = c.kvHeads;
+    s.rmsNorm = c.rmsNorm;
+    s.qkNorm = c.qkNorm;
+    s.attnGate = c.attnGate;
+    s.loops = c.loop;
     return s;
 }
 
@@ -126,8 +132,11 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     // keys each query multiplies against: all T in a parallel pass (the product is dense, the mask
     // applied after it), the visible (T + 1) / 2 on average when positions run one by one
     const double keys = exact ? (T + 1) / 2 : T;
-    const double layer = mm(3 * d, d, N) + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
-    const double stack = c.layers * layer, head = mm(V, d, N);
+    // q, k, v: d + 2 kv_heads d_head rows (3d without grouped-query attention)
+    const double qkv = d + 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * (d / c.heads);
+    const double gate = c.attnGate ? mm(d, d, N) : 0.0;  // gated attention: W_theta ln1
+    const double layer = mm(qkv, d, N) + gate + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
+    const double stack = double(c.layers) * c.loop * layer, head = mm(V, d, N);  // looped: every application
     const double fusionE = feedback ? mm(2 * d, d, N) : 0.0, fusionH = fusionE;  // [W_a; W_b] on e, on h
     const int passes = c.feedback == FeedbackMode::KPass ? c.passes : 1;
     // forward: the e part of the fusion once, every pass's h part and stack, the head
@@ -149,7 +158,7 @@ double transformerWorkspaceBytes(const TransformerConfig &c)
                                                 Eigen::Index(longest), false);
     const double evalSequences = c.evalSequences > 0 ? c.evalSequences : 4.0 * c.batch;
     bytes += (evalSequences + c.batch) * c.seqLen * (2 * sizeof(int) + 2 * sizeof(float));  // the batches
-    bytes += double(c.layers) * c.heads * c.seqLen * c.seqLen * sizeof(float);             // a snapshot's maps
+    bytes += double(c.layers) * c.heads * c.seqLen * c.seqLen * sizeof(float);             // a snapshot's maps (first loop)
     if (c.task == TransformerTask::Text) bytes += 9.0 * double(c.text.size());            // decoded and encoded text
     return bytes;
 }
@@ -173,12 +182,19 @@ std::string checkTransformerSettings(const TransformerConfig &c)
     };
     for (const auto &[key, value] : numbers)
         if (std::string err = number(key, value); !err.empty()) return err;
+    const LabSpec &options = transformerCommandSpec();
+    if (std::string err = checkNumber(*options.find("window"), c.window); !err.empty()) return err;
+    if (std::string err = checkNumber(*options.find("kv_heads"), c.kvHeads); !err.empty()) return err;
+    if (std::string err = checkNumber(*options.find("loop"), c.loop); !err.empty()) return err;
     const std::string T = std::to_string(c.seqLen);
     if (inductionTask(c.task) && (c.seqLen % 2 || c.seqLen < 4))
         return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;
     if (c.dModel % c.heads || (c.dModel / c.heads) % 2)
         return "heads must divide d_model = " + std::to_string(c.dModel) + " with an even d_head = d_model / heads, got "
                + std::to_string(c.heads);
+    if (c.kvHeads > 0 && c.heads % c.kvHeads)
+        return "kv_heads must divide heads = " + std::to_string(c.heads) + " (0 = heads, 1 = multi-query), got "
+               + std::to_string(c.kvHeads);
     if (!c.ablate.empty()) {
         std::vector<HeadId> heads;
         if (std::string err = parseHeadList(c.ablate, c.layers, c.heads, heads); !err.empty()) return err;

@@ -49,6 +49,13 @@ struct TransformerConfig {
     int layers = 2;          // L
     int heads = 4;           // H, dividing dModel with an even d_head = dModel / heads
     int dModel = 64;         // d; the FFN is 4d wide
+    // The options of 004_21534ea083b6ce9c.txt's "Recent Developments" (all off by default).
+    int window = 0;          // sliding-window attention over the last `window` keys (0 = off)
+    int kvHeads = 0;         // grouped-query attention: key/value heads, dividing heads (0 = heads; 1 = multi-query)
+    bool rmsNorm = false;    // norm: rmsnorm (LN1, LN2, LN_f without mean and bias) or layernorm
+    bool qkNorm = false;     // qk_norm: RMSNorm of each head's q and k before RoPE, a learned scale (d_head) each
+    bool attnGate = false;   // attn_gate: o = SDPA(...) * sigmoid(LN1(x) W_theta), W_theta d x d per layer
+    int loop = 1;            // loop: the L blocks applied this many times with shared weights (1..8)
     PositionalScheme pos = PositionalScheme::Rope;
     double base = 10000.0;   // b of the sinusoidal table and of RoPE
     bool embedScale = false; // x_t = sqrt(d) E[tok_t] (Vaswani et al.) instead of E[tok_t]

@@ -28,6 +28,12 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("heads", c.heads)
         .field("d_model", c.dModel)
         .field("pos", positionalSchemeName(c.pos))
+        .field("window", c.window)
+        .field("kv_heads", c.kvHeads > 0 ? c.kvHeads : c.heads)
+        .field("norm", c.rmsNorm ? "rmsnorm" : "layernorm")
+        .field("qk_norm", c.qkNorm ? "on" : "off")
+        .field("attn_gate", c.attnGate ? "on" : "off")
+        .field("loop", c.loop)
         .field("base", c.base)
         .field("embed_scale", c.embedScale)
         .field("scaling", scalingMethodName(c.scaling))
@@ -75,6 +81,8 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         json.endArray();
     };
     grid("prev_token_score", r.prevTokenScore);
+    json.field("sink_share", r.sinkShare);
+    grid("sink_share_by_head", r.sinkShareByHead);
     json.field("ablation", r.meanAblation ? "mean" : "zero");
     grid("ablation_heldout_loss", r.ablationHeldoutLoss);
     if (!r.ablationSecondHalfLoss.empty()) grid("ablation_second_half_loss", r.ablationSecondHalfLoss);

@@ -12,6 +12,7 @@
 // for the gradient checks.
 #include "core/training/layers.h"
 #include "core/transformer/chunked_products.h"
+#include "core/transformer/masked_softmax.h"
 
 #include <cmath>
 #include <limits>
@@ -200,17 +201,20 @@ void causal_softmax_columns(S *a, Eigen::Index p0, Eigen::Index nq, Eigen::Index
 
 // out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
 // q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times
-// YaRN's attention factor squared when evaluating a rescaled RoPE)
+// YaRN's attention factor squared when evaluating a rescaled RoPE); window (0 = off) and slope (ALiBi's
+// m, 0 = off) as in masked_softmax.h
 template <typename S>
 void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0,
-                       S scale)
+                       S scale, Eigen::Index window = 0, S slope = S(0))
 {
     const Eigen::Index nq = q.cols(), p1 = p0 + nq, rows = att.rows();
     auto a = att.middleCols(p0, nq);  // (rows, nq): every (padded) key row of the queries' columns
     // preatt = k' q: (p1, nq), row j = key, column i = query
     product<S>(a.topRows(p1), k.leftCols(p1).transpose(), q, false);
     // att = softmax(scale * preatt) over each column's keys j <= query, 0 for j > query
-    causal_softmax_columns<S>(a.data(), p0, nq, rows, scale);
+    // (a sliding window or ALiBi's bias: the scalar path; keys outside the window get exactly 0)
+    if (window > 0 || slope != S(0)) masked_softmax_columns<S>(a.data(), p0, nq, rows, scale, window, slope);
+    else causal_softmax_columns<S>(a.data(), p0, nq, rows, scale);
     // out = v att: each query's weighted sum of the values it may see
     product<S>(out, v.leftCols(p1), a.topRows(p1), false);
 }
@@ -231,6 +235,7 @@ void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S
     product<S>(da, v.leftCols(p1).transpose(), dout, false);
     // backward pass 3, through the softmax, which needs only its output a:
     // d(L)/d(preatt_j) = a_j (d(L)/d(a_j) - sum_j' a_j' d(L)/d(a_j')); masked keys have a_j = 0
+    // (outside a sliding window too; ALiBi's bias is a constant of the scores and changes nothing here)
     QueryRow<S> dots(nq);
     dots = a.cwiseProduct(da).colwise().sum();
     da = a.cwiseProduct(da.rowwise() - dots);

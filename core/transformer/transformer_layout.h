@@ -18,6 +18,18 @@ struct TransformerShape {
     int obsInputs = 0;      // accumulator: 2, the (cos, sin) of the increment read through W_obs
     bool feedback = false;  // latent feedback: the fusion x = GLU([e; h_prev]) of 218.6.2
     bool embedScale = false;  // e = sqrt(d) (E[tok] + W_obs obs)
+    int window = 0;         // sliding-window attention: key j visible to query i iff i - window < j <= i (0 = off)
+    int kvHeads = 0;        // grouped-query attention: key/value heads, dividing H (0 = H; 1 = multi-query)
+    bool rmsNorm = false;   // LN1, LN2 and LN_f are RMSNorm (no mean, no bias) instead of LayerNorm
+    bool qkNorm = false;    // RMSNorm of every head's q and k before RoPE, learned scales (dh) for q and for k
+    bool attnGate = false;  // gated attention: o = SDPA(...) * sigmoid(W_theta LN1(x)), W_theta (d, d) per layer
+    int loops = 1;          // looped depth: the L blocks applied `loops` times with the same weights
+
+    int kv() const { return kvHeads > 0 ? kvHeads : heads; }
+    int dKv() const { return kv() * dHead(); }            // rows of k, and of v
+    int qkvRows() const { return dModel + 2 * dKv(); }   // q, k, v stacked: d + 2 kv d_head
+    int group() const { return heads / kv(); }            // query heads per key/value head
+    int depth() const { return layers * loops; }          // blocks applied: block l uses the weights of l % L
 
     int dHead() const { return dModel / heads; }
     int ffn() const { return 4 * dModel; }
@@ -29,15 +41,17 @@ struct TransformerLayout {
         Eigen::Index size() const { return rows * cols; }
     };
     struct Block {
-        Slot ln1w, ln1b, ln2w, ln2b;  // LayerNorm weight and bias, (d) each
-        Slot Wqkv;                    // (3d, d): W_Q, W_K, W_V stacked, no bias
+        Slot ln1w, ln1b, ln2w, ln2b;  // LayerNorm weight and bias, (d) each; RMSNorm: no bias (size 0)
+        Slot Wqkv;                    // (d + 2 kv dh, d): W_Q (d, d), W_K, W_V (kv dh, d) each, stacked, no bias
         Slot Wo;                      // (d, d), no bias
         Slot W1, b1;                  // (4d, d), (4d)
         Slot W2, b2;                  // (d, 4d), (d)
+        Slot qNorm, kNorm;            // QK-norm: the scales of the queries and of the keys, (dh) each; else size 0
+        Slot Wg;                      // gated attention: W_theta (d, d); else size 0
     };
     Slot E;                   // (d, V)
     std::vector<Block> blocks;
-    Slot lnfw, lnfb;          // final LayerNorm, (d) each
+    Slot lnfw, lnfb;          // final LayerNorm, (d) each (RMSNorm: no bias)
     Slot Wu;                  // (V, d), no bias
     Slot Wf, bf;              // feedback: (2d, 2d) = [W_a; W_b], columns [0, d) read e, [d, 2d) read h; (2d)
     Slot Wobs;                // accumulator: (d, 2)
@@ -45,23 +59,26 @@ struct TransformerLayout {
 
     explicit TransformerLayout(const TransformerShape &s)
     {
-        const int d = s.dModel;
+        const int d = s.dModel, bias = s.rmsNorm ? 0 : d;
         add(E, d, s.vocab);
         blocks.resize(std::size_t(s.layers));
         for (Block &b : blocks) {
             add(b.ln1w, d, 1);
-            add(b.ln1b, d, 1);
+            add(b.ln1b, bias, 1);
             add(b.ln2w, d, 1);
-            add(b.ln2b, d, 1);
-            add(b.Wqkv, 3 * d, d);
+            add(b.ln2b, bias, 1);
+            add(b.Wqkv, s.qkvRows(), d);
             add(b.Wo, d, d);
             add(b.W1, s.ffn(), d);
             add(b.b1, s.ffn(), 1);
             add(b.W2, d, s.ffn());
             add(b.b2, d, 1);
+            add(b.qNorm, s.qkNorm ? s.dHead() : 0, 1);
+            add(b.kNorm, s.qkNorm ? s.dHead() : 0, 1);
+            add(b.Wg, s.attnGate ? d : 0, d);
         }
         add(lnfw, d, 1);
-        add(lnfb, d, 1);
+        add(lnfb, bias, 1);
         add(Wu, s.vocab, d);
         if (s.feedback) {
             add(Wf, 2 * d, 2 * d);
@@ -79,18 +96,23 @@ struct TransformerLayout {
             const Block &b = blocks[l];
             const std::string p = "block" + std::to_string(l) + ".";
             f(p + "ln1.weight", b.ln1w);
-            f(p + "ln1.bias", b.ln1b);
+            if (b.ln1b.size()) f(p + "ln1.bias", b.ln1b);
             f(p + "ln2.weight", b.ln2w);
-            f(p + "ln2.bias", b.ln2b);
+            if (b.ln2b.size()) f(p + "ln2.bias", b.ln2b);
             f(p + "W_qkv", b.Wqkv);
             f(p + "W_O", b.Wo);
             f(p + "W1", b.W1);
             f(p + "b1", b.b1);
             f(p + "W2", b.W2);
             f(p + "b2", b.b2);
+            if (b.qNorm.size()) {
+                f(p + "q_norm", b.qNorm);
+                f(p + "k_norm", b.kNorm);
+            }
+            if (b.Wg.size()) f(p + "W_theta", b.Wg);
         }
         f("ln_f.weight", lnfw);
-        f("ln_f.bias", lnfb);
+        if (lnfb.size()) f("ln_f.bias", lnfb);
         f("W_u", Wu);
         if (Wf.size()) {
             f("W_ab", Wf);

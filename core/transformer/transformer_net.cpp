@@ -37,6 +37,9 @@ void TransformerNet<S>::init(Rng &rng)
         constant(b.b1, 0.0);
         normal(b.W2);
         constant(b.b2, 0.0);
+        constant(b.qNorm, 1.0);
+        constant(b.kNorm, 1.0);
+        normal(b.Wg);
     }
     constant(L_.lnfw, 1.0);
     constant(L_.lnfb, 0.0);
@@ -185,7 +188,7 @@ double TransformerNet<S>::readLayer(TransformerWorkspace<S> &ws, const Transform
 {
     if (layer < 0 || layer >= s_.layers || batch.columns() != ws.columns())
         throw std::logic_error("TransformerNet::readLayer: no such layer, or not the batch of the last forward");
-    stack_.readout(params.data(), ws, layer, 0, ws.T);
+    stack_.readout(params.data(), ws, (s_.loops - 1) * s_.layers + layer, 0, ws.T);  // looped: the last loop's
     return head(ws, batch);
 }
 

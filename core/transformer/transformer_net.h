@@ -64,7 +64,7 @@ public:
                    FeedbackMode mode, int passes, const Ablation *ablation = nullptr) const;
 
     // The logit lens, after a forward pass over batch: logits = W_u LN_f(the residual stream after
-    // block `layer`), 0-based; returns their mean cross entropy (NaN without targets), and
+    // block `layer`, 0-based; looped depth: in the last loop); returns their mean cross entropy (NaN without targets), and
     // columnLoss reads them. layer = L - 1 repeats the forward's own readout bit for bit.
     double readLayer(TransformerWorkspace<S> &ws, const TransformerBatch &batch, int layer) const;
 

@@ -102,6 +102,10 @@ struct TransformerResult {
     // The trained model taken apart (core/interpret/transformer_anatomy.h), on the held-out set, in
     // the forward pass it was trained with. Empty (NaN, -1) when the run was abandoned.
     std::vector<std::vector<double>> prevTokenScore;   // [layer][head] mean attention of query i on key i - 1
+    // the attention sink: the mean weight the queries after the first put on position 0, [layer][head]
+    // and over every head of every layer
+    std::vector<std::vector<double>> sinkShareByHead;
+    double sinkShare = nan;
     std::vector<std::vector<double>> heldoutInductionScore;  // induction: [layer][head], unablated
     bool meanAblation = false;     // the table's (and ablated's) heads read their mean output, else 0
     std::vector<std::vector<double>> ablationHeldoutLoss;     // [layer][head] that head alone ablated

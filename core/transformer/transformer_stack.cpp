@@ -1,7 +1,9 @@
 #include "core/transformer/transformer_stack.h"
 
 #include "core/interpret/ablation.h"
+#include "core/transformer/attention_gate.h"
 #include "core/transformer/chunked_products.h"
+#include "core/transformer/rms_norm.h"
 #include "core/transformer/transformer_layers.h"
 
 namespace fb {
@@ -40,8 +42,9 @@ template <typename S>
 void TransformerStack<S>::forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos,
                                   Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const
 {
-    for (int l = 0; l < s_.layers; ++l) blockForward(params, ws, pos, l, p0, p1, ablation);
-    readout(params, ws, s_.layers - 1, p0, p1);
+    // block l applies the weights of block l % L: the stack `loops` times (looped depth)
+    for (int l = 0; l < s_.depth(); ++l) blockForward(params, ws, pos, l, p0, p1, ablation);
+    readout(params, ws, s_.depth() - 1, p0, p1);
 }
 
 template <typename S>
@@ -49,11 +52,11 @@ void TransformerStack<S>::readout(const S *params, TransformerWorkspace<S> &ws, 
                                   Eigen::Index p1) const
 {
     // h = LN_f(x_{layer + 1}); x_L = xL
-    const M &x = layer + 1 < s_.layers ? ws.layer[std::size_t(layer) + 1].x : ws.xL;
+    const M &x = layer + 1 < s_.depth() ? ws.layer[std::size_t(layer) + 1].x : ws.xL;
     const Eigen::Index B = ws.B;
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
-        nn::layernorm_forward<S>(ws.h.middleCols(c, n), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n),
-                                 x.middleCols(c, n), PV(params, L_.lnfw), PV(params, L_.lnfb));
+        nn::norm_forward<S>(s_.rmsNorm, ws.h.middleCols(c, n), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n),
+                            x.middleCols(c, n), PV(params, L_.lnfw), PV(params, L_.lnfb));
     });
 }
 
@@ -62,47 +65,62 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
                                        int l, Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const
 {
     using Layer = typename TransformerWorkspace<S>::Layer;
-    const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    const int wl = l % s_.layers;  // the weights' layer (looped depth: l >= L repeats them)
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(wl)];
     Layer &a = ws.layer[std::size_t(l)];
-    M &out = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].x : ws.xL;
-    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead();
+    M &out = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].x : ws.xL;
+    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
-    // ln1 = LN1(x); qkv = W_qkv ln1; q and k rotated by RoPE at their positions
+    // ln1 = LN1(x); qkv = W_qkv ln1 (q: d rows, k and v: dkv rows each); q and k rotated by RoPE
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
-        nn::layernorm_forward<S>(a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
-                                 a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
+        nn::norm_forward<S>(s_.rmsNorm, a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
+                            a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
         nn::product<S>(a.qkv.middleCols(c, n), P(params, w.Wqkv), a.ln1.middleCols(c, n), false);
+        if (s_.qkNorm) {
+            // QK-norm: q_h = RMSNorm(q_h) g_q, k_g = RMSNorm(k_g) g_k for every head, before RoPE
+            nn::qknorm_forward<S>(a.qkv.block(0, c, d + dkv, n), a.qkRaw.middleCols(c, n), a.qkRstd.middleRows(c, n),
+                                  PV(params, w.qNorm), PV(params, w.kNorm), dh, H);
+        }
         if (rope) {
             nn::rope_forward<S>(a.qkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
-            nn::rope_forward<S>(a.qkv.block(d, c, d, n), pos.cos, pos.sin, c, B);
+            nn::rope_forward<S>(a.qkv.block(d, c, dkv, n), pos.cos, pos.sin, c, B);  // every head's pairs alike
         }
     });
 
-    // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights
-    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
+    // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights. Head h
+    // reads key/value head g = h / G (grouped-query attention; G = 1 without it). Gated attention
+    // writes it to sdpa, and atty = sdpa * gate below
+    S *yout = s_.attnGate ? a.sdpa.data() : a.atty.data();
+    const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T);
     par_.forEach(B * H, [&](Eigen::Index i) {
-        const Eigen::Index b = i / H, h = i % H;
+        const Eigen::Index b = i / H, h = i % H, g = h / G;
         const S *qkv = a.qkv.data();
         nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, Eigen::OuterStride<>(B * ld));
-        nn::ConstStrided<S> k(qkv + b * ld + d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
-        nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, Eigen::OuterStride<>(B * ld));
-        nn::Strided<S> y(a.atty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+        nn::ConstStrided<S> k(qkv + b * ld + d + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
+        nn::ConstStrided<S> v(qkv + b * ld + d + dkv + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
+        nn::Strided<S> y(yout + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
         Eigen::Map<M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-        nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale);
+        nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale, s_.window, pos.slope(h));
     });
 
     // mid = x + W_O atty; ln2 = LN2(mid); fc = relu(W1 ln2 + b1); out = mid + W2 fc + b2
-    const bool ffnOff = ablation && ablation->ffnIsOff(l);
+    const bool ffnOff = ablation && ablation->ffnIsOff(wl);
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        if (s_.attnGate) {
+            // gated attention: atty = sdpa * sigmoid(W_theta ln1)
+            auto g = a.gate.middleCols(c, n);
+            nn::product<S>(g, P(params, w.Wg), a.ln1.middleCols(c, n), false);
+            nn::attention_gate_forward<S>(a.atty.middleCols(c, n), g, a.sdpa.middleCols(c, n));
+        }
         if (ablation) {
             // the hook point where each head's output enters W_O: ablated heads read 0 or their mean
             for (const HeadId &id : ablation->heads) {
-                if (id.layer != l) continue;
+                if (id.layer != wl) continue;
                 auto y = a.atty.block(Eigen::Index(id.head) * dh, c, dh, n);
                 if (ablation->kind == AblationKind::Mean)
                     y.colwise() = Eigen::Map<const Eigen::VectorXd>(
-                                      ablation->means[std::size_t(l)].data() + Eigen::Index(id.head) * dh, dh)
+                                      ablation->means[std::size_t(wl)].data() + Eigen::Index(id.head) * dh, dh)
                                       .template cast<S>();
                 else
                     y.setZero();
@@ -111,8 +129,8 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         auto mid = a.mid.middleCols(c, n);
         mid = a.x.middleCols(c, n);
         nn::product<S>(mid, P(params, w.Wo), a.atty.middleCols(c, n), true);
-        nn::layernorm_forward<S>(a.ln2.middleCols(c, n), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n), mid,
-                                 PV(params, w.ln2w), PV(params, w.ln2b));
+        nn::norm_forward<S>(s_.rmsNorm, a.ln2.middleCols(c, n), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n), mid,
+                            PV(params, w.ln2w), PV(params, w.ln2b));
         auto fc = a.fc.middleCols(c, n);
         fc.colwise() = PV(params, w.b1);
         nn::product<S>(fc, P(params, w.W1), a.ln2.middleCols(c, n), true);
@@ -133,10 +151,10 @@ void TransformerStack<S>::backwardData(const S *params, TransformerWorkspace<S> 
     const Eigen::Index B = ws.B;
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         ws.dxL.middleCols(c, n).setZero();
-        nn::layernorm_backward_inp<S>(ws.dxL.middleCols(c, n), ws.dh.middleCols(c, n), ws.xL.middleCols(c, n),
-                                      PV(params, L_.lnfw), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n));
+        nn::norm_backward_inp<S>(s_.rmsNorm, ws.dxL.middleCols(c, n), ws.dh.middleCols(c, n), ws.xL.middleCols(c, n),
+                                 PV(params, L_.lnfw), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n));
     });
-    for (int l = s_.layers - 1; l >= 0; --l) blockBackwardData(params, ws, pos, l, p0, p1);
+    for (int l = s_.depth() - 1; l >= 0; --l) blockBackwardData(params, ws, pos, l, p0, p1);
 }
 
 template <typename S>
@@ -145,10 +163,10 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
                                             Eigen::Index p1) const
 {
     using Layer = typename TransformerWorkspace<S>::Layer;
-    const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
     Layer &a = ws.layer[std::size_t(l)];
-    const M &dout = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
-    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead();
+    const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
@@ -160,30 +178,39 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         nn::relu_backward_inplace<S>(dfc, a.fc.middleCols(c, n));
         nn::product<S>(a.dln2.middleCols(c, n), P(params, w.W1).transpose(), dfc, false);
         // in the forward pass this was: ln2 = LN2(mid)
-        nn::layernorm_backward_inp<S>(dmid, a.dln2.middleCols(c, n), a.mid.middleCols(c, n), PV(params, w.ln2w),
-                                      a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
+        nn::norm_backward_inp<S>(s_.rmsNorm, dmid, a.dln2.middleCols(c, n), a.mid.middleCols(c, n), PV(params, w.ln2w),
+                                 a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
         // in the forward pass this was: mid = x + W_O atty
         a.dx.middleCols(c, n) = dmid;
         nn::product<S>(ws.datty.middleCols(c, n), P(params, w.Wo).transpose(), dmid, false);
+        if (s_.attnGate) {
+            // in the forward pass this was: atty = sdpa * sigmoid(W_theta ln1); datty becomes d(L)/d(sdpa)
+            nn::attention_gate_backward<S>(ws.datty.middleCols(c, n), a.dgate.middleCols(c, n), a.sdpa.middleCols(c, n),
+                                           a.gate.middleCols(c, n));
+        }
     });
 
-    // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head)
-    const Eigen::Index ld = 3 * d, nq = p1 - p0, ldAtt = nn::attentionRows(T);
-    par_.forEach(B * H, [&](Eigen::Index i) {
-        const Eigen::Index b = i / H, h = i % H;
+    // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head).
+    // One task per (sequence, key/value head): the G query heads that share its k and v add their
+    // gradients into dk and dv one after the other (never two threads on the same rows).
+    const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T), KV = s_.kv();
+    par_.forEach(B * KV, [&](Eigen::Index i) {
+        const Eigen::Index b = i / KV, g = i % KV;
         const S *qkv = a.qkv.data();
         S *dqkv = a.dqkv.data();
         const Eigen::OuterStride<> st(B * ld);
-        nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
-        nn::ConstStrided<S> k(qkv + b * ld + d + h * dh, dh, p1, st);
-        nn::ConstStrided<S> v(qkv + b * ld + 2 * d + h * dh, dh, p1, st);
-        nn::Strided<S> dq(dqkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
-        nn::Strided<S> dk(dqkv + b * ld + d + h * dh, dh, p1, st);
-        nn::Strided<S> dv(dqkv + b * ld + 2 * d + h * dh, dh, p1, st);
-        nn::ConstStrided<S> dy(ws.datty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
-        Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-        Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-        nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
+        nn::ConstStrided<S> k(qkv + b * ld + d + g * dh, dh, p1, st);
+        nn::ConstStrided<S> v(qkv + b * ld + d + dkv + g * dh, dh, p1, st);
+        nn::Strided<S> dk(dqkv + b * ld + d + g * dh, dh, p1, st);
+        nn::Strided<S> dv(dqkv + b * ld + d + dkv + g * dh, dh, p1, st);
+        for (Eigen::Index h = g * G; h < (g + 1) * G; ++h) {
+            nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
+            nn::Strided<S> dq(dqkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
+            nn::ConstStrided<S> dy(ws.datty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+            Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+            Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+            nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
+        }
     });
 
     // The q, k, v gradients of [p0, p1) are complete now: their own queries are done, and the later
@@ -194,13 +221,20 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         if (rope) {
             // in the forward pass this was: q, k = R(m theta) q, R(m theta) k
             nn::rope_backward_inplace<S>(a.dqkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
-            nn::rope_backward_inplace<S>(a.dqkv.block(d, c, d, n), pos.cos, pos.sin, c, B);
+            nn::rope_backward_inplace<S>(a.dqkv.block(d, c, dkv, n), pos.cos, pos.sin, c, B);
+        }
+        if (s_.qkNorm) {
+            // in the forward pass this was: q_h = RMSNorm(q_h) g_q, k_g = RMSNorm(k_g) g_k
+            nn::qknorm_backward_inp<S>(a.dqkv.block(0, c, d + dkv, n), a.dqkNorm.middleCols(c, n),
+                                       a.qkRaw.middleCols(c, n), a.qkRstd.middleRows(c, n), PV(params, w.qNorm),
+                                       PV(params, w.kNorm), dh, H);
         }
         // in the forward pass this was: qkv = W_qkv ln1, ln1 = LN1(x)
         auto dln1 = a.dln1.middleCols(c, n);
         nn::product<S>(dln1, P(params, w.Wqkv).transpose(), dqkv, false);
-        nn::layernorm_backward_inp<S>(a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
-                                      a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
+        if (s_.attnGate) nn::product<S>(dln1, P(params, w.Wg).transpose(), a.dgate.middleCols(c, n), true);  // the gate's
+        nn::norm_backward_inp<S>(s_.rmsNorm, a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
+                                 a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
     });
 }
 
@@ -209,10 +243,11 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
 {
     const Eigen::Index N = ws.columns();
     auto all = [N](const M &m) { return m.leftCols(N); };
-    for (int l = 0; l < s_.layers; ++l) {
-        const TransformerLayout::Block &w = L_.blocks[std::size_t(l)];
+    // looped depth: every application of a block adds its share to the shared weights' gradients
+    for (int l = 0; l < s_.depth(); ++l) {
+        const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
         typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
-        const M &dout = l + 1 < s_.layers ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+        const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
         // out = mid + W2 fc + b2
         nn::product_backward_weight<S>(par_, G(grads, w.W2), all(dout), all(a.fc));
         nn::bias_backward<S>(GV(grads, w.b2), all(dout));
@@ -220,19 +255,25 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
         nn::product_backward_weight<S>(par_, G(grads, w.W1), all(a.dfc), all(a.ln2));
         nn::bias_backward<S>(GV(grads, w.b1), all(a.dfc));
         // ln2 = LN2(mid)
-        nn::layernorm_backward_params<S>(GV(grads, w.ln2w), GV(grads, w.ln2b), all(a.dln2), all(a.mid),
-                                         a.ln2Mean.head(N), a.ln2Rstd.head(N));
+        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln2w), GV(grads, w.ln2b), all(a.dln2), all(a.mid),
+                                    a.ln2Mean.head(N), a.ln2Rstd.head(N));
         // mid = x + W_O atty
         nn::product_backward_weight<S>(par_, G(grads, w.Wo), all(a.dmid), all(a.atty));
+        // atty = sdpa * sigmoid(W_theta ln1)
+        if (s_.attnGate) nn::product_backward_weight<S>(par_, G(grads, w.Wg), all(a.dgate), all(a.ln1));
+        // q, k = RMSNorm(q) g_q, RMSNorm(k) g_k per head (QK-norm)
+        if (s_.qkNorm)
+            nn::qknorm_backward_params<S>(GV(grads, w.qNorm), GV(grads, w.kNorm), all(a.dqkNorm), all(a.qkRaw),
+                                          a.qkRstd.topRows(N), s_.dHead(), s_.heads);
         // qkv = W_qkv ln1
         nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkv), all(a.ln1));
         // ln1 = LN1(x)
-        nn::layernorm_backward_params<S>(GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
-                                         a.ln1Mean.head(N), a.ln1Rstd.head(N));
+        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
+                                    a.ln1Mean.head(N), a.ln1Rstd.head(N));
     }
     // h = LN_f(x_L)
-    nn::layernorm_backward_params<S>(GV(grads, L_.lnfw), GV(grads, L_.lnfb), all(ws.dh), all(ws.xL),
-                                     ws.lnfMean.head(N), ws.lnfRstd.head(N));
+    nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), all(ws.dh), all(ws.xL),
+                                ws.lnfMean.head(N), ws.lnfRstd.head(N));
 }
 
 template class TransformerStack<float>;

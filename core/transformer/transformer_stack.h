@@ -4,6 +4,8 @@
 //   x_mid = x + W_O Attn(LN1 x)                (H heads, causal, scores / sqrt(d_head), RoPE on q, k)
 //   x_out = x_mid + W2 relu(W1 LN2 x_mid + b1) + b2
 //   h     = LN_f(x_L)
+// With looped depth the L blocks run `loops` times with the same weights (block l uses weights l % L,
+// each application with its own activations), and their gradients add up over the applications.
 // Every pass works on the positions [p0, p1) of the workspace's B sequences: the whole sequence at
 // once (p0 = 0, p1 = T: teacher forcing, the k-pass objective) or one position at a time
 // (p1 = p0 + 1: the exact recurrence and decoding, the earlier positions' keys and values serving as
@@ -41,8 +43,8 @@ public:
     void forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, Eigen::Index p0,
                  Eigen::Index p1, const Ablation *ablation = nullptr) const;
 
-    // h = LN_f(the residual stream after block `layer`) for the columns of [p0, p1), after a forward
-    // pass: the logit lens. layer = L - 1 repeats the forward's own h.
+    // h = LN_f(the residual stream after applied block `layer`, 0 .. L loops - 1) for the columns of
+    // [p0, p1), after a forward pass: the logit lens. The last block repeats the forward's own h.
     void readout(const S *params, TransformerWorkspace<S> &ws, int layer, Eigen::Index p0, Eigen::Index p1) const;
 
     // ws.dh holds d(L)/dh for the columns of [p0, p1), complete (every later use of h added in);

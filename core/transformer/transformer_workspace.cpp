@@ -20,13 +20,13 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     mat(fzEmb, 2 * d, s.feedback);
     mat(fz, 2 * d, s.feedback);
     mat(gate, d, s.feedback);
-    layer.resize(std::size_t(s.layers));
+    layer.resize(std::size_t(s.depth()));
     for (Layer &l : layer) {
         mat(l.x, d);
         mat(l.ln1, d);
         vec(l.ln1Mean, N);
         vec(l.ln1Rstd, N);
-        mat(l.qkv, 3 * d);
+        mat(l.qkv, s.qkvRows());
         vec(l.att, attSize);
         mat(l.atty, d);
         mat(l.mid, d);
@@ -34,9 +34,15 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
         vec(l.ln2Mean, N);
         vec(l.ln2Rstd, N);
         mat(l.fc, s.ffn());
+        mat(l.qkRaw, d + s.dKv(), s.qkNorm);
+        l.qkRstd.setZero(s.qkNorm ? N : 0, s.qkNorm ? s.heads + s.kv() : 0);
+        mat(l.dqkNorm, d + s.dKv(), grad && s.qkNorm);
+        mat(l.sdpa, d, s.attnGate);
+        mat(l.gate, d, s.attnGate);
+        mat(l.dgate, d, grad && s.attnGate);
         mat(l.dx, d, grad);
         mat(l.dln1, d, grad);
-        mat(l.dqkv, 3 * d, grad);
+        mat(l.dqkv, s.qkvRows(), grad);
         mat(l.dmid, d, grad);
         mat(l.dln2, d, grad);
         mat(l.dfc, s.ffn(), grad);
@@ -71,14 +77,20 @@ void TransformerWorkspace<S>::setBatch(int b, int t)
 template <typename S>
 double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index cap, Eigen::Index len, bool grad)
 {
-    const double d = s.dModel, f = s.ffn(), V = s.vocab, fb = s.feedback ? 1.0 : 0.0;
+    const double d = s.dModel, f = s.ffn(), V = s.vocab, fb = s.feedback ? 1.0 : 0.0, qkv = s.qkvRows();
     // rows of (rows, capacity) matrices and vectors, as allocated by reserve()
     double rows = d + fb * (d + 2 * d + 2 * d + d);               // emb, hprev, fzEmb, fz, gate
-    rows += s.layers * (d + d + 2 + 3 * d + d + d + d + 2 + f);  // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
+    rows += s.depth() * (d + d + 2 + qkv + d + d + d + 2 + f);    // x, ln1, stats, qkv, atty, mid, ln2, stats, fc
     rows += d + d + 2 + 2 * V + 2;                               // xL, h, stats, logits, probs, colmax, logsum
-    double att = double(s.layers) * s.heads * nn::attentionRows(len);  // per column
+    const double qkn = s.qkNorm ? 1.0 : 0.0;
+    rows += qkn * s.depth() * (d + s.dKv() + s.heads + s.kv());  // qkRaw, qkRstd
+    const double gated = s.attnGate ? 1.0 : 0.0;
+    rows += gated * s.depth() * 2 * d;                            // sdpa, gate
+    double att = double(s.depth()) * s.heads * nn::attentionRows(len);  // per column
     if (grad) {
-        rows += s.layers * (d + d + 3 * d + d + d + f);          // dx, dln1, dqkv, dmid, dln2, dfc
+        rows += s.depth() * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc
+        rows += qkn * s.depth() * (d + s.dKv());                   // dqkNorm
+        rows += gated * s.depth() * d;                            // dgate
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
         att += double(s.heads) * nn::attentionRows(len);         // datt
     }

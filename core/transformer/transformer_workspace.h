@@ -22,15 +22,21 @@ struct TransformerWorkspace {
         M x;            // (d, N)   input of the block (the residual stream)
         M ln1;          // (d, N)   LN1 x
         V ln1Mean, ln1Rstd;  // (N)
-        M qkv;          // (3d, N)  W_qkv ln1: rows [0, d) q, [d, 2d) k (both rotated under RoPE), [2d, 3d) v
+        M qkv;          // (d + 2 dkv, N)  W_qkv ln1: rows [0, d) q, [d, d + dkv) k (both rotated under RoPE),
+                        //          [d + dkv, d + 2 dkv) v; dkv = kv_heads dh (= d without grouped-query attention)
         V att;          // (B H R T) softmax weights, see above
         M atty;         // (d, N)   every head's attention output, head h in rows [h dh, (h+1) dh)
         M mid;          // (d, N)   x + W_O atty
         M ln2;          // (d, N)   LN2 mid
         V ln2Mean, ln2Rstd;  // (N)
         M fc;           // (4d, N)  relu(W1 ln2 + b1)
-        // gradients (withGrad): d(L)/d of the tensor named
-        M dx, dln1, dqkv, dmid, dln2, dfc;
+        M qkRaw;        // QK-norm: (d + dkv, N) q and k before their RMSNorm; else empty
+        M qkRstd;       // QK-norm: (N, H + KV) their 1 / rms, column r = head segment r of qkRaw
+        M sdpa, gate;   // gated attention: (d, N) the heads' outputs before the gate, sigmoid(W_theta ln1);
+                        //          atty = sdpa * gate. Else empty
+        // gradients (withGrad): d(L)/d of the tensor named; dqkNorm (QK-norm): of the normalised q and k
+        M dx, dln1, dqkv, dmid, dln2, dfc, dqkNorm;
+        M dgate;        // gated attention: d(L)/d(W_theta ln1)
     };
 
     Eigen::Index capacity = 0;  // columns
@@ -43,7 +49,7 @@ struct TransformerWorkspace {
     M fzEmb;        // (2d, N)  feedback: [W_a; W_b][:, :d] e_t + [b_a; b_b], the part without h
     M fz;           // (2d, N)  feedback: [a; g], the GLU's pre-activations
     M gate;         // (d, N)   feedback: sigmoid(g)
-    std::vector<Layer> layer;  // (L)
+    std::vector<Layer> layer;  // (L loops): one per block applied, the first L are the first loop's
     M xL;           // (d, N)   output of the last block
     M h;            // (d, N)   LN_f xL, the top hidden state h_t
     V lnfMean, lnfRstd;  // (N)

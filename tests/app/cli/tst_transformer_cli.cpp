@@ -140,6 +140,29 @@ private Q_SLOTS:
         if (feedback != QLatin1String("off")) QVERIFY(o.value(QStringLiteral("gate_mean")).isDouble());
     }
 
+    // The model options together: the count by their formulas (kv_heads = 1: -2 d (d - d_head) per
+    // layer; RMSNorm: -(2L + 1) d; QK-norm: +2 d_head per layer; the gate: +d^2 per layer; the loop
+    // and the window: none), the options echoed, and the sink share per head and overall.
+    void modelOptions()
+    {
+        const Run r = run({ "steps=1", "batch=2", "eval_every=0", "window=8", "pos=alibi", "kv_heads=1", "norm=rmsnorm",
+                            "qk_norm=on", "attn_gate=on", "loop=2" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parse(r);
+        const int d = 64, dh = 16, L = 2;
+        QCOMPARE(o.value(QStringLiteral("params")).toInt(),
+                 101632 - L * 2 * d * (d - dh) - (2 * L + 1) * d + L * 2 * dh + L * d * d);
+        const QJsonObject c = o.value(QStringLiteral("config")).toObject();
+        QCOMPARE(c.value(QStringLiteral("kv_heads")).toInt(), 1);
+        QCOMPARE(c.value(QStringLiteral("pos")).toString(), QStringLiteral("alibi"));
+        QCOMPARE(c.value(QStringLiteral("loop")).toInt(), 2);
+        const double sink = o.value(QStringLiteral("sink_share")).toDouble(-1.0);
+        QVERIFY(sink > 0.0 && sink < 1.0);
+        const QJsonArray byHead = o.value(QStringLiteral("sink_share_by_head")).toArray();
+        QCOMPARE(byHead.size(), 2);
+        QCOMPARE(byHead.at(1).toArray().size(), 4);
+    }
+
     // Outside the induction tasks there is no second half: null, not a number.
     void accumulatorHasNoSecondHalf()
     {
@@ -157,7 +180,17 @@ private Q_SLOTS:
         QTest::addColumn<QString>("key");  // the stderr line names it
         QTest::newRow("model") << QStringList { "model=gpt" } << "model";
         QTest::newRow("task") << QStringList { "task=copy" } << "task";
-        QTest::newRow("pos") << QStringList { "pos=alibi" } << "pos";
+        QTest::newRow("pos") << QStringList { "pos=learned" } << "pos";
+        QTest::newRow("window negative") << QStringList { "window=-1" } << "window";
+        QTest::newRow("window beyond") << QStringList { "window=300" } << "window";
+        QTest::newRow("scaling with alibi") << QStringList { "pos=alibi", "scaling=yarn" } << "scaling";
+        QTest::newRow("kv_heads not dividing") << QStringList { "kv_heads=3" } << "kv_heads";
+        QTest::newRow("kv_heads beyond") << QStringList { "kv_heads=17" } << "kv_heads";
+        QTest::newRow("norm") << QStringList { "norm=batchnorm" } << "norm";
+        QTest::newRow("qk_norm") << QStringList { "qk_norm=yes" } << "qk_norm";
+        QTest::newRow("attn_gate") << QStringList { "attn_gate=1" } << "attn_gate";
+        QTest::newRow("loop zero") << QStringList { "loop=0" } << "loop";
+        QTest::newRow("loop beyond") << QStringList { "loop=9" } << "loop";
         QTest::newRow("feedback") << QStringList { "feedback=some" } << "feedback";
         QTest::newRow("heads not dividing") << QStringList { "heads=5" } << "heads";
         QTest::newRow("odd seq_len") << QStringList { "seq_len=7" } << "seq_len";

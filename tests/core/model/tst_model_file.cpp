@@ -196,12 +196,50 @@ private Q_SLOTS:
         refused("", { "not a FullBand model file" });
         refused("hello, world\n", { "not a FullBand model file" });
         refused(std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'), { "not a FullBand model file" });
-        std::string v2 = textBytes_;
-        putU32(v2, 8, 2);
-        refused(v2, { "version 2", "reads version 1" });
+        std::string v3 = textBytes_;
+        putU32(v3, 8, 3);
+        refused(v3, { "version 3", "reads versions 1 to 2" });
+        std::string v0 = textBytes_;
+        putU32(v0, 8, 0);
+        refused(v0, { "version 0" });
         std::string sections = textBytes_;
         putU32(sections, 12, 9);
         refused(sections, { "section count", "got 9" });
+    }
+
+    // A version-1 file (written before the model options: its CONF ends after sampleTemperature, 145
+    // bytes) is read as the model it was, every option off; written again it is a version-2 file. A
+    // model with options keeps them through a round trip, and ALiBi (pos 3) is no version-1 value.
+    void versionOneAndOptions()
+    {
+        const std::string v2 = ModelFile::encode(*inductionRun_.model, inductionRun_);
+        std::string v1 = rewriteSection(v2, "CONF", [](std::string &p) { p.resize(145); });
+        putU32(v1, 8, 1);
+        SavedModel back;
+        const std::string err = ModelFile::decode(v1, back);
+        QVERIFY2(err.empty(), err.c_str());
+        QCOMPARE(back.model.config.window, 0);
+        QCOMPARE(back.model.config.pos, PositionalScheme::Rope);
+        QCOMPARE(ModelFile::encode(back.model, back.run), v2);
+        std::string longer = rewriteSection(v2, "CONF", [](std::string &p) { p += std::string(4, '\0'); });
+        refused(longer, { "CONF", "bytes more than its fields" });
+
+        TransformerConfig c = tinyInduction();
+        c.window = 3;
+        c.pos = PositionalScheme::Alibi;
+        const TransformerResult run = trainTransformer(c);
+        QVERIFY(run.model);
+        const std::string bytes = ModelFile::encode(*run.model, run);
+        SavedModel opts;
+        QCOMPARE(ModelFile::decode(bytes, opts), std::string());
+        QCOMPARE(opts.model.config.window, 3);
+        QCOMPARE(opts.model.config.pos, PositionalScheme::Alibi);
+        QCOMPARE(opts.model.shape.window, 3);
+        QCOMPARE(ModelFile::encode(opts.model, opts.run), bytes);
+        std::string old = bytes;
+        putU32(old, 8, 1);
+        old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(145); });
+        refused(old, { "pos" });
     }
 
     // Every prefix of the file is refused (sampled every few bytes, and around each section's start).
