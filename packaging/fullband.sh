@@ -15,11 +15,14 @@
 #                                   comes from packages these lists install (packaging/check-deps.sh)
 #   packaging/fullband.sh baselines  the tiny transformer against its PyTorch reference, one thread
 #                                   each, in the same run: ms/step of both and their ratio, then
-#                                   FullBand's GFLOP/s, two threads, memory and the k-pass cost
+#                                   FullBand's GFLOP/s, two threads, memory and the k-pass cost;
+#                                   then the text size against torch_char_transformer.py on the
+#                                   same text, and FullBand against this core's FMA peak
 #   packaging/fullband.sh packages MODE  print the packages MODE installs, one a line
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60), FULLBAND_BASELINES (default: ../shared/baselines beside the
-# checkout, where torch_tiny_transformer.py lives), BASELINE_STEPS (default 300).
+# checkout, where torch_tiny_transformer.py and torch_char_transformer.py live), BASELINE_STEPS
+# (default 300), BASELINE_TEXT (the text of the text-size comparison, default README.md).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -200,6 +203,26 @@ torch, ours = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 print(f"torch {torch['ms_per_step']:.3f} ms/step, FullBand {ours['ms_per_step']:.3f} ms/step (1 thread each): "
       f"FullBand is {torch['ms_per_step'] / ours['ms_per_step']:.2f}x faster; with 2 threads "
       f"{ours['ms_per_step_2_threads']:.3f} ms/step")
+PY
+  # The text task at nanoGPT's CPU size on the same text: torch_char_transformer.py with one thread
+  # against FullBand with one and two threads, and FullBand's figures as a fraction of this core's
+  # FMA peak (bench_transformer --peak).
+  local char_script=$dir/torch_char_transformer.py text=${BASELINE_TEXT:-$here/README.md}
+  [ -f "$char_script" ] || { echo "fullband: $char_script not found (set FULLBAND_BASELINES)" >&2; exit 2; }
+  [ -f "$text" ] || { echo "fullband: $text not found (set BASELINE_TEXT)" >&2; exit 2; }
+  local torch_text ours_text
+  torch_text=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \
+                 steps="$steps" threads=1 eval_every=0 sample=0 | tail -n1)
+  echo "torch text size (1 thread): $torch_text"
+  ours_text=$("$build_dir/tests/bench_transformer" --steps "$steps" --peak --text "$text" | tee /dev/stderr |
+              grep '^{"peak_gflops"')
+  /usr/bin/python3 - "$torch_text" "$ours_text" <<'PY'
+import json, sys
+torch, ours = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+t, one, two = torch["ms_per_step"], ours["text_ms_per_step"], ours["text_ms_per_step_2_threads"]
+print(f"text size (4L, 4H, d 128, T 64, batch 12): torch {t:.3f} ms/step (1 thread), FullBand {one:.3f} ms/step "
+      f"(1 thread, {t / one:.2f}x torch) and {two:.3f} ms/step (2 threads, {t / two:.2f}x torch); "
+      f"FMA peak {ours['peak_gflops']:.1f} GFLOP/s")
 PY
 }
 

@@ -3,6 +3,7 @@
 
 #include "app/window/chart_export_actions.h"
 #include "app/window/deck_actions.h"
+#include "app/window/model_actions.h"
 #include "app/lecture/deck_editor.h"
 #include "app/export/lab_image.h"
 #include "app/registry/lab_registry.h"
@@ -26,16 +27,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
-#include <QImageReader>
-#include <QJsonDocument>
 #include <QKeySequence>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
-#include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -203,6 +200,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open scene or deck…"), this, &MainWindow::openDialog)->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("&Save scene…"), this, &MainWindow::saveDialog)->setShortcut(QKeySequence::Save);
+    (new ModelActions(this))->addTo(file);
     file->addSeparator();
     file->addAction(tr("&Export chart…"), export_, &ChartExportActions::exportChartDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export &all charts…"), export_, &ChartExportActions::exportAllDialog)

@@ -2,6 +2,7 @@
 // and defaults (the PyTorch reference's, baselines/torch_tiny_transformer.py).
 #include "core/labs/transformer_spec.h"
 
+#include "core/attention/attention.h"
 #include "core/io/bounded_read.h"
 #include "core/transformer/text_corpus.h"
 
@@ -101,6 +102,45 @@ void applyTransformerTaskDefaults(TransformerTask task, ParamValues &values)
     const LabSpec &spec = transformerSpec();
     for (const auto &[key, value] : transformerTextDefaults())
         values.numbers[key] = task == TransformerTask::Text ? value : spec.find(key)->def;
+}
+
+ParamValues transformerValues(const TransformerConfig &c, const std::string &textPath)
+{
+    ParamValues v = transformerSpec().defaults();
+    v.texts["task"] = transformerTaskName(c.task);
+    v.texts["text"] = textPath;
+    v.texts["pos"] = positionalSchemeName(c.pos);
+    v.texts["scaling"] = scalingMethodName(c.scaling);
+    v.texts["feedback"] = feedbackModeName(c.feedback);
+    v.numbers["vocab"] = c.vocab;
+    v.numbers["buckets"] = c.buckets;
+    v.numbers["seq_len"] = c.seqLen;
+    v.numbers["batch"] = c.batch;
+    v.numbers["layers"] = c.layers;
+    v.numbers["heads"] = c.heads;
+    v.numbers["d_model"] = c.dModel;
+    v.numbers["base"] = c.base;
+    v.numbers["factor"] = c.factor;
+    v.numbers["passes"] = c.passes;
+    v.numbers["lr"] = c.lr;
+    v.numbers["weight_decay"] = c.weightDecay;
+    v.numbers["steps"] = c.steps;
+    v.numbers["seed"] = double(c.seed);
+    v.numbers["embed_scale"] = c.embedScale ? 1 : 0;
+    v.numbers["eval_every"] = c.evalEvery;
+    v.numbers["clip"] = c.clip;
+    v.numbers["threads"] = c.threads;
+    return v;
+}
+
+void followTransformerTask(const ParamValues &now, ParamValues &candidate)
+{
+    const std::string &to = candidate.text("task");
+    const std::string &from = now.text("task");
+    if (to == from || (to != "text" && from != "text")) return;
+    TransformerTask task = TransformerTask::InductionFixed;
+    if (!parseTransformerTask(to, task)) return;  // the checks refuse it
+    applyTransformerTaskDefaults(task, candidate);
 }
 
 const LabSpec &transformerSpec()

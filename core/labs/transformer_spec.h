@@ -21,11 +21,19 @@ const LabSpec &transformerCommandSpec();
 // Fills out from values of either spec (reading the text file when task is text); "" or one sentence.
 std::string transformerFrom(const ParamValues &values, TransformerConfig &out);
 
+// The panel's values of a configuration (a model file's): every key of transformerSpec, text set to
+// textPath (a configuration keeps the text, never its path). transformerFrom gives c back.
+ParamValues transformerValues(const TransformerConfig &c, const std::string &textPath);
+
 // The text task's own defaults: nanoGPT's CPU Shakespeare size (layers 4, heads 4, d_model 128,
 // seq_len 64, batch 12) and AdamW with weight_decay 0.1, in place of the induction task's sizes.
 const std::vector<std::pair<std::string, double>> &transformerTextDefaults();
 // Puts task's defaults into values (text: transformerTextDefaults; the other tasks: the spec's own
 // defaults of those keys). Call it before applying the keys a user set, so that those win.
 void applyTransformerTaskDefaults(TransformerTask task, ParamValues &values);
+// A panel's change from values `now` to `candidate`: when the task changes to or from text, the
+// model's size follows it (applyTransformerTaskDefaults of the new task); any other change is left
+// as it is, so the sizes a user sets after choosing the task stay.
+void followTransformerTask(const ParamValues &now, ParamValues &candidate);
 
 } // namespace fb

@@ -45,10 +45,24 @@ void tile_product(Dst &out, const Lhs &lhs, const Rhs &rhs, Eigen::Index r0, Eig
     }
 }
 
+// One column (decoding one position with the KV cache): a matrix-vector product, which packs
+// nothing (GEMM's packing of the whole weight matrix for one column cost most of a decoded
+// character). Only a product whose whole output is one column takes it: training and evaluation,
+// whose outputs have B*T >= 2 columns, keep the tiles and their numbers.
+template <typename S, typename Dst, typename Lhs, typename Rhs>
+bool column_product(Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
+{
+    if (out.cols() != 1 || lhs.cols() == 0) return false;
+    if (accumulate) out.col(0).noalias() += lhs * rhs.col(0);
+    else out.col(0).noalias() = lhs * rhs.col(0);
+    return true;
+}
+
 // out (+)= lhs * rhs on the calling thread, tile by tile. out is (M, N), lhs is (M, K), rhs is (K, N)
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
+    if (column_product<S>(out, lhs, rhs, accumulate)) return;
     const Eigen::Index R = Tiles<S>::rowsFor(lhs.cols()), C = Tiles<S>::colsFor(lhs.cols());
     for (Eigen::Index c0 = 0; c0 < out.cols(); c0 += C)
         for (Eigen::Index r0 = 0; r0 < out.rows(); r0 += R)
@@ -60,6 +74,7 @@ void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void product(const ParallelRunner &par, Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
+    if (column_product<S>(out, lhs, rhs, accumulate)) return;
     const Eigen::Index R = Tiles<S>::rowsFor(lhs.cols()), C = Tiles<S>::colsFor(lhs.cols());
     const Eigen::Index rt = (out.rows() + R - 1) / R, ct = (out.cols() + C - 1) / C;
     par.forEach(rt * ct, [&](Eigen::Index t) {

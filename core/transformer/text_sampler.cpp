@@ -56,33 +56,44 @@ int TextSampler::draw(int column, double temperature, Rng &rng)
     return int(best);  // rounding left u a hair above 0
 }
 
+void TextSampler::start(const TransformerNet<float> &net, const PositionTables<float> &pos, const int *prompt,
+                        std::size_t promptLength)
+{
+    if (promptLength == 0) throw std::logic_error("TextSampler: the prompt needs at least one character");
+    length_ = int(std::min<std::size_t>(promptLength, std::size_t(context_)));
+    std::copy(prompt + (promptLength - std::size_t(length_)), prompt + promptLength, window_.begin());
+    if (cache_) feed(net, pos, length_);
+    else recompute(net, pos, length_);
+}
+
+void TextSampler::push(const TransformerNet<float> &net, const PositionTables<float> &pos, int id)
+{
+    if (length_ == context_) {
+        // the context is full: keep the last half, fed again from position 0
+        const int keep = context_ / 2;
+        std::copy(window_.end() - keep, window_.end(), window_.begin());
+        length_ = keep;
+        if (cache_) feed(net, pos, length_);
+    }
+    window_[std::size_t(length_)] = id;
+    if (cache_) {
+        ws_.setBatch(1, context_);
+        net.forwardPosition(ws_, &window_[std::size_t(length_)], nullptr, length_, pos);
+        ++length_;
+    } else {
+        recompute(net, pos, ++length_);  // the logits of the new last position: column length - 1
+    }
+}
+
 void TextSampler::sample(const TransformerNet<float> &net, const PositionTables<float> &pos, const TextCorpus &corpus,
                          const int *prompt, std::size_t promptLength, int chars, double temperature, Rng &rng,
                          std::string &out)
 {
-    if (promptLength == 0) throw std::logic_error("TextSampler: the prompt needs at least one character");
-    int length = int(std::min<std::size_t>(promptLength, std::size_t(context_)));
-    std::copy(prompt + (promptLength - std::size_t(length)), prompt + promptLength, window_.begin());
-    if (cache_) feed(net, pos, length);
-    else recompute(net, pos, length);
+    start(net, pos, prompt, promptLength);
     for (int i = 0; i < chars; ++i) {
-        const int next = draw(length - 1, temperature, rng);  // the prediction of the last fed position
+        const int next = drawNext(temperature, rng);  // the prediction of the last fed position
         corpus.appendDecoded(&next, 1, out);
-        if (length == context_) {
-            // the context is full: keep the last half, fed again from position 0
-            const int keep = context_ / 2;
-            std::copy(window_.end() - keep, window_.end(), window_.begin());
-            length = keep;
-            if (cache_) feed(net, pos, length);
-        }
-        window_[std::size_t(length)] = next;
-        if (cache_) {
-            ws_.setBatch(1, context_);
-            net.forwardPosition(ws_, &window_[std::size_t(length)], nullptr, length, pos);
-            ++length;
-        } else {
-            recompute(net, pos, ++length);  // the logits of the new last position: column length - 1
-        }
+        push(net, pos, next);
     }
 }
 

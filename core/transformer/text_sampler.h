@@ -34,6 +34,23 @@ public:
                 const int *prompt, std::size_t promptLength, int chars, double temperature, Rng &rng,
                 std::string &out);
 
+    // One character at a time (what sample() does, for a writer that shows each character):
+    // start() feeds the prompt ids (at least one; only the last `context` are read); draw() picks the
+    // next id from the last fed position's logits; push() feeds an id (when the context is full its
+    // last half is fed again from position 0 first). Allocate nothing.
+    void start(const TransformerNet<float> &net, const PositionTables<float> &pos, const int *prompt,
+               std::size_t promptLength);
+    int drawNext(double temperature, Rng &rng) { return draw(length_ - 1, temperature, rng); }
+    void push(const TransformerNet<float> &net, const PositionTables<float> &pos, int id);
+    // Positions fed (the newest is length() - 1) and the workspace holding their activations: with
+    // the cache, layer l's K and V of position t are rows [d, 3d) of ws.layer[l].qkv, column t, and
+    // the attention of the newest position is column length() - 1 of each head's block of att
+    // (core/transformer/transformer_workspace.h, B = 1, T = context()).
+    int length() const { return length_; }
+    int context() const { return context_; }
+    bool cached() const { return cache_; }
+    const TransformerWorkspace<float> &workspace() const { return ws_; }
+
 private:
     // Feeds window_[0 .. length) from position 0.
     void feed(const TransformerNet<float> &net, const PositionTables<float> &pos, int length);
@@ -48,6 +65,7 @@ private:
     std::vector<float> sorted_;  // top-k: the logits, partially sorted
     FeedbackMode mode_;        // without the cache: exact with feedback, off otherwise
     int topK_ = 0;
+    int length_ = 0;           // positions fed
     bool cache_ = true;
 };
 

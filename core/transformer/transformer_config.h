@@ -81,6 +81,9 @@ struct TransformerConfig {
     double probeSeconds = 0.08;  // ... and whenever this much time passed since the last (0 = never by time)
     int sampleChars = 80;    // text task: characters of the sample in each snapshot
     double sampleTemperature = 0.8;
+    // text task: every snapshot also carries a copy of the weights (TransformerSnapshot::weights), for
+    // a window that writes while the model trains. It allocates that copy at every snapshot.
+    bool snapshotWeights = false;
     // Taking the trained model apart (core/interpret): heads evaluated switched off after training,
     // "L2H1,L2H3" or "L2" (1-based; empty: none), and whether ablated heads read their mean output
     // over the held-out set instead of 0 (in that evaluation and in the table of single heads).

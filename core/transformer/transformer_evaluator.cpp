@@ -190,7 +190,8 @@ std::vector<LengthRow> TransformerEvaluator::lengthTable(FeedbackMode mode, int 
     for (ScalingMethod m : methods) {
         LengthRow row;
         row.scaling = m;
-        row.label = positionalSchemeName(c_.pos) + (m == ScalingMethod::None ? "" : "+" + scalingMethodName(m));
+        row.label = positionalSchemeName(c_.pos);
+        if (m != ScalingMethod::None) row.label.append("+").append(scalingMethodName(m));  // (no operator+: GCC 12's false stringop warning)
         rows.push_back(row);
     }
     const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;

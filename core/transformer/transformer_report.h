@@ -26,6 +26,8 @@ struct TransformerProgress {
     double gradNorm = 0.0;        // 2-norm of that step's gradient, before clipping
 };
 
+struct TrainedTransformer;
+
 // Taken every probeEvery steps and whenever probeSeconds passed since the last one, and once before
 // the first step and once after the last (with the final held-out figures). Taking one changes none
 // of the training's numbers. Passed by const reference: copy what you keep.
@@ -45,6 +47,8 @@ struct TransformerSnapshot {
     double heldoutLoss = nan;      // mean cross entropy on the held-out set at heldoutStep
     double secondHalfLoss = nan;   // induction: on the repeat's predictions
     std::string sample;            // text task: the prompt (the start of the held-out text) and a sample
+    // text task with config.snapshotWeights: the weights at this step (a copy; shared, never changed)
+    std::shared_ptr<const TrainedTransformer> weights;
 };
 
 // One row of the length-generalisation table: a positional scheme (and, under RoPE, a rescaling with

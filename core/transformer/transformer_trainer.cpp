@@ -106,6 +106,14 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         prompt.assign(corpus->ids().begin() + std::ptrdiff_t(begin),
                       corpus->ids().begin() + std::ptrdiff_t(std::min(corpus->size(), begin + kPromptChars)));
     }
+    // A copy of the weights in every snapshot, for a window that writes while the model trains.
+    TrainedTransformer liveModel;
+    if (corpus && c.snapshotWeights) {
+        liveModel.config = c;
+        liveModel.config.text.clear();
+        liveModel.shape = shape;
+        liveModel.corpus = corpus;
+    }
     Clock::time_point lastSnapshot = Clock::now();
     int heldStep = -1;  // the last held-out evaluation
     TransformerEvaluator::Losses held;
@@ -122,6 +130,11 @@ TransformerResult trainTransformer(const TransformerConfig &config,
             Rng sampleRng((c.seed ^ kSampleStream) + std::uint64_t(step));
             sampler->sample(net, tables, *corpus, prompt.data(), prompt.size(), c.sampleChars, c.sampleTemperature,
                             sampleRng, snap.sample);
+        }
+        if (liveModel.corpus) {
+            auto weights = std::make_shared<TrainedTransformer>(liveModel);
+            weights->params = net.params;
+            snap.weights = std::move(weights);
         }
     };
     auto takeSnapshot = [&](int step) {

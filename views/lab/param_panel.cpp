@@ -214,6 +214,13 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
     r.message->setObjectName(QStringLiteral("paramMessage_") + QString::fromStdString(key));
     r.message->hide();
     grid->addWidget(r.message, row++, 0, 1, 2);
+    r.note = new QLabel;
+    r.note->setWordWrap(true);
+    r.note->setTextFormat(Qt::PlainText);
+    r.note->setObjectName(QStringLiteral("paramNote_") + QString::fromStdString(key));
+    r.note->setStyleSheet(QStringLiteral("color:#555;"));
+    r.note->hide();
+    grid->addWidget(r.note, row++, 0, 1, 2);
     rows_[key] = r;
 }
 
@@ -261,9 +268,33 @@ void ParamPanel::setValidator(std::function<std::string(const ParamValues &)> va
     validator_ = std::move(validator);
 }
 
+void ParamPanel::setAdjuster(std::function<void(ParamValues &, const std::string &, const ParamValues &)> adjuster)
+{
+    adjuster_ = std::move(adjuster);
+}
+
+void ParamPanel::setNote(const std::string &key, const QString &note)
+{
+    const auto it = rows_.find(key);
+    if (it == rows_.end()) return;
+    Row &r = it->second;
+    r.note->setText(note);
+    r.note->setVisible(!note.isEmpty());
+    for (QWidget *w : { static_cast<QWidget *>(r.slider), static_cast<QWidget *>(r.spin), static_cast<QWidget *>(r.combo),
+                        static_cast<QWidget *>(r.check), static_cast<QWidget *>(r.edit) })
+        if (w) w->setEnabled(note.isEmpty());
+}
+
+QString ParamPanel::note(const std::string &key) const
+{
+    const auto it = rows_.find(key);
+    return it == rows_.end() ? QString() : it->second.note->text();
+}
+
 void ParamPanel::propose(ParamValues candidate, const std::string &key)
 {
     if (syncing_) return;
+    if (adjuster_) adjuster_(candidate, key, values_);
     std::string err = checkAll(spec_, candidate);
     if (err.empty() && validator_) err = validator_(candidate);
     if (!err.empty()) {

@@ -34,6 +34,13 @@ public:
     // Cross-key rules beyond each parameter's own range (e.g. d_model divisible by heads).
     // Returns an empty string when the values are acceptable.
     void setValidator(std::function<std::string(const ParamValues &)> validator);
+    // Values that follow a change of one control (task = text brings the text's model size): called
+    // with the candidate, the key the user changed and the values in force, before the checks.
+    void setAdjuster(std::function<void(ParamValues &, const std::string &, const ParamValues &)> adjuster);
+    // A grey line under key's row saying where its value comes from; non-empty also greys the row's
+    // controls (the value takes no part). Empty: the row as usual.
+    void setNote(const std::string &key, const QString &note);
+    QString note(const std::string &key) const;
 
     // Applies all values (checked as a whole); on error shows and returns the message and keeps
     // the current values. Emits valuesChanged on success.
@@ -79,6 +86,7 @@ private:
         QCheckBox *check = nullptr;
         QLineEdit *edit = nullptr;
         QLabel *message = nullptr;  // the refusal of a change of this row, right under it
+        QLabel *note = nullptr;     // setNote's line, hidden when empty
     };
 
     void buildRow(const ParamSpec &spec, QGridLayout *grid, int &row);
@@ -94,6 +102,7 @@ private:
     LabSpec spec_;
     ParamValues values_;
     std::function<std::string(const ParamValues &)> validator_;
+    std::function<void(ParamValues &, const std::string &, const ParamValues &)> adjuster_;
     std::map<std::string, Row> rows_;
     QLabel *message_ = nullptr;
     // The last values refused: a file chosen next completes them when only the file was missing

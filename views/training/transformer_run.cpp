@@ -31,6 +31,26 @@ TransformerRun::TransformerRun(TransformerConfig config, double pace)
     });
 }
 
+TransformerRun::TransformerRun(SavedModel saved)
+    : config_(saved.model.config)
+    , pace_(std::make_shared<Pace>(0.0))
+{
+    auto file = std::make_shared<SavedModel>(std::move(saved));
+    run_ = std::make_unique<Run>([file](RunControl &, Run::Outbox &out) {
+        auto model = std::make_shared<const TrainedTransformer>(std::move(file->model));
+        TransformerResult r = std::move(file->run);
+        r.model = model;
+        std::shared_ptr<TransformerFrame> f = makeFrame(r.finalSnapshot, model->config.task);
+        if (model->corpus) f->weights = model;
+        out.publish([&](Pending &u) {
+            u.losses = std::move(r.curve);
+            u.frame = std::move(f);
+        });
+        r.curve.clear();
+        return r;
+    });
+}
+
 TransformerRun::~TransformerRun() = default;  // the run abandons and joins
 
 std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSnapshot &snap, TransformerTask task)
@@ -44,6 +64,7 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     f->heldoutLoss = snap.heldoutLoss;
     f->secondHalfLoss = snap.secondHalfLoss;
     f->sample = snap.sample;
+    f->weights = snap.weights;
     HeatmapGridData &m = f->maps;
     m.title = QStringLiteral("Attention on the probe sequence, step %1").arg(snap.step);
     m.masked = true;

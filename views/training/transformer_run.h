@@ -5,6 +5,7 @@
 // on the run's thread, so the GUI thread only swaps buffers out in take() and paints. This file
 // hands that work in and starts no thread. Destroying a run abandons it and joins its thread.
 #include "core/labs/transformer_lab.h"
+#include "core/model/model_file.h"
 #include "core/run/background_run.h"
 #include "core/run/pace.h"
 #include "core/transformer/transformer_report.h"
@@ -28,6 +29,7 @@ struct TransformerFrame {
     double heldoutLoss = TransformerSnapshot::nan;
     double secondHalfLoss = TransformerSnapshot::nan;
     std::string sample;
+    std::shared_ptr<const TrainedTransformer> weights;  // text: the weights at this step, for writing
 };
 
 // What the lab draws of a parameter change: the sizes and the untrained model's maps (if any).
@@ -47,6 +49,9 @@ public:
 
     // pace: at most that many training steps a second (0: as fast as it goes).
     explicit TransformerRun(TransformerConfig config, double pace = 0.0);
+    // A run that trains nothing: it hands back a model file's run as it was saved (its losses, its
+    // final snapshot, its result with the model), so the lab draws it as a training that ended.
+    explicit TransformerRun(SavedModel saved);
     ~TransformerRun();  // abandons and joins
     TransformerRun(const TransformerRun &) = delete;
     TransformerRun &operator=(const TransformerRun &) = delete;

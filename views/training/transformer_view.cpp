@@ -11,6 +11,9 @@
 #include "views/training/transformer_loss_chart.h"
 #include "views/training/transformer_run.h"
 #include "core/labs/transformer_spec.h"
+#include "views/writing/text_task_link.h"
+#include "views/writing/writing_panel.h"
+#include "views/writing/writing_tabs.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace fb {
 
@@ -48,12 +52,6 @@ TransformerView::TransformerView(QWidget *parent)
     // shorter than a chart's usual minimum.
     maps_->setMinimumHeight(260);  // the heads stay readable, also with the explanation open
     chart_->setMinimumHeight(170);
-    sample_ = new QLabel;
-    sample_->setWordWrap(true);
-    // The sample is the model's characters as they are ("-->", "<f32>", "&"): plain text, never HTML.
-    sample_->setTextFormat(Qt::PlainText);
-    sample_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    sample_->setVisible(false);
 
     // The maps above, the curves and the length table side by side below, with more of the height:
     // on a 1024 x 768 projector the loss curves keep a readable plot.
@@ -65,13 +63,22 @@ TransformerView::TransformerView(QWidget *parent)
         readouts()->setRow(QStringLiteral("replay"), tr("Replay"), live ? tr("live") : ReplayBar::describe(*frame),
                            tr("The step slider beside the maps' tabs: the run as it was at that step"));
     });
-    addChart(interpret_, maps_, 1);
-    auto *below = new QHBoxLayout;
+    writing_ = new WritingPanel;
+    tabs_ = new WritingTabs(interpret_, writing_);  // the maps and their tabs, or the writing
+    addChart(tabs_, maps_, 1);
+    auto *belowBox = new QWidget;  // hidden while the writing tab is shown: the writing takes the height
+    auto *below = new QHBoxLayout(belowBox);
+    below->setContentsMargins(0, 0, 0, 0);
     below->addWidget(chart_, 3);
     below->addWidget(lengths_, 2);
     registerExportable(chart_);
-    chartArea()->addLayout(below, 1);
-    chartArea()->addWidget(sample_, 0);
+    chartArea()->addWidget(belowBox, 1);
+    connect(tabs_, &QTabWidget::currentChanged, belowBox, [belowBox](int tab) { belowBox->setVisible(tab == 0); });
+    linkTextTask(panel());
+    connect(writing_, &WritingPanel::sentenceMaps, this, [this](std::shared_ptr<const TransformerFrame> f) {
+        sentenceShown_ = true;
+        maps_->setData(f->maps);
+    });
 
     chart_->setWindow(controls()->windowSlider()->value());
 
@@ -100,6 +107,7 @@ void TransformerView::draw(const TransformerPreview &preview)
 {
     const TransformerLabResult &p = preview.sizes;
     valuesShown();  // a run of other values than these is cleared
+    tabs_->setTextTask(p.task == TransformerTask::Text || writing_->model());
     if (state() == State::Idle) {
         updateProgress();
         // The empty loss chart spans the run Start would train (not an earlier run's length).
@@ -145,25 +153,50 @@ QString TransformerView::runLabel() const
 QString TransformerView::beginRun()
 {
     TransformerConfig c;
-    if (const std::string err = transformerFrom(values(), c); !err.empty()) return QString::fromStdString(err);
+    const std::shared_ptr<SavedModel> saved = std::exchange(saved_, nullptr);
+    if (saved) c = saved->model.config;
+    else if (const std::string err = transformerFrom(values(), c); !err.empty()) return QString::fromStdString(err);
     run_.reset();
     config_ = std::move(c);
     config_.probeEvery = 0;         // snapshots by time only:
     config_.probeSeconds = 0.08;    // about 12 a second, whatever the model's speed
+    config_.snapshotWeights = true;  // the writing panel writes with the newest
     clearLive();
     const bool induction = config_.task == TransformerTask::Induction || config_.task == TransformerTask::InductionFixed;
-    const int V = transformerVocabulary(config_);
+    const int V = saved ? saved->run.vocab : transformerVocabulary(config_);
     chart_->startRun(config_.steps, std::log(double(std::max(V, 2))), induction);
     lengths_->clearRows();
     interpret_->clear();
-    sample_->setVisible(config_.task == TransformerTask::Text);
-    sample_->clear();
-    run_ = std::make_unique<TransformerRun>(config_, controls()->pace());
+    writing_->setModel(nullptr, {});
+    run_ = saved ? std::make_unique<TransformerRun>(std::move(*saved))
+                 : std::make_unique<TransformerRun>(config_, controls()->pace());
     return {};
+}
+
+void TransformerView::openSaved(SavedModel saved, const QString &path)
+{
+    if (state() != State::Idle) reset();
+    const QString refused = setValues(transformerValues(saved.model.config, values().text("text")));
+    saved_ = std::make_shared<SavedModel>(std::move(saved));
+    start();
+    readouts()->setNote(tr("Opened %1.").arg(path.toHtmlEscaped())
+                        + (refused.isEmpty() ? QString() : tr(" To train it again choose its text file.")));
+}
+
+std::optional<SavedModel> TransformerView::modelToSave() const
+{
+    if (!result_ || !result_->model) return std::nullopt;
+    SavedModel s;
+    s.model = *result_->model;
+    s.run = *result_;
+    s.run.model = nullptr;
+    s.run.curve = chart_->losses();  // the run hands its losses over step by step
+    return s;
 }
 
 void TransformerView::clearLive()
 {
+    sentenceShown_ = false;
     result_.reset();
     framesShown_ = 0;
     lastFrameStep_ = -1;
@@ -180,7 +213,7 @@ void TransformerView::clearRun(bool keepHistory)
     lengths_->clearRows();
     interpret_->clear();
     maps_->setData({});
-    sample_->clear();
+    writing_->setModel(nullptr, {});
     recompute();  // the untrained maps of the current values again
 }
 
@@ -217,7 +250,7 @@ bool TransformerView::pullRun()
     if (u.frame) {
         const TransformerFrame &f = *u.frame;
         interpret_->recordFrame(u.frame);
-        if (interpret_->replay()->live()) maps_->setData(f.maps);
+        if (interpret_->replay()->live() && !sentenceShown_) maps_->setData(f.maps);
         ++framesShown_;
         lastFrameStep_ = f.step;
         gateMean_ = f.gateMean;
@@ -231,7 +264,8 @@ bool TransformerView::pullRun()
         for (const auto &layer : f.inductionScore)
             for (double s : layer)
                 if (std::isfinite(s) && !(bestScore_ >= s)) bestScore_ = s;
-        if (!f.sample.empty()) sample_->setText(tr("Sample at step %1: ").arg(f.step) + QString::fromStdString(f.sample));
+        if (!f.sample.empty()) writing_->showSample(tr("Sample at step %1: ").arg(f.step) + QString::fromStdString(f.sample));
+        if (f.weights) writing_->setModel(f.weights, tr("the weights at step %1").arg(f.step));
     }
     if (u.result) {
         result_ = std::move(u.result);
@@ -250,6 +284,9 @@ bool TransformerView::pullRun()
         chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat));
         chart_->setPhaseChange(result_->phaseChangeStep);
         interpret_->setResult(*result_);
+        if (result_->model && result_->model->corpus)
+            writing_->setModel(result_->model, tr("the trained model (the best held-out loss, step %1)").arg(result_->bestStep));
+        if (writing_->model()) tabs_->setTextTask(true);
         lengths_->setRows(result_->lengths,
                           config_.task == TransformerTask::Induction || config_.task == TransformerTask::InductionFixed);
         if (!result_->message.empty()) readouts()->setNote(QString::fromStdString(result_->message).toHtmlEscaped());
@@ -266,6 +303,7 @@ void TransformerView::setPresentationScale(double scale)
     chart_->setFontScale(scale);
     maps_->setFontScale(scale);
     interpret_->setFontScale(scale);
+    writing_->setFontScale(scale);
 }
 
 void TransformerView::updateLive()

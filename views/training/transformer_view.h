@@ -23,6 +23,8 @@ class HeatmapGrid;
 class InterpretTabs;
 class LengthTable;
 class TransformerLossChart;
+class WritingPanel;
+class WritingTabs;
 
 class TransformerView : public LabViewFor<TransformerLab, TransformerPreview, TrainingLabView> {
     Q_OBJECT
@@ -44,6 +46,14 @@ public:
     LengthTable *lengthTable() const { return lengths_; }
     InterpretTabs *interpret() const { return interpret_; }  // the maps' page and the model taken apart
     const std::optional<TransformerResult> &result() const { return result_; }
+    WritingPanel *writing() const { return writing_; }
+    WritingTabs *tabs() const { return tabs_; }
+    // File → Open model: the lab as the model file's run ended (losses, maps, length table), ready to
+    // write; the panel shows its values (a text model keeps the text file chosen: a model file has
+    // none). A running training is abandoned first.
+    void openSaved(SavedModel saved, const QString &path);
+    // File → Save model: the model of the run that ended and its figures, or nothing.
+    std::optional<SavedModel> modelToSave() const;
 
 protected:
     void draw(const TransformerPreview &preview) override;
@@ -71,7 +81,10 @@ private:
     HeatmapGrid *maps_ = nullptr;
     InterpretTabs *interpret_ = nullptr;
     LengthTable *lengths_ = nullptr;
-    QLabel *sample_ = nullptr;
+    WritingPanel *writing_ = nullptr;  // task = text
+    WritingTabs *tabs_ = nullptr;      // the maps, and on the text task the writing panel
+    std::shared_ptr<SavedModel> saved_;  // a model file opened, for beginRun
+    bool sentenceShown_ = false;         // the maps show the student's sentence, not the probe's
     std::unique_ptr<TransformerRun> run_;
     TransformerConfig config_;  // of the current run
     std::optional<TransformerResult> result_;

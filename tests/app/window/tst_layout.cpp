@@ -15,6 +15,8 @@
 #include "support/layout_walk.h"
 #include "support/sanitized.h"
 #include "support/test_settings.h"
+#include "support/text_run.h"
+#include "views/writing/writing_tabs.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
@@ -29,6 +31,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace fb;
@@ -142,6 +145,48 @@ private Q_SLOTS:
         problems.removeDuplicates();
         for (const QString &p : problems) qWarning("%s", qPrintable(p));  // every one, not the first few
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The transformer lab on the text task after a short run, the writing panel written with and a
+    // sentence probed: the panel, its 16 cache strips and the maps fit at the smallest sizes.
+    void textLabFits_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x768") << QSize(1024, 768);
+        if (!sanitizedBuild()) QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void textLabFits()
+    {
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showLab(labIndex(QStringLiteral("transformer")));
+        auto *view = qobject_cast<TransformerView *>(w.currentLab());
+        QVERIFY(view);
+        QCOMPARE(view->setValues(fb::test::tinyTextValues(view->values(), fb::test::writeLabText(dir.path()))), QString());
+        QVERIFY(fb::test::trainWriteAndProbe(view));
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        QStringList found;
+        // The sentence's maps (the probe brought them forward), then the writing tab.
+        for (const QString &tab : { QStringLiteral("maps"), QStringLiteral("writing") }) {
+            view->tabs()->setCurrentIndex(tab == QLatin1String("maps") ? 0 : 1);
+            for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
+            QStringList here;
+            walk(&w, here);
+            if (auto *side = view->findChild<QScrollArea *>(QStringLiteral("labSide"))) walkPanel(side->widget(), here);
+            here << chartProblems(view);
+            for (const QString &p : here) found << tab + QStringLiteral(": ") + p;
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("transformer-text-%1-%2x%3.png").arg(tab)
+                                                       .arg(size.width()).arg(size.height())));
+        }
+        const QWidget *strips = view->writing()->strips();
+        if (strips->height() < 16 * 4) found << QStringLiteral("the 16 cache strips get %1 px").arg(strips->height());
+        found.removeDuplicates();
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
     }
 
     // The start page at the same sizes: the window keeps its size, the page scrolls only

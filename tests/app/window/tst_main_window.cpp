@@ -2,6 +2,10 @@
 // the last lab and geometry come back, closing is clean.
 #include "app/registry/lab_registry.h"
 #include "app/window/main_window.h"
+#include "app/window/model_actions.h"
+#include "views/training/transformer_loss_chart.h"
+#include "views/training/transformer_view.h"
+#include "views/writing/writing_panel.h"
 #include "core/lab/lab.h"
 #include "views/widgets/exportable.h"
 #include "views/lab/lab_view.h"
@@ -11,10 +15,15 @@
 #include <QFile>
 #include <QImage>
 #include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace fb;
 
@@ -107,6 +116,88 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(missing));
         QVERIFY(!w.exportChart(99, dir.filePath(QStringLiteral("y.png")), QSize(640, 400), 1.0).isEmpty());
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("y.png"))));
+    }
+
+    // File → Save model after a tiny text run; File → Open model in a fresh window restores the lab as
+    // it ended (losses, held-out loss, length table) and writes; a damaged file gets one line naming
+    // what is wrong and changes nothing.
+    void savesAndOpensAModel()
+    {
+        QTemporaryDir dir;
+        const QString text = dir.filePath(QStringLiteral("notes.txt"));
+        {
+            QFile f(text);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            for (int i = 0; i < 40; ++i) f.write("the cat sat on the mat; ");
+        }
+        const QString model = dir.filePath(QStringLiteral("notes.fbmodel"));
+        const int index = labIndex(QStringLiteral("transformer"));
+        QVERIFY(index >= 0);
+        std::vector<double> losses;
+        {
+            MainWindow w;
+            auto *view = qobject_cast<TransformerView *>(w.lab(index));
+            auto *actions = w.findChild<ModelActions *>();
+            QVERIFY(view && actions);
+            QVERIFY(!actions->saveModel(model).isEmpty());  // nothing trained yet
+            ParamValues v = view->values();
+            v.texts["task"] = "text";
+            v.texts["text"] = text.toStdString();
+            v.numbers["seq_len"] = 8;
+            v.numbers["batch"] = 4;
+            v.numbers["layers"] = 1;
+            v.numbers["heads"] = 2;
+            v.numbers["d_model"] = 8;
+            v.numbers["steps"] = 30;
+            v.numbers["eval_every"] = 10;
+            QCOMPARE(view->setValues(v), QString());
+            view->start();
+            QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, 120000);
+            losses = view->chart()->losses();
+            QSignalSpy saved(actions, &ModelActions::finished);
+            QCOMPARE(actions->saveModel(model), QString());
+            QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 120000);
+            QCOMPARE(saved.at(0).at(0).toString(), QString());
+        }
+        MainWindow fresh;
+        fresh.show();
+        auto *view = qobject_cast<TransformerView *>(fresh.lab(0 + index));
+        auto *actions = fresh.findChild<ModelActions *>();
+        QSignalSpy opened(actions, &ModelActions::finished);
+        // A damaged file: one line, the lab unchanged.
+        const QString bad = dir.filePath(QStringLiteral("bad.fbmodel"));
+        {
+            QFile in(model), out(bad);
+            QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+            out.write(in.readAll().left(100));
+        }
+        // The text file is known in this window (a model file keeps no path): the panel takes the
+        // model's values.
+        ParamValues known = view->values();
+        known.texts["text"] = text.toStdString();
+        QCOMPARE(view->setValues(known), QString());
+        const ParamValues before = view->values();
+        QCOMPARE(actions->openModel(bad), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 120000);
+        const QString error = opened.at(0).at(0).toString();
+        QVERIFY2(!error.isEmpty() && !error.contains(QLatin1Char('\n')), qPrintable(error));
+        QVERIFY(view->values() == before);
+        QCOMPARE(view->state(), TransformerView::State::Idle);
+        QCOMPARE(actions->openModel(model), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 120000);
+        QCOMPARE(opened.at(1).at(0).toString(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, 120000);
+        QCOMPARE(fresh.currentLab(), fresh.lab(index));
+        QVERIFY(view->chart()->losses() == losses);
+        QVERIFY(view->result() && std::isfinite(view->result()->heldoutLoss));
+        QCOMPARE(view->values().number("d_model"), 8.0);
+        WritingPanel *w = view->writing();
+        QVERIFY(w->isVisible() && w->model());
+        w->length()->setValue(20);
+        w->pace()->setValue(0);
+        w->write();
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isWriting(), 120000);
+        QCOMPARE(w->output()->toPlainText().size(), 4 + 20);  // after the prompt "The "
     }
 
     void restoresLastLab()

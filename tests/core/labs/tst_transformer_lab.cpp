@@ -3,6 +3,7 @@
 // defaults, refused values named by their key, and every key of the command line's object.
 #include "core/lab/lab.h"
 #include "core/labs/transformer_lab.h"
+#include "core/labs/transformer_spec.h"
 #include "core/transformer/transformer_json.h"
 #include "core/transformer/transformer_trainer.h"
 
@@ -18,6 +19,49 @@ using namespace fb;
 class TestTransformerLab : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A panel's change to task = text brings the text's model size, one back brings the spec's; other
+    // changes (a size set after choosing the task) stay as the user set them.
+    void taskChangeBringsItsSizes()
+    {
+        const ParamValues start = transformerSpec().defaults();
+        ParamValues text = start;
+        text.texts["task"] = "text";
+        followTransformerTask(start, text);
+        for (const auto &[key, value] : transformerTextDefaults()) QCOMPARE(text.number(key), value);
+        QCOMPARE(text.number("steps"), start.number("steps"));
+        ParamValues wider = text;
+        wider.numbers["d_model"] = 256;
+        followTransformerTask(text, wider);
+        QCOMPARE(wider.number("d_model"), 256.0);
+        ParamValues back = wider;
+        back.texts["task"] = "induction";
+        followTransformerTask(wider, back);
+        QCOMPARE(back.number("d_model"), 64.0);
+        QCOMPARE(back.number("layers"), 2.0);
+        QCOMPARE(back.number("weight_decay"), 0.0);
+        ParamValues other = start;
+        other.texts["task"] = "accumulator";
+        other.numbers["layers"] = 3;
+        followTransformerTask(start, other);
+        QCOMPARE(other.number("layers"), 3.0);  // not to or from text: untouched
+    }
+
+    // A model file's configuration back into the panel's values: transformerFrom reads it back.
+    void valuesOfAConfiguration()
+    {
+        ParamValues v = transformerSpec().defaults();
+        v.texts["feedback"] = "kpass";
+        v.texts["scaling"] = "yarn";
+        v.numbers["passes"] = 3;
+        v.numbers["d_model"] = 32;
+        v.numbers["weight_decay"] = 0.25;
+        v.numbers["seed"] = 2147483648.0;
+        v.numbers["base"] = 500;
+        TransformerConfig c;
+        QCOMPARE(QString::fromStdString(transformerFrom(v, c)), QString());
+        QVERIFY(transformerValues(c, "") == v);
+    }
+
     void inTheList()
     {
         const LabDefinition *lab = findLab("transformer");

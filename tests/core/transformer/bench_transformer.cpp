@@ -1,7 +1,7 @@
 // Benchmark of the transformer trainer (core/transformer/transformer_trainer.h) at the PyTorch
 // reference's defaults, and the runs behind the lab's table.
 //
-//   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all]
+//   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] [--peak] [--text FILE]
 //
 // --speed (the default): ms per step with one thread and with two (TBB over column blocks and
 //   (sequence, head) pairs), the GFLOP/s achieved against the matrix-product FLOPs of a step, and the
@@ -9,13 +9,24 @@
 //   in the same command, under the shared lock:
 //     OMP_NUM_THREADS=1 /usr/bin/python3 baselines/torch_tiny_transformer.py steps=300 eval_every=0 &&
 //       build-core/tests/bench_transformer --steps 300
+// --peak: this core's FP32 FMA peak, measured with a register-only loop (12 independent 8-wide FMA
+//   chains, as the 117 GFLOP/s on Zen 4), then ms/step and GFLOP/s as a fraction of that peak
+//   at the text size (task text, 4 layers, 4 heads, d 128, T 64, batch 12, on FILE: --text, default
+//   the checkout's README.md) and at the induction defaults, with 1 and 2 threads. Prints a JSON line
+//   {"peak_gflops", "text_ms_per_step", "text_ms_per_step_2_threads", ...} for fullband.sh baselines.
 // --kpass: the step cost of the k-pass objective (k = 1..4) and of the exact recurrence against
 //   feedback off, beside the chapter's (k + 2) / 3.
 // --trajectory: held-out second-half loss at steps 0, 100, 200, 300, 600 of the defaults for seeds
 //   0..3 (the reference's seed 3: 0.71 at step 100, 0.042 at 200, 0.005 at 600).
 // --table: what the trainings learn: pos x task x feedback, held-out loss, repeat loss, best
 //   induction score and the length generalisation at 2T / 4T (1500 steps each; minutes).
+#include "core/io/bounded_read.h"
 #include "core/transformer/transformer_trainer.h"
+
+#include <chrono>
+#if defined(__FMA__) && defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -180,28 +191,121 @@ void table(int steps)
     }
 }
 
+// One core's FP32 FMA peak: a loop of independent FMAs on registers only (no loads or stores), long
+// enough to hide their latency. GFLOP/s, 2 FLOPs per lane per FMA; the best of 5 runs.
+double fmaPeakGflops()
+{
+    using Clock = std::chrono::steady_clock;
+    constexpr long kIterations = 20'000'000;
+    double best = 0.0;
+    for (int run = 0; run < 5; ++run) {
+        const auto start = Clock::now();
+        float sink = 0.0f;
+#if defined(__FMA__) && defined(__AVX__)
+        constexpr int kChains = 12, kLanes = 8;
+        __m256 acc[kChains];
+        for (int i = 0; i < kChains; ++i) acc[i] = _mm256_set1_ps(1.0f + 1e-3f * float(i));
+        const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
+        for (long it = 0; it < kIterations; ++it) {
+            for (int i = 0; i < kChains; ++i) acc[i] = _mm256_fmadd_ps(acc[i], a, b);
+            // keep the chains in registers and the loop alive
+            __asm__ volatile("" : "+x"(acc[0]), "+x"(acc[1]), "+x"(acc[2]), "+x"(acc[3]), "+x"(acc[4]), "+x"(acc[5]),
+                             "+x"(acc[6]), "+x"(acc[7]), "+x"(acc[8]), "+x"(acc[9]), "+x"(acc[10]), "+x"(acc[11]));
+        }
+        for (int i = 0; i < kChains; ++i) {
+            alignas(32) float lanes[kLanes];
+            _mm256_store_ps(lanes, acc[i]);
+            for (float v : lanes) sink += v;
+        }
+        const double flops = 2.0 * kLanes * kChains * double(kIterations);
+#else
+        constexpr int kChains = 8;
+        float acc[kChains];
+        for (int i = 0; i < kChains; ++i) acc[i] = 1.0f + 1e-3f * float(i);
+        for (long it = 0; it < kIterations; ++it)
+            for (int i = 0; i < kChains; ++i) acc[i] = std::fma(acc[i], 0.999999f, 1e-7f);
+        for (float v : acc) sink += v;
+        const double flops = 2.0 * kChains * double(kIterations);
+#endif
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        if (!std::isfinite(sink)) std::printf("(sink %g)\n", double(sink));
+        best = std::max(best, flops / seconds / 1e9);
+    }
+    return best;
+}
+
+void peak(int steps, const std::string &textPath)
+{
+    loadAverage();
+#if !(defined(__FMA__) && defined(__AVX__))
+    std::printf("(built without AVX/FMA: the peak below is of scalar FMAs)\n");
+#endif
+    const double peakGflops = fmaPeakGflops();
+    std::printf("== FP32 FMA peak of one core (register-only loop): %.1f GFLOP/s ==\n", peakGflops);
+    TransformerConfig text = defaults(steps);
+    text.task = TransformerTask::Text;
+    if (const std::string err = readRegularFile(textPath, TextCorpus::kMaxBytes, text.text); !err.empty()) {
+        std::fprintf(stderr, "bench_transformer: %s\n", err.c_str());
+        std::exit(2);
+    }
+    text.layers = 4;
+    text.heads = 4;
+    text.dModel = 128;
+    text.seqLen = 64;
+    text.batch = 12;
+    text.weightDecay = 0.1;
+    text.sampleChars = 0;
+    struct Size {
+        const char *name;
+        TransformerConfig config;
+    };
+    double ms[2][2] = {};
+    const Size sizes[] = { { "text (4L, 4H, d 128, T 64, batch 12)", text }, { "induction defaults (2L, 4H, d 64, T 32, batch 32)", defaults(steps) } };
+    std::printf("%-52s %8s %10s %10s %9s\n", "size", "threads", "ms/step", "GFLOP/s", "of peak");
+    for (int s = 0; s < 2; ++s)
+        for (int threads = 1; threads <= 2; ++threads) {
+            TransformerConfig c = sizes[s].config;
+            c.threads = threads;
+            const TransformerResult r = trainTransformer(c);
+            const double gflops = r.flopsPerStep / (r.msPerStep * 1e-3) / 1e9;
+            ms[s][threads - 1] = r.msPerStep;
+            std::printf("%-52s %8d %10.2f %10.1f %8.0f%%", sizes[s].name, threads, r.msPerStep, gflops,
+                        100.0 * gflops / peakGflops);
+            if (threads == 2) std::printf("  (x%.2f of 1 thread)", ms[s][0] / r.msPerStep);
+            std::printf("\n");
+        }
+    std::printf("{\"peak_gflops\": %.2f, \"text_ms_per_step\": %.3f, \"text_ms_per_step_2_threads\": %.3f, "
+                "\"induction_ms_per_step\": %.3f, \"induction_ms_per_step_2_threads\": %.3f}\n",
+                peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1]);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     int steps = 300;
-    bool doSpeed = false, doKpass = false, doTrajectory = false, doTable = false;
+    bool doSpeed = false, doKpass = false, doTrajectory = false, doTable = false, doPeak = false;
+    std::string textPath = FULLBAND_SOURCE_DIR "/README.md";
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) steps = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--speed")) doSpeed = true;
         else if (!std::strcmp(argv[i], "--kpass")) doKpass = true;
         else if (!std::strcmp(argv[i], "--trajectory")) doTrajectory = true;
         else if (!std::strcmp(argv[i], "--table")) doTable = true;
-        else if (!std::strcmp(argv[i], "--all")) doSpeed = doKpass = doTrajectory = doTable = true;
+        else if (!std::strcmp(argv[i], "--all")) doSpeed = doKpass = doTrajectory = doTable = doPeak = true;
+        else if (!std::strcmp(argv[i], "--peak")) doPeak = true;
+        else if (!std::strcmp(argv[i], "--text") && i + 1 < argc) textPath = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all]\n");
+            std::fprintf(stderr, "usage: bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] "
+                                 "[--peak] [--text FILE]\n");
             return 2;
         }
     }
-    if (!doKpass && !doTrajectory && !doTable) doSpeed = true;
+    if (!doKpass && !doTrajectory && !doTable && !doPeak) doSpeed = true;
     if (doSpeed) speed(steps);
     if (doKpass) kpass(steps);
     if (doTrajectory) trajectory();
     if (doTable) table(std::max(steps, 1500));
+    if (doPeak) peak(steps, textPath);
     return 0;
 }

@@ -3,6 +3,9 @@
 // and sampling with the KV cache (core/transformer/text_sampler.h).
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/text_sampler.h"
+#include "core/transformer/text_writer.h"
+#include "core/transformer/sentence_probe.h"
+#include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_tasks.h"
 #include "core/transformer/transformer_trainer.h"
 
@@ -173,6 +176,115 @@ private Q_SLOTS:
             }
             QCOMPARE(sampleTransformerText(m, "ab", 30, 1.0, 9, 1), sampleTransformerText(m, "ab", 30, 0.0, 9));
         }
+    }
+
+    // The writer of the window's writing panel: the characters of sampleTransformerText (what
+    // `fullband generate` prints) one at a time, past a full context; after each, every head's
+    // attention of the newest character equals the last row of the whole context's forward pass
+    // (what the cache saves recomputing), sums to 1 over the t positions held, and the cache's bytes
+    // are the costs lab's 2 L t d 4. Snapshots carry the weights only when asked.
+    void writerShowsTheCache()
+    {
+        std::string text;
+        for (int i = 0; i < 40; ++i) text += "abcabd \xC3\xA9 " + std::to_string(i % 3) + "\n";
+        TransformerConfig c;
+        c.task = TransformerTask::Text;
+        c.text = text;
+        c.seqLen = 8;
+        c.batch = 4;
+        c.layers = 2;
+        c.heads = 2;
+        c.dModel = 16;
+        c.steps = 12;
+        c.lr = 1e-2;
+        c.probeEvery = 4;
+        c.probeSeconds = 0.0;
+        int withWeights = 0;
+        auto count = [&](const TransformerSnapshot &s) { withWeights += s.weights != nullptr; };
+        const TransformerResult r = trainTransformer(c, {}, count);
+        QCOMPARE(withWeights, 0);
+        c.snapshotWeights = true;
+        std::shared_ptr<const TrainedTransformer> live;
+        int snapshots = 0;
+        trainTransformer(c, {}, [&](const TransformerSnapshot &s) {
+            ++snapshots;
+            QVERIFY(s.weights && s.weights->corpus);
+            if (s.step == 8) live = s.weights;
+        });
+        QVERIFY(snapshots >= 4);
+        QVERIFY(live && live->params.size() == r.model->params.size() && live->config.text.empty());
+
+        const std::shared_ptr<const TrainedTransformer> model = r.model;
+        const int chars = 20;  // past two full contexts of 8
+        const std::string expected = sampleTransformerText(*model, "ab", chars, 1.0, 7, 3, true);
+        TextWriter writer(model, "ab", 1.0, 3, 7);
+        TextSampler full(model->shape, c.seqLen);
+        full.setCache(false);
+        TransformerNet<float> net(model->shape);
+        net.params = model->params;
+        PositionTables<float> tables;
+        tables.build(c.pos, c.dModel, c.heads, c.base, c.seqLen);
+        const std::vector<int> prompt = model->corpus->encode("ab");
+        full.start(net, tables, prompt.data(), prompt.size());
+        std::string written;
+        WrittenCharacter w;
+        for (int i = 0; i < chars; ++i) {
+            writer.next(w);
+            written += w.text;
+            QCOMPARE(w.written, i + 1);
+            QCOMPARE(w.context, 8);
+            const int t = w.cachedPositions;
+            QVERIFY(t >= 2 && t <= 8);
+            QCOMPARE(w.attention.size(), std::size_t(4));
+            full.push(net, tables, model->corpus->encode(w.text).front());
+            QCOMPARE(full.length(), t);
+            const TransformerWorkspace<float> &ws = full.workspace();
+            const Eigen::Index T = ws.T, R = nn::attentionRows(T);
+            for (int l = 0; l < 2; ++l)
+                for (int h = 0; h < 2; ++h) {
+                    const std::vector<float> &a = w.attention[std::size_t(l * 2 + h)];
+                    QCOMPARE(int(a.size()), t);
+                    double sum = 0.0;
+                    for (int j = 0; j < t; ++j) {
+                        sum += a[std::size_t(j)];
+                        const float ref = ws.layer[std::size_t(l)].att[h * R * T + (t - 1) * R + j];
+                        QVERIFY2(std::fabs(a[std::size_t(j)] - ref) < 1e-5f, qPrintable(QString::number(a[std::size_t(j)] - ref)));
+                    }
+                    QVERIFY(std::fabs(sum - 1.0) < 1e-5);
+                }
+            QCOMPARE(w.cacheBytes, 2.0 * 2 * t * 16 * 4);
+            QCOMPARE(w.formulaBytes, w.cacheBytes);
+            QVERIFY(w.secondsCached > 0.0 && w.secondsRecomputed > 0.0);
+        }
+        QCOMPARE(written, expected);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TextWriter(std::make_shared<TrainedTransformer>(), "a", 1.0, 0, 0));
+
+        // The student's own sentence: causal maps whose rows sum to 1; the last row is the cached
+        // decoder's attention of the sentence's last character. Refused: too long, too short.
+        TransformerSnapshot probe;
+        QCOMPARE(QString::fromStdString(probeSentence(*model, "ab c\xC3\xA9", probe)), QString());
+        QCOMPARE(probe.seqLen, 5);
+        QCOMPARE(probe.attention.size(), std::size_t(4));
+        TextSampler cachedSampler(model->shape, c.seqLen);
+        const std::vector<int> ids = model->corpus->encode("ab c\xC3\xA9");
+        QVERIFY(probe.probeTokens == ids);
+        cachedSampler.start(net, tables, ids.data(), ids.size());
+        const Eigen::Index R8 = nn::attentionRows(8);
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 2; ++h) {
+                const Eigen::MatrixXf &m = probe.attention[std::size_t(l * 2 + h)];
+                QCOMPARE(m.rows(), Eigen::Index(5));
+                for (int i = 0; i < 5; ++i) {
+                    QVERIFY(std::fabs(m.row(i).sum() - 1.0f) < 1e-5f);
+                    for (int j = i + 1; j < 5; ++j) QCOMPARE(m(i, j), 0.0f);
+                    const float cachedWeight = cachedSampler.workspace().layer[std::size_t(l)].att[h * R8 * 8 + 4 * R8 + i];
+                    QVERIFY(std::fabs(m(4, i) - cachedWeight) < 1e-5f);
+                }
+            }
+        TransformerSnapshot untouched;
+        QVERIFY(probeSentence(*model, std::string(9, 'a'), untouched).find("2 to 8 characters") != std::string::npos);
+        QVERIFY(!probeSentence(*model, "a", untouched).empty());
+        QVERIFY(untouched.attention.empty());
     }
 };
 

@@ -13,6 +13,16 @@
 #include "views/training/transformer_loss_chart.h"
 #include "views/training/transformer_view.h"
 #include "support/layout_walk.h"
+#include "views/lab/param_panel.h"
+#include "views/writing/cache_strips.h"
+#include "views/writing/writing_panel.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QTemporaryDir>
 
 #include <QApplication>
 #include <QComboBox>
@@ -59,6 +69,14 @@ private:
     {
         const auto &images = v.maps()->data().images;
         return images.isEmpty() ? QImage() : images.first();
+    }
+
+    // A text of 1,140 characters with "-->", "<f32>" and "&" in it.
+    static void writeText(const QString &path)
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 60; ++i) f.write("a --> b <f32> & c;\n");
     }
 
 private Q_SLOTS:
@@ -247,6 +265,86 @@ private Q_SLOTS:
         QCOMPARE(view->chart()->ghostCount(), 2);  // the run that ended, labelled
         QCOMPARE(view->stepsDone(), 0);
         QVERIFY(view->runValues() != view->values());
+    }
+
+    // Choosing task = text in the panel brings the text's model size (chosen before its file: both
+    // apply once the file is chosen); the vocabulary row says it comes from the text; back to an
+    // induction task, the induction sizes.
+    void textTaskBringsItsSize()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("notes.txt"));
+        writeText(path);
+        TransformerView view;
+        ParamPanel *panel = view.panel();
+        panel->setFileChooser([path](const QString &) { return path; });
+        QComboBox *task = nullptr;
+        for (QComboBox *c : panel->findChildren<QComboBox *>())
+            if (c->findText(QStringLiteral("text")) >= 0) task = c;
+        QVERIFY(task);
+        task->setCurrentText(QStringLiteral("text"));  // refused: no file yet
+        QCOMPARE(QString::fromStdString(view.values().text("task")), QStringLiteral("induction-fixed"));
+        panel->browse("text");
+        QCOMPARE(QString::fromStdString(view.values().text("task")), QStringLiteral("text"));
+        QCOMPARE(view.values().number("layers"), 4.0);
+        QCOMPARE(view.values().number("d_model"), 128.0);
+        QCOMPARE(view.values().number("seq_len"), 64.0);
+        QCOMPARE(view.values().number("weight_decay"), 0.1);
+        QVERIFY(panel->note("vocab").contains(QStringLiteral("from the text")));
+        task->setCurrentText(QStringLiteral("induction"));
+        QCOMPARE(view.values().number("d_model"), 64.0);
+        QVERIFY(panel->note("vocab").isEmpty());
+    }
+
+    // A text run: the writing panel writes with the weights of a snapshot while the model trains, the
+    // characters themselves ("-->" stays "-->"), one attention strip per head over the cache, the
+    // cache's bytes and both speeds; after the run, with the trained model.
+    void writesWhileTraining()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("notes.txt"));
+        writeText(path);
+        auto view = std::make_unique<TransformerView>();
+        ParamValues v = view->values();
+        v.texts["task"] = "text";
+        v.texts["text"] = path.toStdString();
+        v.numbers["seq_len"] = 16;
+        v.numbers["batch"] = 4;
+        v.numbers["layers"] = 2;
+        v.numbers["heads"] = 2;
+        v.numbers["d_model"] = 16;
+        v.numbers["steps"] = 100000;
+        v.numbers["eval_every"] = 50;
+        QCOMPARE(view->setValues(v), QString());
+        view->resize(1024, 700);
+        view->show();
+        WritingPanel *w = view->writing();
+        QTRY_VERIFY_WITH_TIMEOUT(w->isVisible(), kPatienceMs);
+        QVERIFY(!w->writeButton()->isEnabled());  // nothing to write with yet
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(w->model() != nullptr, kPatienceMs);
+        w->prompt()->setText(QStringLiteral("-->"));
+        w->length()->setValue(40);
+        w->pace()->setValue(0);
+        w->write();
+        QVERIFY(w->isWriting());
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isWriting(), kPatienceMs);
+        const QString out = w->output()->toPlainText();
+        QVERIFY2(out.startsWith(QStringLiteral("-->")) && out.size() == 43, qPrintable(out));
+        QCOMPARE(w->strips()->layers(), 2);
+        QCOMPARE(w->strips()->heads(), 2);
+        QVERIFY(w->strips()->positions() >= 8 && w->strips()->positions() <= 16);
+        QVERIFY2(w->cacheLine()->text().contains(QStringLiteral("bytes")), qPrintable(w->cacheLine()->text()));
+        QVERIFY2(w->speedLine()->text().contains(QStringLiteral("with the cache")), qPrintable(w->speedLine()->text()));
+        view->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QVERIFY(view->result() && view->result()->model);
+        QCOMPARE(w->model(), view->result()->model);
+        QVERIFY(view->modelToSave().has_value());
+        // Stopped halfway: the writing is abandoned and joined when the lab goes.
+        w->pace()->setValue(5);
+        w->write();
+        view.reset();
     }
 
     // Closing while training abandons the run and joins its thread.

@@ -1,0 +1,58 @@
+#pragma once
+// File → Save model… / Open model…: the tiny transformer's trained model as a model file
+// (core/model/model_file.h). The file is written and read on core's background run, never on the
+// GUI thread; a timer collects the outcome. Opening a file restores the transformer lab as the run
+// ended (losses, maps, length table), ready to write; a damaged, truncated or foreign file gets one
+// line naming what is wrong and changes nothing.
+#include "core/model/model_file.h"
+#include "core/run/background_run.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QMenu;
+class QTimer;
+
+namespace fb {
+
+class MainWindow;
+class TransformerView;
+
+class ModelActions : public QObject {
+    Q_OBJECT
+public:
+    explicit ModelActions(MainWindow *window);
+    ~ModelActions() override;
+
+    // The two actions, added to the File menu.
+    void addTo(QMenu *file);
+
+    // Without dialogs (tests): "" when the work started (its outcome comes as finished), or why it
+    // cannot start (nothing trained, a save or an open under way).
+    QString saveModel(const QString &path);
+    QString openModel(const QString &path);
+    bool busy() const { return save_ || open_; }
+
+Q_SIGNALS:
+    // The outcome of a save or an open: "" or the one line that says what is wrong.
+    void finished(const QString &error);
+
+private:
+    void saveDialog();
+    void openDialog();
+    void poll();
+    void done(const QString &error);
+    TransformerView *transformer() const;
+
+    using SaveRun = BackgroundRun<int, int>;
+    using OpenRun = BackgroundRun<int, std::shared_ptr<SavedModel>>;
+    MainWindow *window_;
+    std::unique_ptr<SaveRun> save_;
+    std::unique_ptr<OpenRun> open_;
+    QString path_;
+    QTimer *timer_ = nullptr;
+};
+
+} // namespace fb
