@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -69,7 +70,16 @@ HeadAblationPanel::HeadAblationPanel(QWidget *parent)
     side->addWidget(measure_);
     side->addWidget(kind_);
     side->addWidget(restore_);
-    side->addWidget(figures_, 1);
+    // The figures scroll where the page is short (a slide at 1024 x 768): the page asks no more
+    // height than the maps' page, and the loss curves below keep theirs.
+    auto *figuresScroll = new QScrollArea;
+    figuresScroll->setObjectName(QStringLiteral("ablationFiguresScroll"));
+    figuresScroll->setFrameShape(QFrame::NoFrame);
+    figuresScroll->setWidgetResizable(true);
+    figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    figuresScroll->setWidget(figures_);
+    figuresScroll->setMinimumHeight(figures_->fontMetrics().lineSpacing() * 2);
+    side->addWidget(figuresScroll, 1);
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(2, 2, 2, 2);
     row->addWidget(grid_, 3);

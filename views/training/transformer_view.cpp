@@ -50,7 +50,7 @@ TransformerView::TransformerView(QWidget *parent)
     lengths_->clearRows();  // shown once a run has filled it
     // The column of controls, maps, curves and table fits a 1280 x 720 screen: the charts may be
     // shorter than a chart's usual minimum.
-    maps_->setMinimumHeight(260);  // the heads stay readable, also with the explanation open
+    maps_->setMinimumHeight(250);  // the heads stay readable, also with the explanation open
     chart_->setMinimumHeight(170);
 
     // The maps above, the curves and the length table side by side below, with more of the height:

@@ -25,7 +25,9 @@ constexpr double kGapY = 12.0;        // between a panel and the next row's titl
 constexpr double kColourBarGap = 22.0;
 constexpr double kTickLength = 4.0;
 constexpr double kMaxTokenWidth = 110.0;
-constexpr double kMinPanelPt = 7.5;  // panel titles are set no smaller (times the font scale)
+// Panel titles are set no smaller than this times the font scale; a word of a two-line title that
+// is wider than its panel even so (16 heads in a row on a slide) goes down to this size itself.
+constexpr double kMinPanelPt = 7.5;
 const QRgb kMaskedRgb = qRgb(0xe4, 0xe4, 0xe4);
 
 // viridis sampled at 1024 levels, built once (thread-safe static initialisation).
@@ -226,6 +228,19 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
             }
             return std::min(lines, 3);
         };
+        // The widest single word of a title ("L1H1"): a panel narrower than it cuts the word, so a
+        // shape whose panels hold it wins over a larger count per row (16 heads: two rows of 8).
+        double widestWord = 0;
+        for (int i = 0; i < count; ++i) {
+            const QString &t = i < data_.shortTitles.size() ? data_.shortTitles[i]
+                             : i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
+            for (const QString &word : t.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                widestWord = std::max(widestWord, fmSmallest.horizontalAdvance(word));
+        }
+        const auto better = [&](double t, double best) {
+            const bool holds = t >= widestWord, held = best >= widestWord;
+            return holds != held ? holds : t > best + 0.5;
+        };
         int lines = linesAt(s);
         for (int pass = 0; pass < 2; ++pass) {
             panelTitleH = lines * fmPanel.height() + 4;
@@ -233,7 +248,7 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
             for (int r = 1; r <= count; ++r) {
                 const int c = (count + r - 1) / r;
                 if ((r - 1) * c >= count) continue;
-                if (const double t = side(r, c); t > s + 0.5) {
+                if (const double t = side(r, c); better(t, s)) {
                     s = t;
                     R = r;
                     C = c;
@@ -351,9 +366,16 @@ void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay, const Painted
     painter.save();
     painter.translate(lay.gridBlock.left() - lay.leftGutter, lay.gridBlock.center().y());
     painter.rotate(-90);
-    painter.setFont(fittedFont(f.axis, data_.yTitle, lay.gridBlock.height()));  // a low grid: smaller
+    // A low grid: smaller; lower still, its first word ("query" for "query position").
+    QString yTitle = data_.yTitle;
+    QFont yFont = fittedFont(f.axis, yTitle, lay.gridBlock.height());
+    if (QFontMetricsF(yFont).horizontalAdvance(yTitle) > lay.gridBlock.height() && yTitle.contains(QLatin1Char(' '))) {
+        yTitle = yTitle.section(QLatin1Char(' '), 0, 0);
+        yFont = fittedFont(f.axis, yTitle, lay.gridBlock.height());
+    }
+    painter.setFont(yFont);
     text.draw(painter, QRectF(-lay.gridBlock.height() / 2, 0, lay.gridBlock.height(), fmAxis.height()),
-              Qt::AlignCenter, data_.yTitle);
+              Qt::AlignCenter, yTitle);
     painter.restore();
 }
 
@@ -400,7 +422,7 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size, const PaintedT
         if (lay.twoLineTitles && !fits(title, pt)) {
             // Two lines, broken at the words, set smaller while a word is wider than the panel.
             const int wrap = Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextWordWrap;
-            while (pt > kMinPanelPt * fontScale_) {
+            while (pt > kMinPanelPt) {
                 pf.setPointSizeF(pt);
                 const QRectF need = QFontMetricsF(pf).boundingRect(lay.panelTitles[i], wrap, title);
                 if (need.width() <= lay.panelTitles[i].width() && need.height() <= lay.panelTitles[i].height()) break;

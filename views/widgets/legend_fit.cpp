@@ -33,8 +33,11 @@ void LegendFit::fit(QChart *chart, QSizeF size, qreal room, bool exporting, QStr
     const bool bottomFits = need <= room && (exporting || (size.width() > cutAt_ && size.height() > tooTallAt_));
     // Too tall at the bottom: on the right, where the axes keep at least kAxesWidth beside it.
     const bool bottomHome = onRight_ || legend->alignment() == Qt::AlignBottom;
+    // Its entries stacked beside the plot must not be taller than the plot (Qt Charts would cut the
+    // axes' texts): a row per entry, and about four for the title and the horizontal axis.
+    const qreal tall = names.size() * (fm.height() + 10) + 4 * fm.height();
     const bool right = !bottomFits && !exporting && bottomHome && size.height() <= tooTallAt_
-        && size.width() - widest >= kAxesWidth && size.width() > rightCutAt_;
+        && size.width() - widest >= kAxesWidth && size.height() >= tall && size.width() > rightCutAt_;
     if (bottomHome) {
         const Qt::Alignment want = right ? Qt::AlignRight : Qt::AlignBottom;
         if (legend->alignment() != want) legend->setAlignment(want);
