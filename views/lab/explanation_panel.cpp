@@ -36,6 +36,7 @@ ExplanationPanel::ExplanationPanel(const QString &html, QWidget *parent)
     layout->addWidget(toggle_, 0, Qt::AlignLeft);
 
     text_ = new SelectableText;
+    text_->setBreakLongWords(true);  // a column beside the charts on a slide is narrow for its formulas
     text_->setObjectName(QStringLiteral("explanationText"));
     text_->setTextFormat(Qt::RichText);
     text_->setAlignment(Qt::AlignLeft | Qt::AlignTop);

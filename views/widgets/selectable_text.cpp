@@ -51,7 +51,7 @@ void SelectableText::configure(QTextDocument *doc) const
     doc->setDefaultFont(font());
     QTextOption option = doc->defaultTextOption();
     option.setAlignment(alignment_);
-    option.setWrapMode(QTextOption::WordWrap);
+    option.setWrapMode(breakLongWords_ ? QTextOption::WrapAtWordBoundaryOrAnywhere : QTextOption::WordWrap);
     doc->setDefaultTextOption(option);
     doc->setDocumentMargin(0);  // kept when the text is replaced (a root frame format would not be)
 }
@@ -80,6 +80,17 @@ void SelectableText::setMargin(int margin)
 {
     if (margin == margin_) return;
     margin_ = margin;
+    invalidateSizes();
+    updateGeometry();
+    update();
+}
+
+void SelectableText::setBreakLongWords(bool on)
+{
+    if (on == breakLongWords_) return;
+    breakLongWords_ = on;
+    configure(doc_);
+    measureStale_ = true;
     invalidateSizes();
     updateGeometry();
     update();

@@ -34,6 +34,9 @@ public:
     // Horizontal alignment of the lines and vertical alignment of the block (QLabel's default:
     // left, vertically centred).
     void setAlignment(Qt::Alignment alignment);
+    // Words wider than the text's width are broken anywhere instead of sticking out (a narrow
+    // column of prose at a projector's size: "qᵀR_offset k"); off by default, as in a QLabel.
+    void setBreakLongWords(bool on);
     // The selected text (empty when nothing is selected).
     QString selectedText() const;
 
@@ -73,6 +76,7 @@ private:
     Qt::TextFormat format_ = Qt::AutoText;
     int margin_ = 0;
     Qt::Alignment alignment_ = Qt::AlignLeft | Qt::AlignVCenter;
+    bool breakLongWords_ = false;
     QTextDocument *doc_ = nullptr;      // what is painted, laid out at the widget's width
     QTextDocument *measure_ = nullptr;  // the same text, for size queries at other widths
     mutable bool measureStale_ = true;  // measure_ still holds an older text or font
