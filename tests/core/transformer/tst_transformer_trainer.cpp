@@ -305,7 +305,11 @@ private Q_SLOTS:
         const TransformerResult r = trainTransformer(c);
         QCOMPARE(r.status, TrainStatus::Finished);
         QCOMPARE(r.vocab, 4);
-        QVERIFY(r.curve.front() > 1.2 && r.curve.back() < r.curve.front());  // from about ln 4
+        // From about ln 4, and finite throughout. (Sixty steps of this tiny model do not learn the
+        // accumulator measurably: its last loss fell below its first only by chance, and not in
+        // every build's rounding. The trainer's learning is checked on induction-fixed.)
+        QVERIFY2(std::abs(r.curve.front() - std::log(4.0)) < 0.1, qPrintable(QString::number(r.curve.front())));
+        QVERIFY(allFinite(r.curve));
         QVERIFY(std::isnan(r.secondHalfLoss) && r.inductionScore.empty());
         QCOMPARE(r.lengths[0].lengths, std::vector<int>({ 16, 32, 64 }));
     }
