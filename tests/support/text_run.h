@@ -14,6 +14,9 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include <map>
+#include <string>
+
 namespace fb::test {
 
 // Writes a text of a few thousand characters into folder; its path.
@@ -27,19 +30,21 @@ inline QString writeLabText(const QString &folder)
     return path;
 }
 
-// values with the text task on path at a tiny size.
-inline ParamValues tinyTextValues(ParamValues v, const QString &path)
+// values with the text task on path, and the model's sizes (layers, heads, d_model, seq_len,
+// batch, steps, eval_every ...) as given.
+inline ParamValues textValues(ParamValues v, const QString &path, const std::map<std::string, double> &sizes)
 {
     v.texts["task"] = "text";
     v.texts["text"] = path.toStdString();
-    v.numbers["layers"] = 4;
-    v.numbers["heads"] = 4;
-    v.numbers["d_model"] = 16;
-    v.numbers["seq_len"] = 64;
-    v.numbers["batch"] = 2;
-    v.numbers["steps"] = 5;
-    v.numbers["eval_every"] = 0;
+    for (const auto &[key, value] : sizes) v.numbers[key] = value;
     return v;
+}
+
+// values with the text task on path at a tiny size.
+inline ParamValues tinyTextValues(ParamValues v, const QString &path)
+{
+    return textValues(std::move(v), path, { { "layers", 4 }, { "heads", 4 }, { "d_model", 16 }, { "seq_len", 64 },
+                                            { "batch", 2 }, { "steps", 5 }, { "eval_every", 0 } });
 }
 
 // Trains view to the end, writes 150 characters and probes a sentence; true when all arrived.

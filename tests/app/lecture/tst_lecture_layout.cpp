@@ -177,15 +177,12 @@ private Q_SLOTS:
         w.showLab(labIndex(QStringLiteral("transformer")));
         auto *trainer = qobject_cast<TrainingLabView *>(w.currentLab());
         QVERIFY(trainer);
-        ParamValues text = trainer->values();
-        text.texts["task"] = "text";
-        text.texts["text"] = textPath.toStdString();
-        QCOMPARE(trainer->setValues(text), QString());
-        ParamValues small = trainer->values();
-        for (const auto &[key, value] : std::map<std::string, double> { { "steps", 20 }, { "layers", 1 }, { "d_model", 32 },
-                                                                        { "seq_len", 32 }, { "batch", 4 } })
-            small.numbers[key] = value;
-        QCOMPARE(trainer->setValues(small), QString());
+        // (The text task first, as a user chooses it: it brings its own sizes, which the small ones replace.)
+        QCOMPARE(trainer->setValues(fb::test::textValues(trainer->values(), textPath, {})), QString());
+        QCOMPARE(trainer->setValues(fb::test::textValues(trainer->values(), textPath,
+                                                         { { "steps", 20 }, { "layers", 1 }, { "d_model", 32 },
+                                                           { "seq_len", 32 }, { "batch", 4 } })),
+                 QString());
         trainer->start();
         QTRY_VERIFY_WITH_TIMEOUT(trainer->state() == TrainingLabView::State::Done, 120000);
 

@@ -10,6 +10,7 @@
 #include "views/widgets/exportable.h"
 #include "views/lab/lab_view.h"
 #include "support/test_settings.h"
+#include "support/text_run.h"
 
 #include <QDir>
 #include <QFile>
@@ -140,16 +141,9 @@ private Q_SLOTS:
             auto *actions = w.findChild<ModelActions *>();
             QVERIFY(view && actions);
             QVERIFY(!actions->saveModel(model).isEmpty());  // nothing trained yet
-            ParamValues v = view->values();
-            v.texts["task"] = "text";
-            v.texts["text"] = text.toStdString();
-            v.numbers["seq_len"] = 8;
-            v.numbers["batch"] = 4;
-            v.numbers["layers"] = 1;
-            v.numbers["heads"] = 2;
-            v.numbers["d_model"] = 8;
-            v.numbers["steps"] = 30;
-            v.numbers["eval_every"] = 10;
+            const ParamValues v = fb::test::textValues(view->values(), text, { { "seq_len", 8 }, { "batch", 4 }, { "layers", 1 },
+                                                                         { "heads", 2 }, { "d_model", 8 }, { "steps", 30 },
+                                                                         { "eval_every", 10 } });
             QCOMPARE(view->setValues(v), QString());
             view->start();
             QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, 120000);

@@ -13,6 +13,7 @@
 #include "views/training/transformer_loss_chart.h"
 #include "views/training/transformer_view.h"
 #include "support/layout_walk.h"
+#include "support/text_run.h"
 #include "views/lab/param_panel.h"
 #include "views/writing/cache_strips.h"
 #include "views/writing/writing_panel.h"
@@ -305,16 +306,9 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("notes.txt"));
         writeText(path);
         auto view = std::make_unique<TransformerView>();
-        ParamValues v = view->values();
-        v.texts["task"] = "text";
-        v.texts["text"] = path.toStdString();
-        v.numbers["seq_len"] = 16;
-        v.numbers["batch"] = 4;
-        v.numbers["layers"] = 2;
-        v.numbers["heads"] = 2;
-        v.numbers["d_model"] = 16;
-        v.numbers["steps"] = 100000;
-        v.numbers["eval_every"] = 50;
+        ParamValues v = fb::test::textValues(view->values(), path, { { "seq_len", 16 }, { "batch", 4 }, { "layers", 2 },
+                                                                     { "heads", 2 }, { "d_model", 16 }, { "steps", 100000 },
+                                                                     { "eval_every", 50 } });
         QCOMPARE(view->setValues(v), QString());
         view->resize(1024, 700);
         view->show();
