@@ -13,8 +13,29 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 using namespace fb;
+
+namespace {
+
+// The text task on text at a tiny size: batch 4, 2 heads, d 16, learning rate 0.01.
+TransformerConfig tinyText(const std::string &text, int seqLen, int layers, int steps)
+{
+    TransformerConfig c;
+    c.task = TransformerTask::Text;
+    c.text = text;
+    c.seqLen = seqLen;
+    c.batch = 4;
+    c.layers = layers;
+    c.heads = 2;
+    c.dModel = 16;
+    c.steps = steps;
+    c.lr = 1e-2;
+    return c;
+}
+
+} // namespace
 
 class TestTransformerText : public QObject {
     Q_OBJECT
@@ -125,17 +146,8 @@ private Q_SLOTS:
     {
         std::string text;
         for (int i = 0; i < 30; ++i) text += "one two three four five six seven " + std::to_string(i % 5) + "\n";
-        TransformerConfig c;
-        c.task = TransformerTask::Text;
-        c.text = text;
-        c.seqLen = 16;
-        c.batch = 4;
-        c.layers = 1;
-        c.heads = 2;
-        c.dModel = 16;
-        c.steps = 40;
+        TransformerConfig c = tinyText(text, 16, 1, 40);
         c.evalEvery = 5;
-        c.lr = 1e-2;
         const TransformerResult r = trainTransformer(c);
         double lowest = std::numeric_limits<double>::infinity();
         int at = -1;
@@ -155,16 +167,7 @@ private Q_SLOTS:
     {
         std::string text;
         for (int i = 0; i < 40; ++i) text += "abcabd \xC3\xA9 " + std::to_string(i % 3) + "\n";
-        TransformerConfig c;
-        c.task = TransformerTask::Text;
-        c.text = text;
-        c.seqLen = 8;
-        c.batch = 4;
-        c.layers = 2;
-        c.heads = 2;
-        c.dModel = 16;
-        c.steps = 30;
-        c.lr = 1e-2;
+        TransformerConfig c = tinyText(text, 8, 2, 30);
         for (const FeedbackMode feedback : { FeedbackMode::Off, FeedbackMode::Exact }) {
             c.feedback = feedback;
             const TransformerResult r = trainTransformer(c);
@@ -187,16 +190,7 @@ private Q_SLOTS:
     {
         std::string text;
         for (int i = 0; i < 40; ++i) text += "abcabd \xC3\xA9 " + std::to_string(i % 3) + "\n";
-        TransformerConfig c;
-        c.task = TransformerTask::Text;
-        c.text = text;
-        c.seqLen = 8;
-        c.batch = 4;
-        c.layers = 2;
-        c.heads = 2;
-        c.dModel = 16;
-        c.steps = 12;
-        c.lr = 1e-2;
+        TransformerConfig c = tinyText(text, 8, 2, 12);
         c.probeEvery = 4;
         c.probeSeconds = 0.0;
         int withWeights = 0;
