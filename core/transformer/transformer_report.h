@@ -46,6 +46,7 @@ struct TransformerSnapshot {
     int heldoutStep = -1;          // step of the last held-out evaluation (-1: none yet)
     double heldoutLoss = nan;      // mean cross entropy on the held-out set at heldoutStep
     double secondHalfLoss = nan;   // induction: on the repeat's predictions
+    double accuracy = nan;         // tasks with exact answers: the held-out answer tokens' accuracy at heldoutStep
     std::string sample;            // text task: the prompt (the start of the held-out text) and a sample
     // text task with config.snapshotWeights: the weights at this step (a copy; shared, never changed)
     std::shared_ptr<const TrainedTransformer> weights;
@@ -88,6 +89,7 @@ struct TransformerResult {
         int step = 0;
         double loss = nan;            // on the held-out set
         double secondHalfLoss = nan;  // induction: on its repeats
+        double accuracy = nan;        // tasks with exact answers: share of held-out answer tokens predicted (argmax)
     };
     std::vector<HeldoutPoint> heldoutCurve;  // at step 0 and every evalEvery steps (as the reference prints them)
     // On the held-out set (evalSequences sequences), with the final (or last good) weights, in the
@@ -95,6 +97,9 @@ struct TransformerResult {
     double heldoutLoss = nan;
     double secondHalfLoss = nan;   // induction: the repeat's predictions (ideal 0)
     double firstHalfLoss = nan;    // induction: the first copy's predictions (ideal ln V)
+    // The tasks with exact answers (copy, reverse, sort, modular-addition, mqar, parity): the share of
+    // held-out answer tokens whose most likely prediction is the answer; NaN for the other tasks.
+    double accuracy = nan;
     double exactHeldoutLoss = nan; // kpass: the same held-out loss decoded exactly (h_{t-1} of the same pass)
     std::vector<std::vector<double>> inductionScore;  // [layer][head] on 4 x batch fresh sequences (induction)
     std::vector<LengthRow> lengths;  // the length-generalisation table
