@@ -22,7 +22,7 @@ namespace fb {
 
 namespace {
 
-enum Measure { LossIncrease, RepeatIncrease, PrevToken, Induction, Composition };
+enum Measure { LossIncrease, RepeatIncrease, PrevToken, Induction, Composition, SinkShare };
 
 QString num(double v, int digits = 2)
 {
@@ -119,6 +119,8 @@ void HeadAblationPanel::clear()
     prevToken_.clear();
     induction_.clear();
     composition_.clear();
+    sink_.clear();
+    sinkShare_ = TransformerResult::nan;
     phaseChange_ = -1;
     pending_ = false;
     baseHeldout_ = baseRepeat_ = ablatedHeldout_ = ablatedRepeat_ = TransformerResult::nan;
@@ -138,6 +140,8 @@ void HeadAblationPanel::setResult(const TransformerResult &r)
     prevToken_ = r.prevTokenScore;
     induction_ = r.heldoutInductionScore;
     composition_ = r.composition;
+    sink_ = r.sinkShareByHead;
+    sinkShare_ = r.sinkShare;
     phaseChange_ = r.phaseChangeStep;
     baseHeldout_ = r.heldoutLoss;
     baseRepeat_ = r.secondHalfLoss;
@@ -154,6 +158,7 @@ void HeadAblationPanel::setResult(const TransformerResult &r)
             measure_->addItem(tr("Induction score"), int(Induction));
             measure_->addItem(tr("Composition"), int(Composition));
         }
+        if (!sink_.empty()) measure_->addItem(tr("Sink share (weight on position 0)"), int(SinkShare));
         measure_->setCurrentIndex(std::clamp(was, 0, measure_->count() - 1));
     }
     if (own.kind != kind()) submit();  // the other kind's table, on the worker
@@ -308,12 +313,14 @@ void HeadAblationPanel::redraw()
             const double inc = table ? at(table->heldoutIncrease, l, h) : std::nan("");
             const double rinc = table ? at(table->repeatIncrease, l, h) : std::nan("");
             const double prev = at(prevToken_, l, h), ind = at(induction_, l, h), comp = at(composition_, l, h);
+            const double sink = at(sink_, l, h);
             double v = std::nan("");
             QString first;
             switch (m) {
             case LossIncrease: v = inc; first = signedNum(inc); break;
             case RepeatIncrease: v = rinc; first = QStringLiteral("rep ") + signedNum(rinc); break;
             case PrevToken: v = prev; first = QStringLiteral("prev ") + num(prev); break;
+            case SinkShare: v = sink; first = QStringLiteral("sink ") + num(sink); break;
             case Induction: v = ind; first = QStringLiteral("ind ") + num(ind); break;
             default: v = comp; first = QStringLiteral("comp ") + num(comp); break;
             }
@@ -329,12 +336,12 @@ void HeadAblationPanel::redraw()
                               .arg(num(table ? at(table->heldout, l, h) : std::nan(""), 3), signedNum(inc));
             if (repeat_)
                 tip += tr(", repeat %1 nats (%2)").arg(num(table ? at(table->repeat, l, h) : std::nan(""), 3), signedNum(rinc));
-            tip += tr("\nprevious-token score %1").arg(num(prev));
+            tip += tr("\nprevious-token score %1, sink share %2").arg(num(prev), num(sink));
             if (repeat_) tip += tr(", induction score %1, composition %2").arg(num(ind), num(comp));
             tip += d.marked[std::size_t(l)][std::size_t(h)] ? tr("\nOff now: click to switch it on") : tr("\nClick to switch it off");
             d.tips[std::size_t(l)][std::size_t(h)] = tip;
         }
-    const bool scores = m == PrevToken || m == Induction || m == Composition;
+    const bool scores = m == PrevToken || m == Induction || m == Composition || m == SinkShare;
     d.low = scores ? 0.0 : lo;
     d.high = scores ? 1.0 : std::max(hi, 1e-3);
     d.lowLabel = num(d.low, scores ? 2 : 3);
@@ -358,6 +365,8 @@ void HeadAblationPanel::redraw()
             if (repeat_) text += tr(", repeat %1").arg(num(ablatedRepeat_, 3));
         }
     }
+    if (std::isfinite(sinkShare_))
+        text += tr("<br>Attention sink: %1% of the later queries' weight on position 0").arg(num(100.0 * sinkShare_, 1));
     if (repeat_)
         text += phaseChange_ >= 0 ? tr("<br>Phase change at step %1").arg(phaseChange_) : tr("<br>No phase change");
     figures_->setText(text);

@@ -93,7 +93,8 @@ private:
     int layers_ = 0, heads_n_ = 0;
     bool repeat_ = false;
     int phaseChange_ = -1;
-    std::vector<std::vector<double>> prevToken_, induction_, composition_;
+    std::vector<std::vector<double>> prevToken_, induction_, composition_, sink_;
+    double sinkShare_ = TransformerResult::nan;  // over every head
     std::shared_ptr<const HeadAblator::Table> tables_[2];  // [kind]: zero, mean (null: not yet)
     std::vector<HeadId> heads_;
     double baseHeldout_ = TransformerResult::nan, baseRepeat_ = TransformerResult::nan;

@@ -202,6 +202,16 @@ private Q_SLOTS:
         panel->restoreAll();
         QVERIFY(panel->heads().empty());
 
+        // the attention sink per head: the run's own figures, and the overall share in the text
+        QComboBox *measure = nullptr;
+        for (QComboBox *box : panel->findChildren<QComboBox *>())
+            if (box->findText(QStringLiteral("Sink share (weight on position 0)")) >= 0) measure = box;
+        QVERIFY(measure);
+        measure->setCurrentIndex(measure->findText(QStringLiteral("Sink share (weight on position 0)")));
+        QCOMPARE(panel->grid()->data().values[0][1], r.sinkShareByHead[0][1]);
+        QVERIFY(std::isfinite(r.sinkShare) && r.sinkShare >= 0.0 && r.sinkShare <= 1.0);
+        QVERIFY(panel->figures()->text().contains(QStringLiteral("Attention sink")));
+
         QCOMPARE(int(tabs->lens()->data().values.size()), 1);
         QCOMPARE(int(tabs->lens()->data().values[0].size()), 11);  // T 12: 11 predictions
         QCOMPARE(tabs->offsetHead()->count(), 2);
