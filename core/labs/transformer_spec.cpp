@@ -184,8 +184,9 @@ const LabSpec &transformerCommandSpec()
         LabSpec s = makeSpec();
         ParamSpec ablate { "ablate", "ablated heads", "", ParamKind::Text };
         ablate.maxLength = 1000;
-        ablate.help = "Heads switched off when the trained model is evaluated again, 1-based: L2H1,L2H3 or L2 "
-                      "(every head of layer 2); adds \"ablated\" to the JSON.";
+        ablate.help = "Parts switched off when the trained model is evaluated again, 1-based: heads L2H1,L2H3, "
+                      "L2 (every head of layer 2), F1 (layer 1's FFN), feedback (the gate on h(t-1) shut, with "
+                      "feedback on); adds \"ablated\" to the JSON.";
         s.params.push_back(ablate);
         s.params.push_back(choice("ablation", "ablation", { "zero", "mean" }, "zero",
                                   "What an ablated head outputs (ablate and the table of single heads): zero, or "

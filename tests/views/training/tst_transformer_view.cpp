@@ -195,6 +195,20 @@ private Q_SLOTS:
         QCOMPARE(view->readouts()->value(QStringLiteral("ablated")), QStringLiteral("—"));
         QVERIFY(!view->maps()->data().images[1].isGrayscale());
 
+        // the layer's FFN switched off with its toggle: the run's own figure for it, named in the readouts
+        QPushButton *ffn = nullptr;
+        for (QPushButton *b : panel->findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("FFN L1 off")) ffn = b;
+        QVERIFY(ffn);
+        ffn->click();
+        QCOMPARE(panel->ffnsOff(), std::vector<int> { 0 });
+        panel->waitForWorker();
+        QVERIFY(panel->ablatedHeldout() == r.ablationFfnHeldoutLoss[0]);
+        QVERIFY(view->readouts()->value(QStringLiteral("ablated")).startsWith(QStringLiteral("F1: ")));
+        QVERIFY(panel->figures()->text().contains(QStringLiteral("Each FFN alone off")));
+        ffn->click();
+        QVERIFY(panel->ffnsOff().empty());
+
         panel->setMeanAblation(true);  // the mean-ablation table is computed on the worker
         panel->toggleHead(0, 0);
         panel->waitForWorker();
