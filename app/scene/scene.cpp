@@ -4,6 +4,7 @@
 #include "core/io/bounded_read.h"
 #include "core/lab/lab.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -105,9 +106,27 @@ QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup 
             return QStringLiteral("%1train is only for a lab that trains, and %2 does not").arg(where, lab);
         scene.trainOnEnter = train.toString() == QLatin1String("on-enter");
     }
+    const bool transformer = lab == QLatin1String("transformer");
+    const QJsonValue model = o.value(QStringLiteral("model"));
+    if (!model.isUndefined()) {
+        if (!transformer) return QStringLiteral("%1model is only for the transformer lab, not %2").arg(where, lab);
+        if (!model.isString() || model.toString().isEmpty() || model.toString().size() > kMaxModelPathChars)
+            return QStringLiteral("%1model must be the path of a model file (1 to %2 characters), got %3")
+                .arg(where).arg(kMaxModelPathChars).arg(describeJson(model));
+        scene.model = model.toString();
+    }
+    const QJsonValue replay = o.value(QStringLiteral("replay"));
+    if (!replay.isUndefined()) {
+        if (!transformer) return QStringLiteral("%1replay is only for the transformer lab, not %2").arg(where, lab);
+        const double step = replay.toDouble(-1.0);
+        if (!replay.isDouble() || step < 0 || step > kMaxReplayStep || step != std::floor(step))
+            return QStringLiteral("%1replay must be a training step, an integer in [0, %2], got %3")
+                .arg(where).arg(kMaxReplayStep).arg(describeJson(replay));
+        scene.replayStep = int(step);
+    }
     static const QStringList known { QStringLiteral("format"), QStringLiteral("lab"), QStringLiteral("title"),
                                      QStringLiteral("params"), QStringLiteral("extra"), QStringLiteral("animation"),
-                                     QStringLiteral("train") };
+                                     QStringLiteral("train"), QStringLiteral("model"), QStringLiteral("replay") };
     for (const QString &key : o.keys())
         if (!known.contains(key) && key != QLatin1String("notes"))  // notes: parseNotes
             warnings << QStringLiteral("%1%2 is not a scene key and was ignored").arg(where, key);
@@ -116,6 +135,12 @@ QString parseScene(const QJsonObject &o, const QString &where, const SpecLookup 
 }
 
 } // namespace
+
+QString Scene::modelPath() const
+{
+    if (model.isEmpty() || QDir::isAbsolutePath(model) || folder.isEmpty()) return model;
+    return QDir(folder).filePath(model);
+}
 
 qsizetype characterCount(const QString &text)
 {
@@ -233,6 +258,8 @@ QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec)
     if (!scene.extra.isEmpty()) o.insert(QStringLiteral("extra"), scene.extra);
     if (scene.animation.isSet()) o.insert(QStringLiteral("animation"), sceneAnimationToJson(scene.animation));
     if (scene.trainOnEnter) o.insert(QStringLiteral("train"), QStringLiteral("on-enter"));
+    if (!scene.model.isEmpty()) o.insert(QStringLiteral("model"), scene.model);
+    if (scene.replayStep >= 0) o.insert(QStringLiteral("replay"), scene.replayStep);
     return o;
 }
 

@@ -5,7 +5,8 @@
 //   { "format": 1, "lab": "decay-bound", "title": "Figure 218.1, right",
 //     "params": { "d": 64, "base": 10000, "scaling": "none", ... },
 //     "extra": { ... lab-specific, e.g. pinned curves ... }, "notes": "the lecturer's notes",
-//     "train": "on-enter" (labs that train: start when lecture mode shows the slide; default "on-key") }
+//     "train": "on-enter" (labs that train: start when lecture mode shows the slide; default "on-key"),
+//     "model": "induction.fbmodel", "replay": 300 (the transformer lab: a saved model, a replay step) }
 //   { "format": 1, "deck": "The Road to Transformers", "scenes": [ {scene}, {scene}, ... ] }
 #include "app/scene/scene_animation.h"
 #include "core/lab/param_spec.h"
@@ -23,6 +24,8 @@ namespace fb {
 constexpr int kSceneFormat = 1;
 constexpr qint64 kMaxSceneBytes = 1 << 20;  // 1 MiB: larger files are refused unread
 constexpr int kMaxNotesChars = 20000;        // a slide's notes; longer notes are refused
+constexpr int kMaxModelPathChars = 4096;     // a slide's model file path
+constexpr int kMaxReplayStep = 100000;       // the longest run the transformer lab trains
 
 struct Scene {
     QString lab;          // lab name, e.g. "decay-bound"
@@ -34,6 +37,14 @@ struct Scene {
     // "train": "on-enter": a lab that trains starts training when lecture mode enters the slide
     // (a clicker has no key for Start). Default "on-key": space starts it on the slide.
     bool trainOnEnter = false;
+    // The transformer lab only: "model": a model file (.fbmodel) the slide opens, as trained, instead
+    // of training in front of the class (a relative path is read from the scene's or deck's folder);
+    // "replay": the run's replay held at this step (the frame at or before it).
+    QString model;
+    int replayStep = -1;
+    QString folder;  // the folder of the file the scene came from (not saved); empty: the working folder
+    // The model file's path as the window opens it.
+    QString modelPath() const;
 };
 
 struct Deck {

@@ -200,7 +200,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open scene or deck…"), this, &MainWindow::openDialog)->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("&Save scene…"), this, &MainWindow::saveDialog)->setShortcut(QKeySequence::Save);
-    (new ModelActions(this))->addTo(file);
+    models_ = new ModelActions(this);
+    models_->addTo(file);
     file->addSeparator();
     file->addAction(tr("&Export chart…"), export_, &ChartExportActions::exportChartDialog)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export &all charts…"), export_, &ChartExportActions::exportAllDialog)
@@ -315,6 +316,9 @@ QString MainWindow::applyScene(const Scene &scene)
     }
     target->recordChange(before);  // one undo step for the whole scene
     showLab(index);
+    // A slide of the transformer lab may open a saved model (read on a worker; a bad file is named
+    // when the read ends and changes nothing) and hold its replay at a step.
+    if (!scene.model.isEmpty() || scene.replayStep >= 0) return models_->applySlide(scene.modelPath(), scene.replayStep);
     return {};
 }
 
@@ -334,6 +338,10 @@ QString MainWindow::openPath(const QString &path)
     if (!parsed.error.isEmpty())
         return parsed.error.contains(QLatin1Char('\'') + path + QLatin1Char('\''))
             ? parsed.error : QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), parsed.error);
+    // A slide's model file is read from the folder of the file that names it.
+    const QString folder = QFileInfo(path).absolutePath();
+    parsed.scene.folder = folder;
+    for (Scene &s : parsed.deck.scenes) s.folder = folder;
     if (parsed.isDeck) {
         if (!deck_->open(parsed.deck, path)) return {};  // the edited deck kept
     } else if (QString err = applyScene(parsed.scene); !err.isEmpty()) {

@@ -15,6 +15,7 @@ namespace fb {
 
 class ChartExportActions;
 class DeckActions;
+class ModelActions;
 class DeckEditor;
 class LabView;
 class LectureMode;
@@ -110,6 +111,7 @@ private:
     bool firstStart_ = false;
     QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
+    ModelActions *models_ = nullptr;  // File -> Open/Save model, and the slides that name a model
     DeckActions *deck_ = nullptr;  // the deck editor, its dock and menu, presenting
     Toast *toast_ = nullptr;
     QUndoGroup *undo_ = nullptr;

@@ -67,10 +67,19 @@ QString ModelActions::saveModel(const QString &path)
     return {};
 }
 
-QString ModelActions::openModel(const QString &path)
+QString ModelActions::applySlide(const QString &modelPath, int replayStep)
+{
+    if (!modelPath.isEmpty()) return openModel(modelPath, replayStep);
+    TransformerView *view = transformer();
+    if (view && replayStep >= 0) view->holdReplayAt(replayStep);
+    return {};
+}
+
+QString ModelActions::openModel(const QString &path, int replayStep)
 {
     if (busy()) return tr("a model file is being read or written: wait for it");
     path_ = path;
+    replayStep_ = replayStep;
     open_ = std::make_unique<OpenRun>([file = path.toStdString()](RunControl &, OpenRun::Outbox &) {
         auto saved = std::make_shared<SavedModel>();
         if (const std::string err = ModelFile::load(file, *saved); !err.empty()) throw std::runtime_error(err);
@@ -95,6 +104,7 @@ void ModelActions::poll()
         if (t.error.empty() && t.result && *t.result && view) {
             window_->showLab(labIndex(kLab));
             view->openSaved(std::move(**t.result), QFileInfo(path_).fileName());
+            if (replayStep_ >= 0) view->holdReplayAt(replayStep_);
         }
         done(QString::fromStdString(t.error));
     }

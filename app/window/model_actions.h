@@ -32,8 +32,12 @@ public:
     // Without dialogs (tests): "" when the work started (its outcome comes as finished), or why it
     // cannot start (nothing trained, a save or an open under way).
     QString saveModel(const QString &path);
-    QString openModel(const QString &path);
+    // replayStep >= 0: once restored, the replay holds the frame at or before that step (a slide's).
+    QString openModel(const QString &path, int replayStep = -1);
     bool busy() const { return save_ || open_; }
+    // A slide of the transformer lab: opens its model file (replay held at its step), or holds the
+    // replay of the run on screen at its step. "" or why it cannot start.
+    QString applySlide(const QString &modelPath, int replayStep);
 
 Q_SIGNALS:
     // The outcome of a save or an open: "" or the one line that says what is wrong.
@@ -52,6 +56,7 @@ private:
     std::unique_ptr<SaveRun> save_;
     std::unique_ptr<OpenRun> open_;
     QString path_;
+    int replayStep_ = -1;  // of the open under way
     QTimer *timer_ = nullptr;
 };
 

@@ -183,6 +183,13 @@ void TransformerView::openSaved(SavedModel saved, const QString &path)
                         + (refused.isEmpty() ? QString() : tr(" To train it again choose its text file.")));
 }
 
+void TransformerView::holdReplayAt(int step)
+{
+    pendingReplay_ = -1;
+    if (result_) interpret_->replay()->showStep(step);
+    else pendingReplay_ = step;
+}
+
 std::optional<SavedModel> TransformerView::modelToSave() const
 {
     if (!result_ || !result_->model) return std::nullopt;
@@ -200,6 +207,7 @@ void TransformerView::clearLive()
     result_.reset();
     framesShown_ = 0;
     lastFrameStep_ = -1;
+    pendingReplay_ = -1;
     gateMean_ = heldout_ = repeat_ = bestScore_ = TransformerSnapshot::nan;
     heldoutStep_ = -1;
 }
@@ -284,6 +292,7 @@ bool TransformerView::pullRun()
         chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat));
         chart_->setPhaseChange(result_->phaseChangeStep);
         interpret_->setResult(*result_);
+        if (pendingReplay_ >= 0) interpret_->replay()->showStep(std::exchange(pendingReplay_, -1));
         if (result_->model && result_->model->corpus)
             writing_->setModel(result_->model, tr("the trained model (the best held-out loss, step %1)").arg(result_->bestStep));
         if (writing_->model()) tabs_->setTextTask(true);

@@ -52,6 +52,9 @@ public:
     // write; the panel shows its values (a text model keeps the text file chosen: a model file has
     // none). A running training is abandoned first.
     void openSaved(SavedModel saved, const QString &path);
+    // Holds the replay at the frame at or before step: now when the run has ended, else once the
+    // run (a model being restored) ends. A slide's "replay".
+    void holdReplayAt(int step);
     // File → Save model: the model of the run that ended and its figures, or nothing.
     std::optional<SavedModel> modelToSave() const;
 
@@ -90,6 +93,7 @@ private:
     std::optional<TransformerResult> result_;
     int framesShown_ = 0;
     int lastFrameStep_ = -1;
+    int pendingReplay_ = -1;  // holdReplayAt before the run ended
     double gateMean_ = TransformerSnapshot::nan;
     double heldout_ = TransformerSnapshot::nan, repeat_ = TransformerSnapshot::nan;
     int heldoutStep_ = -1;

@@ -68,6 +68,14 @@ private Q_SLOTS:
         QTest::newRow("oversized") << QByteArray(kMaxSceneBytes + 10, ' ') << "at most 1048576 bytes";
         QTest::newRow("train not a choice") << QByteArray("{\"format\": 1, \"lab\": \"transformer\", \"train\": \"now\"}")
                                             << "train must be \"on-enter\" or \"on-key\", got 'now'";
+        QTest::newRow("model on another lab") << decayScene("\"d\": 64", ", \"model\": \"m.fbmodel\"")
+                                              << "model is only for the transformer lab";
+        QTest::newRow("model not text") << QByteArray("{\"format\": 1, \"lab\": \"transformer\", \"model\": 3}")
+                                        << "model must be the path of a model file (1 to 4096 characters), got 3";
+        QTest::newRow("replay negative") << QByteArray("{\"format\": 1, \"lab\": \"transformer\", \"replay\": -1}")
+                                         << "replay must be a training step, an integer in [0, 100000], got -1";
+        QTest::newRow("replay fractional") << QByteArray("{\"format\": 1, \"lab\": \"transformer\", \"replay\": 2.5}")
+                                           << "replay must be a training step";
         QTest::newRow("train on a lab that does not train") << decayScene("\"d\": 64", ", \"train\": \"on-enter\"")
                                                             << "train is only for a lab that trains, and decay-bound does not";
     }
@@ -92,6 +100,25 @@ private Q_SLOTS:
         QVERIFY2(onKey.error.isEmpty(), qPrintable(onKey.error));
         QVERIFY(!onKey.scene.trainOnEnter);
         QVERIFY(!serializeScene(onKey.scene, *labSpec(QStringLiteral("training"))).contains("train\""));
+    }
+
+    // A transformer slide may name a model file (read from the slide file's folder when relative)
+    // and a replay step; both round-trip as written.
+    void aTransformerSlideNamesAModel()
+    {
+        SceneParse r = parseSceneOrDeck(
+            "{\"format\": 1, \"lab\": \"transformer\", \"model\": \"runs/induction.fbmodel\", \"replay\": 300}", labSpec);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY(r.warnings.isEmpty());
+        QCOMPARE(r.scene.model, QStringLiteral("runs/induction.fbmodel"));
+        QCOMPARE(r.scene.replayStep, 300);
+        QCOMPARE(r.scene.modelPath(), QStringLiteral("runs/induction.fbmodel"));
+        r.scene.folder = QStringLiteral("/lectures/week3");
+        QCOMPARE(r.scene.modelPath(), QStringLiteral("/lectures/week3/runs/induction.fbmodel"));
+        const SceneParse again = parseSceneOrDeck(serializeScene(r.scene, *labSpec(QStringLiteral("transformer"))), labSpec);
+        QCOMPARE(again.scene.model, r.scene.model);
+        QCOMPARE(again.scene.replayStep, 300);
+        QVERIFY(!serializeScene(again.scene, *labSpec(QStringLiteral("transformer"))).contains("week3"));
     }
 
     void readsADeck()

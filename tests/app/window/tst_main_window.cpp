@@ -192,6 +192,33 @@ private Q_SLOTS:
         w->write();
         QTRY_VERIFY_WITH_TIMEOUT(!w->isWriting(), 120000);
         QCOMPARE(w->output()->toPlainText().size(), 4 + 20);  // after the prompt "The "
+
+        // A slide naming the model file (relative to the slide's folder) and a replay step: the
+        // model opens as trained (the replay step itself: tst_transformer_view::replayDuringARun).
+        const QString slide = dir.filePath(QStringLiteral("slide.fullband"));
+        {
+            QFile out(slide);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QStringLiteral("{\"format\": 1, \"lab\": \"transformer\", \"model\": \"%1\", \"replay\": 10}")
+                          .arg(QFileInfo(model).fileName()).toUtf8());
+        }
+        QCOMPARE(fresh.openPath(slide), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 3, 120000);
+        QCOMPARE(opened.at(2).at(0).toString(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, 120000);
+        QVERIFY(view->chart()->losses() == losses);
+        // and one naming a damaged file: its one line, the lab as it was
+        const QString badSlide = dir.filePath(QStringLiteral("bad-slide.fullband"));
+        {
+            QFile out(badSlide);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write("{\"format\": 1, \"lab\": \"transformer\", \"model\": \"bad.fbmodel\"}");
+        }
+        const double kept = view->result()->heldoutLoss;
+        QCOMPARE(fresh.openPath(badSlide), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 4, 120000);
+        QVERIFY(!opened.at(3).at(0).toString().isEmpty());
+        QVERIFY(view->result() && view->result()->heldoutLoss == kept);
     }
 
     void restoresLastLab()

@@ -255,8 +255,16 @@ private Q_SLOTS:
         replay->slider()->setValue(replay->slider()->maximum());
         QVERIFY(replay->live());
         QCOMPARE(view->chart()->replayStep(), -1);
+        // a slide's "replay" asked during the run is held once the run ends; after it, at once
+        view->holdReplayAt(0);
+        QVERIFY(replay->live());
         view->stop();
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QVERIFY(!replay->live());
+        QVERIFY(view->chart()->replayStep() >= 0);
+        replay->slider()->setValue(replay->slider()->maximum());
+        view->holdReplayAt(0);
+        QVERIFY(!replay->live());
     }
 
     // What the parameters say is what the charts show. A change after a run has ended sets the run
