@@ -51,7 +51,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     // Everything the step loop touches is allocated here.
     std::shared_ptr<const TextCorpus> corpus;
     if (c.task == TransformerTask::Text) corpus = std::make_shared<const TextCorpus>(c.text, c.seqLen);
-    const int V = corpus ? corpus->vocabSize() : c.task == TransformerTask::Accumulator ? c.buckets : c.vocab;
+    const int V = corpus ? corpus->vocabSize() : transformerVocabulary(c);  // text: without decoding it again
     const TransformerShape shape = transformerShape(c, V);
     TransformerNet<float> net(shape, c.threads);
     Rng initRng(c.seed ^ kInitStream);

@@ -200,7 +200,7 @@ void TransformerView::clearLive()
     result_.reset();
     framesShown_ = 0;
     lastFrameStep_ = -1;
-    gateMean_ = heldout_ = repeat_ = bestScore_ = TransformerSnapshot::nan;
+    gateMean_ = heldout_ = repeat_ = bestScore_ = accuracy_ = trainAccuracy_ = TransformerSnapshot::nan;
     heldoutStep_ = -1;
 }
 
@@ -255,8 +255,10 @@ bool TransformerView::pullRun()
         lastFrameStep_ = f.step;
         gateMean_ = f.gateMean;
         if (f.heldoutStep >= 0) {
-            chart_->appendHeldout(f.heldoutStep, f.heldoutLoss, f.secondHalfLoss);
+            chart_->appendHeldout(f.heldoutStep, f.heldoutLoss, f.secondHalfLoss, f.accuracy, f.trainAccuracy);
             heldout_ = f.heldoutLoss;
+            accuracy_ = f.accuracy;
+            trainAccuracy_ = f.trainAccuracy;
             repeat_ = f.secondHalfLoss;
             heldoutStep_ = f.heldoutStep;
         }
@@ -270,18 +272,23 @@ bool TransformerView::pullRun()
     if (u.result) {
         result_ = std::move(u.result);
         std::vector<int> steps;
-        std::vector<double> loss, repeat;
+        std::vector<double> loss, repeat, accuracy, trainAccuracy;
         for (const auto &p : result_->heldoutCurve) {
             steps.push_back(p.step);
             loss.push_back(p.loss);
             repeat.push_back(p.secondHalfLoss);
+            accuracy.push_back(p.accuracy);
+            trainAccuracy.push_back(p.trainAccuracy);
         }
         if (steps.empty() || steps.back() < result_->stepsDone) {  // the final held-out figures
             steps.push_back(result_->stepsDone);
             loss.push_back(result_->heldoutLoss);
             repeat.push_back(result_->secondHalfLoss);
+            accuracy.push_back(result_->accuracy);
+            trainAccuracy.push_back(result_->trainAccuracy);
         }
-        chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat));
+        chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat), std::move(accuracy),
+                           std::move(trainAccuracy));
         chart_->setPhaseChange(result_->phaseChangeStep);
         interpret_->setResult(*result_);
         if (result_->model && result_->model->corpus)
@@ -316,6 +323,15 @@ void TransformerView::updateLive()
     readouts()->setRow(QStringLiteral("heldout"), tr("Held-out loss"),
                        nats(held) + (heldoutStep_ >= 0 && !finalFigures ? tr(" (step %1)").arg(heldoutStep_) : QString()),
                        tr("Mean cross entropy on held-out sequences"));
+    const double acc = finalFigures ? result_->accuracy : accuracy_;
+    const double trainAcc = finalFigures ? result_->trainAccuracy : trainAccuracy_;
+    if (std::isfinite(acc))  // the tasks with exact answers
+        readouts()->setRow(QStringLiteral("accuracy"), tr("Held-out accuracy"),
+                           QString::number(100.0 * acc, 'f', 1) + QStringLiteral(" %")
+                               + (std::isfinite(trainAcc)
+                                      ? tr(" (training pairs %1 %)").arg(100.0 * trainAcc, 0, 'f', 1)
+                                      : QString()),
+                           tr("Share of held-out answer tokens whose most likely prediction is the answer"));
     readouts()->setRow(QStringLiteral("repeat"), tr("Held-out loss on the repeat"), nats(rep),
                        tr("Induction tasks: the predictions an induction head can make (ideal 0)"));
     const double best = finalFigures ? bestInductionScore(*result_) : bestScore_;

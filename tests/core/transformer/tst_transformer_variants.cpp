@@ -603,6 +603,47 @@ private Q_SLOTS:
         for (int v : seen) QCOMPARE(v, 1);  // disjoint and complete
     }
 
+    // A short training of each answer task: the model's vocabulary holds the special tokens, the
+    // accuracy is filled (held-out curve, result, final snapshot) and lies in [0, 1]; modular-addition
+    // adds the training pairs' accuracy. The induction task's stays NaN.
+    void answerTraining_data()
+    {
+        QTest::addColumn<QString>("task");
+        for (const char *t : { "copy", "mqar", "modular-addition", "induction-fixed" }) QTest::newRow(t) << QString(t);
+    }
+    void answerTraining()
+    {
+        QFETCH(QString, task);
+        TransformerConfig c = defaults();
+        QVERIFY(parseTransformerTask(task.toStdString(), c.task));
+        c.items = 4;
+        c.pairs = 3;
+        c.modulus = 5;
+        c.seqLen = transformerHasAnswers(c.task) ? answerSequenceLength(c) : 8;
+        c.layers = 1;
+        c.dModel = 16;
+        c.heads = 2;
+        c.batch = 8;
+        c.steps = 10;
+        c.evalEvery = 5;
+        QCOMPARE(checkTransformerConfig(c), std::string());
+        const TransformerResult r = trainTransformer(c);
+        QCOMPARE(r.vocab, transformerVocabulary(c));
+        QCOMPARE(int(r.heldoutCurve.size()), 3);
+        if (!transformerHasAnswers(c.task)) {
+            QVERIFY(std::isnan(r.accuracy) && std::isnan(r.heldoutCurve.back().accuracy));
+            return;
+        }
+        QVERIFY(std::isfinite(r.heldoutLoss));
+        QVERIFY(r.accuracy >= 0.0 && r.accuracy <= 1.0);
+        QCOMPARE(r.finalSnapshot.accuracy, r.accuracy);
+        for (const auto &p : r.heldoutCurve) QVERIFY(p.accuracy >= 0.0 && p.accuracy <= 1.0);
+        const bool pairs = c.task == TransformerTask::ModularAddition;
+        QCOMPARE(std::isfinite(r.trainAccuracy), pairs);
+        QCOMPARE(std::isfinite(r.heldoutCurve.back().trainAccuracy), pairs);
+        QVERIFY(r.lengths.empty());
+    }
+
     // The answer tasks' keys: bad values refused with one sentence naming the key and its range.
     void answerChecks()
     {
