@@ -325,13 +325,13 @@ void TransformerView::updateLive()
                        tr("Mean cross entropy on held-out sequences"));
     const double acc = finalFigures ? result_->accuracy : accuracy_;
     const double trainAcc = finalFigures ? result_->trainAccuracy : trainAccuracy_;
-    if (std::isfinite(acc))  // the tasks with exact answers
-        readouts()->setRow(QStringLiteral("accuracy"), tr("Held-out accuracy"),
-                           QString::number(100.0 * acc, 'f', 1) + QStringLiteral(" %")
-                               + (std::isfinite(trainAcc)
-                                      ? tr(" (training pairs %1 %)").arg(100.0 * trainAcc, 0, 'f', 1)
-                                      : QString()),
-                           tr("Share of held-out answer tokens whose most likely prediction is the answer"));
+    QString accuracy = QStringLiteral("—");  // the tasks with exact answers only
+    if (std::isfinite(acc))
+        accuracy = QString::number(100.0 * acc, 'f', 1) + QStringLiteral(" %")
+                   + (std::isfinite(trainAcc) ? tr(" (training pairs %1 %)").arg(100.0 * trainAcc, 0, 'f', 1) : QString());
+    readouts()->setRow(QStringLiteral("accuracy"), tr("Held-out accuracy"), accuracy,
+                       tr("Tasks with exact answers: the share of held-out answer tokens whose most likely "
+                          "prediction is the answer (modular-addition: also on the training pairs)"));
     readouts()->setRow(QStringLiteral("repeat"), tr("Held-out loss on the repeat"), nats(rep),
                        tr("Induction tasks: the predictions an induction head can make (ideal 0)"));
     const double best = finalFigures ? bestInductionScore(*result_) : bestScore_;
