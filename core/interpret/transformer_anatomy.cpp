@@ -119,12 +119,13 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
             std::vector<double> &row = posSums[std::size_t(l)];
             for (Eigen::Index n = 0; n < b.columns() && b.hasTargets(); ++n) {  // column n = t B + sequence
                 const std::size_t t = std::size_t(n / b.batch);
-                if (t < row.size()) row[t] += net.columnLoss(ws, n, b.targets[std::size_t(n)]);
+                if (t < row.size() && b.targets[std::size_t(n)] >= 0)  // answer tasks: answers only
+                    row[t] += net.columnLoss(ws, n, b.targets[std::size_t(n)]);
             }
         }
         for (Eigen::Index n = 0; n < b.columns() && b.hasTargets(); ++n) {
             const std::size_t t = std::size_t(n / b.batch);
-            if (t < posCounts.size()) ++posCounts[t];
+            if (t < posCounts.size() && b.targets[std::size_t(n)] >= 0) ++posCounts[t];
         }
     });
     r.prevTokenScore = averaged(prevSums, prevCounts, L, H);

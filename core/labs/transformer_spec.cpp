@@ -44,11 +44,18 @@ LabSpec makeSpec()
                    "RoPE against sinusoidal positions, and latent feedback trained exactly or with k passes.";
     spec.section = "218.4 The transformer, trained; 218.6 latent feedback";
     auto &p = spec.params;
-    p.push_back(choice("task", "task", { "induction-fixed", "induction", "accumulator", "text" }, "induction-fixed",
+    p.push_back(choice("task", "task",
+                       { "induction-fixed", "induction", "accumulator", "text", "copy", "reverse", "sort",
+                         "modular-addition", "mqar", "parity" },
+                       "induction-fixed",
                        "induction-fixed: T/2 random tokens repeated; induction: a repeat at a random offset; "
                        "accumulator: the phase accumulator of 218.6.5; text: the characters of your own text "
                        "(at nanoGPT's CPU size unless set: layers 4, heads 4, d_model 128, seq_len 64, batch 12, "
-                       "weight_decay 0.1; the weights of the best held-out loss are kept)."));
+                       "weight_decay 0.1; the weights of the best held-out loss are kept). With exact answers "
+                       "(loss and accuracy on the answers only; seq_len follows from the task): copy, reverse, "
+                       "sort: items tokens, a separator, them again (reversed, sorted); modular-addition: "
+                       "a b = (a + b) mod p; mqar: pairs key-value pairs, then every key asked once; parity: "
+                       "items bits, a separator, their running parity."));
     ParamSpec text { "text", "text file", "", ParamKind::Text };
     text.maxLength = 4096;
     text.help = "Path of a UTF-8 text file for task=text.";
@@ -56,8 +63,17 @@ LabSpec makeSpec()
     p.push_back(text);
     p.push_back(integer("vocab", "vocabulary V", 2, 512, 16, "Token count of the induction tasks."));
     p.push_back(integer("buckets", "buckets V_b", 2, 64, 4, "Buckets of the accumulator (its vocabulary)."));
+    p.push_back(integer("items", "items", 1, 127, 8,
+                        "copy, reverse, sort, parity: tokens (bits) before the separator; seq_len = 2 items + 1."));
+    p.push_back(integer("pairs", "pairs", 1, 63, 8,
+                        "mqar: key-value pairs, keys from the lower half of vocab, values from the upper "
+                        "(vocab at least 2 pairs); seq_len = 4 pairs + 1."));
+    p.push_back(integer("p", "modulus p", 2, 211, 23, "modular-addition: the modulus (tokens 0 .. p-1 and \"=\")."));
+    p.push_back(real("train_fraction", "train fraction", 0.05, 0.95, 0.5, false,
+                     "modular-addition: share of the p^2 pairs trained on; the rest are held out."));
     p.push_back(integer("seq_len", "sequence length T", 2, 256, 32,
-                        "Tokens per sequence (even, at least 4, for the induction tasks)."));
+                        "Tokens per sequence (even, at least 4, for the induction tasks; the tasks with exact "
+                        "answers set it from their keys)."));
     p.push_back(integer("batch", "batch size", 1, 512, 32, "Sequences per training step."));
     p.push_back(integer("layers", "layers L", 1, 8, 2, "Transformer blocks."));
     p.push_back(integer("heads", "heads H", 1, 16, 4, "Attention heads; must divide d_model with an even d_head."));
@@ -137,6 +153,10 @@ ParamValues transformerValues(const TransformerConfig &c, const std::string &tex
     v.texts["feedback"] = feedbackModeName(c.feedback);
     v.numbers["vocab"] = c.vocab;
     v.numbers["buckets"] = c.buckets;
+    v.numbers["items"] = c.items;
+    v.numbers["pairs"] = c.pairs;
+    v.numbers["p"] = c.modulus;
+    v.numbers["train_fraction"] = c.trainFraction;
     v.numbers["seq_len"] = c.seqLen;
     v.numbers["batch"] = c.batch;
     v.numbers["layers"] = c.layers;
@@ -209,7 +229,12 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
     parseFeedbackMode(v.text("feedback"), c.feedback);
     c.vocab = int(v.integer("vocab"));
     c.buckets = int(v.integer("buckets"));
+    c.items = int(v.integer("items"));
+    c.pairs = int(v.integer("pairs"));
+    c.modulus = int(v.integer("p"));
+    c.trainFraction = v.number("train_fraction");
     c.seqLen = int(v.integer("seq_len"));
+    if (transformerHasAnswers(c.task)) c.seqLen = answerSequenceLength(c);  // seq_len follows from the task
     c.batch = int(v.integer("batch"));
     c.layers = int(v.integer("layers"));
     c.heads = int(v.integer("heads"));

@@ -33,6 +33,8 @@ void writeConfig(ByteWriter &w, const TransformerConfig &c)
     w.i32(c.sampleChars).f64(c.sampleTemperature);
     // version 2: the model options of "Recent Developments"
     w.i32(c.window).i32(c.kvHeads).u8(c.rmsNorm).u8(c.qkNorm).u8(c.attnGate).i32(c.loop);
+    // version 3: the keys of the tasks with exact answers
+    w.i32(c.items).i32(c.pairs).i32(c.modulus).f64(c.trainFraction);
 }
 
 void writeShape(ByteWriter &w, const TransformerShape &s)
@@ -89,6 +91,10 @@ void writeRun(ByteWriter &w, const TransformerResult &r)
         w.string(row.label).u32(std::uint32_t(row.scaling)).ints(row.lengths).doubles(row.loss).doubles(row.repeatLoss);
     w.i32(r.extendedLength).f64(r.extendedLoss);
     writeSnapshot(w, r.finalSnapshot);
+    // version 3: the answer tasks' accuracies (NaN for the other tasks)
+    w.f64(r.accuracy).f64(r.trainAccuracy);
+    for (const auto &p : r.heldoutCurve) w.f64(p.accuracy).f64(p.trainAccuracy);
+    w.f64(r.finalSnapshot.accuracy).f64(r.finalSnapshot.trainAccuracy);
 }
 
 // ---- reading ----
@@ -104,7 +110,7 @@ bool enumeration(ByteReader &r, E &out, const char *what, int last)
 
 bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
 {
-    enumeration(r, c.task, "task", 3);
+    enumeration(r, c.task, "task", version >= 3 ? 9 : 3);  // version 3 adds the tasks with exact answers
     r.integer(c.vocab, "vocab", INT_MIN, INT_MAX);
     r.integer(c.buckets, "buckets", INT_MIN, INT_MAX);
     r.integer(c.seqLen, "seq_len", INT_MIN, INT_MAX);
@@ -140,6 +146,12 @@ bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
         r.flag(c.qkNorm, "qk_norm");
         r.flag(c.attnGate, "attn_gate");
         r.integer(c.loop, "loop", INT_MIN, INT_MAX);
+    }
+    if (version >= 3) {
+        r.integer(c.items, "items", INT_MIN, INT_MAX);
+        r.integer(c.pairs, "pairs", INT_MIN, INT_MAX);
+        r.integer(c.modulus, "p", INT_MIN, INT_MAX);
+        r.f64(c.trainFraction, "train_fraction");
     }
     if (!r.ok()) return false;
     // The same checks as a training's (ranges, divisibility, the 2 GiB budget), the text aside.
@@ -265,7 +277,8 @@ bool readSnapshot(ByteReader &r, const TransformerConfig &c, const TransformerSh
     return r.ok();
 }
 
-bool readRun(ByteReader &r, const TransformerConfig &c, const TransformerShape &s, TransformerResult &out)
+bool readRun(ByteReader &r, const TransformerConfig &c, const TransformerShape &s, TransformerResult &out,
+             std::uint32_t version)
 {
     enumeration(r, out.status, "the run's status", 2);
     r.string(out.message, "the run's message", kMaxMessage);
@@ -306,6 +319,16 @@ bool readRun(ByteReader &r, const TransformerConfig &c, const TransformerShape &
     r.integer(out.extendedLength, "the extended length", 0, kMaxLength);
     r.f64(out.extendedLoss, "the extended loss");
     readSnapshot(r, c, s, out.finalSnapshot);
+    if (version >= 3) {
+        r.f64(out.accuracy, "the accuracy");
+        r.f64(out.trainAccuracy, "the training accuracy");
+        for (auto &p : out.heldoutCurve) {
+            r.f64(p.accuracy, "a held-out accuracy");
+            r.f64(p.trainAccuracy, "a training accuracy");
+        }
+        r.f64(out.finalSnapshot.accuracy, "the snapshot's accuracy");
+        r.f64(out.finalSnapshot.trainAccuracy, "the snapshot's training accuracy");
+    }
     return r.ok();
 }
 
@@ -392,7 +415,7 @@ std::string ModelFile::decode(std::string_view bytes, SavedModel &out)
         && readSection(file, kTags[2],
                        [&](ByteReader &r) { return readVocabulary(r, m.model.config, m.model.shape, m.model.corpus); })
         && readSection(file, kTags[3], [&](ByteReader &r) { return readParams(r, m.model.shape, m.model.params); })
-        && readSection(file, kTags[4], [&](ByteReader &r) { return readRun(r, m.model.config, m.model.shape, m.run); });
+        && readSection(file, kTags[4], [&](ByteReader &r) { return readRun(r, m.model.config, m.model.shape, m.run, version); });
     if (!read) return file.error();
     if (file.remaining() != 0)
         return "it has " + std::to_string(file.remaining()) + " bytes after its last section";

@@ -39,7 +39,7 @@ struct SavedModel {
 
 class ModelFile {
 public:
-    static constexpr std::uint32_t kVersion = 2;  // 1: before the model options
+    static constexpr std::uint32_t kVersion = 3;  // 1: before the model options; 2: before the answer tasks
     // Files larger than this are refused unread (the largest model the budget allows is ~110 MB).
     static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
     static constexpr std::string_view kMagic { "\x89" "FBM\r\n\x1a\n", 8 };

@@ -204,11 +204,38 @@ void glu_backward(Out<S> dfz, const In<S> &dx, const In<S> &fz, const In<S> &sig
 }
 
 // ----------------------------------------------------------------------------------------------
-// Softmax cross entropy averaged over all N positions, like torch.nn.CrossEntropyLoss().
+// Softmax cross entropy averaged over the N positions, like torch.nn.CrossEntropyLoss(). A target of
+// kIgnoreTarget (torch's ignore_index = -100 there, -1 here) takes no part: the mean runs over the
+// other columns, whose count counted_targets gives, and an ignored column's gradient is zero.
+
+constexpr int kIgnoreTarget = -1;
+
+// The columns of targets (N) that count: those whose target is not kIgnoreTarget (any negative value).
+inline Eigen::Index counted_targets(const int *targets, Eigen::Index N)
+{
+    Eigen::Index counted = 0;
+    for (Eigen::Index n = 0; n < N; ++n) counted += targets[n] >= 0 ? 1 : 0;
+    return counted;
+}
+
+// The columns of logits (V, N) whose most likely token (the first of equal maxima) is the target,
+// ignored columns skipped: the numerator of exact-match accuracy (counted_targets the denominator).
+template <typename S>
+Eigen::Index correct_predictions(const In<S> &logits, const int *targets)
+{
+    Eigen::Index correct = 0;
+    for (Eigen::Index n = 0; n < logits.cols(); ++n) {
+        if (targets[n] < 0) continue;
+        Eigen::Index best = 0;
+        logits.col(n).maxCoeff(&best);
+        correct += best == targets[n] ? 1 : 0;
+    }
+    return correct;
+}
 
 // logits is (V, N), targets is (N), probs is (V, N): receives softmax(logits) for the backward
 // pass, colmax and logsum are (N): workspaces. Returns the sum (not the mean) of
-// -log softmax(logits)[target] over the N columns, in double so that 32k held-out positions add up
+// -log softmax(logits)[target] over the N columns (ignored ones skipped), in double so that 32k held-out positions add up
 // without float rounding; the caller divides. V is small (4 buckets): exp and log run as one
 // vectorised pass over the whole block rather than column by column.
 template <typename S>
@@ -241,7 +268,7 @@ double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> prob
     logsum = logsum.array().log().matrix();
     double total = 0.0;  // -log softmax(z)[target] = log sum exp(z - max) + max - z[target]
     for (Eigen::Index n = 0; n < N; ++n)
-        total += double(logsum[n]) + double(colmax[n]) - double(logits(targets[n], n));
+        if (targets[n] >= 0) total += double(logsum[n]) + double(colmax[n]) - double(logits(targets[n], n));
     return total;
 }
 
@@ -251,9 +278,22 @@ void crossentropy_backward(Out<S> dlogits, const In<S> &probs, const int *target
 {
     // in the forward pass this was: loss = mean_n (logsumexp(z_n) - z_n[target_n])
     // d(loss)/d(z_n) = (softmax(z_n) - onehot(target_n)) / N
-    const S scale = dloss / S(probs.cols());
-    dlogits += scale * probs;
-    for (Eigen::Index n = 0; n < probs.cols(); ++n) dlogits(targets[n], n) -= scale;
+    const Eigen::Index N = probs.cols(), counted = counted_targets(targets, N);
+    if (counted == N) {  // nothing ignored: one pass over the whole block
+        const S scale = dloss / S(N);
+        dlogits += scale * probs;
+        for (Eigen::Index n = 0; n < N; ++n) dlogits(targets[n], n) -= scale;
+        return;
+    }
+    // the mean over the counted columns: d(loss)/d(z_n) = (softmax(z_n) - onehot(target_n)) / counted,
+    // 0 for an ignored column
+    if (counted == 0) return;
+    const S scale = dloss / S(counted);
+    for (Eigen::Index n = 0; n < N; ++n) {
+        if (targets[n] < 0) continue;
+        dlogits.col(n) += scale * probs.col(n);
+        dlogits(targets[n], n) -= scale;
+    }
 }
 
 } // namespace fb::nn

@@ -27,7 +27,47 @@ int vocabularyBound(const TransformerConfig &c)
 {
     if (c.task == TransformerTask::Accumulator) return c.buckets;
     if (c.task == TransformerTask::Text) return TextCorpus::kDefaultMaxVocab;
+    if (c.task == TransformerTask::Parity) return 3;
+    if (c.task == TransformerTask::ModularAddition) return c.modulus + 1;
+    if (transformerHasAnswers(c.task)) return c.vocab + 1;
     return c.vocab;
+}
+
+// The answer tasks' keys together: the sequence fits seq_len's range and is what seq_len says, the
+// vocabulary holds the keys, the split leaves pairs on both sides.
+std::string checkAnswerTask(const TransformerConfig &c)
+{
+    const LabSpec &spec = transformerSpec();
+    const std::string task = transformerTaskName(c.task);
+    if (c.task == TransformerTask::ModularAddition) {
+        if (std::string err = checkNumber(*spec.find("p"), c.modulus); !err.empty()) return err;
+        if (std::string err = checkNumber(*spec.find("train_fraction"), c.trainFraction); !err.empty()) return err;
+        const long long all = (long long)c.modulus * c.modulus, train = std::llround(c.trainFraction * double(all));
+        if (train < 1 || train >= all)
+            return "train_fraction must leave at least one training and one held-out pair of the p^2 = "
+                   + std::to_string(all) + " pairs, got " + formatNumber(c.trainFraction);
+    } else if (c.task == TransformerTask::Mqar) {
+        if (std::string err = checkNumber(*spec.find("pairs"), c.pairs); !err.empty()) return err;
+        if (c.vocab < 2 * c.pairs)
+            return "vocab must be at least 2 pairs = " + std::to_string(2 * c.pairs)
+                   + " for task mqar (distinct keys from its lower half, values from its upper), got "
+                   + std::to_string(c.vocab);
+    } else {
+        if (std::string err = checkNumber(*spec.find("items"), c.items); !err.empty()) return err;
+    }
+    const int n = answerSequenceLength(c);
+    const ParamSpec &seqLen = *spec.find("seq_len");
+    if (n > seqLen.max)
+        return (c.task == TransformerTask::Mqar ? "pairs must be at most " + std::to_string(int(seqLen.max - 1) / 4)
+                                                : "items must be at most " + std::to_string(int(seqLen.max - 1) / 2))
+               + " for task " + task + " (its sequence must fit seq_len's " + formatNumber(seqLen.max) + " tokens)";
+    if (c.seqLen != n)
+        return "seq_len must be " + std::to_string(n) + " for task " + task + " (it follows from "
+               + (c.task == TransformerTask::ModularAddition ? std::string("the task: a b = c")
+                  : c.task == TransformerTask::Mqar         ? std::string("pairs: 4 pairs + 1")
+                                                            : std::string("items: 2 items + 1"))
+               + "), got " + std::to_string(c.seqLen);
+    return {};
 }
 
 } // namespace
@@ -39,6 +79,12 @@ std::string transformerTaskName(TransformerTask t)
     case TransformerTask::Induction: return "induction";
     case TransformerTask::Accumulator: return "accumulator";
     case TransformerTask::Text: return "text";
+    case TransformerTask::Copy: return "copy";
+    case TransformerTask::Reverse: return "reverse";
+    case TransformerTask::Sort: return "sort";
+    case TransformerTask::ModularAddition: return "modular-addition";
+    case TransformerTask::Mqar: return "mqar";
+    case TransformerTask::Parity: return "parity";
     }
     return "induction-fixed";
 }
@@ -46,7 +92,9 @@ std::string transformerTaskName(TransformerTask t)
 bool parseTransformerTask(const std::string &text, TransformerTask &out)
 {
     for (TransformerTask t : { TransformerTask::InductionFixed, TransformerTask::Induction, TransformerTask::Accumulator,
-                               TransformerTask::Text })
+                               TransformerTask::Text, TransformerTask::Copy, TransformerTask::Reverse,
+                               TransformerTask::Sort, TransformerTask::ModularAddition, TransformerTask::Mqar,
+                               TransformerTask::Parity })
         if (text == transformerTaskName(t)) return out = t, true;
     return false;
 }
@@ -68,13 +116,35 @@ bool parseFeedbackMode(const std::string &text, FeedbackMode &out)
     return false;
 }
 
+bool transformerHasAnswers(TransformerTask t)
+{
+    switch (t) {
+    case TransformerTask::Copy:
+    case TransformerTask::Reverse:
+    case TransformerTask::Sort:
+    case TransformerTask::ModularAddition:
+    case TransformerTask::Mqar:
+    case TransformerTask::Parity: return true;
+    default: return false;
+    }
+}
+
+int answerSequenceLength(const TransformerConfig &c)
+{
+    if (!transformerHasAnswers(c.task)) return 0;
+    if (c.task == TransformerTask::ModularAddition) return 4;
+    if (c.task == TransformerTask::Mqar) return 4 * c.pairs + 1;
+    return 2 * c.items + 1;
+}
+
 int transformerInputPositions(const TransformerConfig &c, int seqLen)
 {
-    return inductionTask(c.task) ? seqLen - 1 : seqLen;
+    return inductionTask(c.task) || transformerHasAnswers(c.task) ? seqLen - 1 : seqLen;
 }
 
 int transformerEvaluationLength(const TransformerConfig &c, double factor)
 {
+    if (transformerHasAnswers(c.task)) return c.seqLen;
     int n = int(std::lround(factor * c.seqLen));
     if (inductionTask(c.task) && n % 2) ++n;
     return std::max(n, c.seqLen);
@@ -82,6 +152,7 @@ int transformerEvaluationLength(const TransformerConfig &c, double factor)
 
 int transformerLongestEvaluation(const TransformerConfig &c)
 {
+    if (transformerHasAnswers(c.task)) return c.seqLen;
     return std::max(4 * c.seqLen, transformerEvaluationLength(c, c.factor));
 }
 
@@ -187,6 +258,8 @@ std::string checkTransformerSettings(const TransformerConfig &c)
     if (std::string err = checkNumber(*options.find("kv_heads"), c.kvHeads); !err.empty()) return err;
     if (std::string err = checkNumber(*options.find("loop"), c.loop); !err.empty()) return err;
     const std::string T = std::to_string(c.seqLen);
+    if (transformerHasAnswers(c.task))
+        if (std::string err = checkAnswerTask(c); !err.empty()) return err;
     if (inductionTask(c.task) && (c.seqLen % 2 || c.seqLen < 4))
         return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;
     if (c.dModel % c.heads || (c.dModel / c.heads) % 2)

@@ -22,6 +22,14 @@ enum class TransformerTask {
     Induction,       // a segment of s ~ U{T/4..T/2} tokens at a ~ U{0..T-2s} repeated right after itself
     Accumulator,     // the phase accumulator of 218.6.5, bucket tokens plus the increment's (cos, sin)
     Text,            // characters of a UTF-8 text (the user's own)
+    // The tasks with exact answers (core/transformer/answer_tasks.h): the loss and the accuracy count
+    // only the answer tokens.
+    Copy,            // items tokens, a separator, the same tokens again
+    Reverse,         // ... the tokens reversed
+    Sort,            // ... the tokens sorted ascending
+    ModularAddition, // a b = (a + b) mod p, training and held-out pairs split once
+    Mqar,            // multi-query associative recall: pairs key-value pairs, then every key queried
+    Parity,          // items bits, a separator, the running parity of the bits
 };
 enum class FeedbackMode {
     Off,    // x_t = E[tok_t]
@@ -29,12 +37,15 @@ enum class FeedbackMode {
     Exact,  // the same model, T sequential steps with a KV cache and backpropagation through time
 };
 
-// "induction-fixed" | "induction" | "accumulator" | "text"; "off" | "kpass" | "exact". The parsers
+// "induction-fixed" | "induction" | "accumulator" | "text" | "copy" | "reverse" | "sort" |
+// "modular-addition" | "mqar" | "parity"; "off" | "kpass" | "exact". The parsers
 // return false (out unchanged) for other text.
 std::string transformerTaskName(TransformerTask t);
 bool parseTransformerTask(const std::string &text, TransformerTask &out);
 std::string feedbackModeName(FeedbackMode m);
 bool parseFeedbackMode(const std::string &text, FeedbackMode &out);
+// The tasks with exact answers: copy, reverse, sort, modular-addition, mqar, parity.
+bool transformerHasAnswers(TransformerTask t);
 
 struct TransformerConfig {
     // The task (key task) and its data.
@@ -43,8 +54,14 @@ struct TransformerConfig {
     int vocab = 16;          // V of the induction tasks (the text task's vocabulary is the text's
                              // characters, at most TextCorpus::kDefaultMaxVocab = 512 with one <unk>)
     int buckets = 4;         // V_b of the accumulator (its vocabulary); the chapter uses 4
+                             // (copy, reverse, sort and mqar draw their tokens from vocab too)
+    int items = 8;           // copy, reverse, sort, parity: tokens (bits) before the separator
+    int pairs = 8;           // mqar: key-value pairs (keys from the lower half of vocab, values the upper)
+    int modulus = 23;        // p of modular-addition (key p): tokens 0 .. p-1 and "=" (token p)
+    double trainFraction = 0.5;  // modular-addition: share of the p^2 pairs trained on (the rest held out)
     // The model.
-    int seqLen = 32;         // T: tokens per training sequence (text: T + 1 characters per window)
+    int seqLen = 32;         // T: tokens per training sequence (text: T + 1 characters per window);
+                             // the answer tasks' T follows from their keys (answerSequenceLength)
     int batch = 32;          // B: sequences per step
     int layers = 2;          // L
     int heads = 4;           // H, dividing dModel with an even d_head = dModel / heads
@@ -99,18 +116,25 @@ std::string checkTransformerConfig(const TransformerConfig &config);
 std::string checkTransformerSettings(const TransformerConfig &config);
 
 // The vocabulary size the model is built with: vocab (induction), buckets (accumulator), and for the
-// text task the size of the text's vocabulary (at most 512), or 0 when the text is unusable.
+// text task the size of the text's vocabulary (at most 512), or 0 when the text is unusable; the
+// answer tasks': vocab + 1 (copy, reverse, sort, mqar: a separator), 3 (parity), p + 1 (modular-addition).
 int transformerVocabulary(const TransformerConfig &config);
+
+// The answer tasks' sequence length in tokens, which seq_len must equal: 2 items + 1 (copy, reverse,
+// sort, parity), 4 pairs + 1 (mqar), 4 (modular-addition: a b = c); 0 for the other tasks.
+int answerSequenceLength(const TransformerConfig &config);
 
 // The model's sizes for config with a vocabulary of vocab tokens (transformerVocabulary, or a bound
 // on it for the budget).
 TransformerShape transformerShape(const TransformerConfig &config, int vocab);
 
-// Input positions of a sequence of seqLen tokens: seqLen - 1 for the induction tasks (the last token
-// is only a target), seqLen for the accumulator and for text (whose windows hold seqLen + 1 characters).
+// Input positions of a sequence of seqLen tokens: seqLen - 1 for the induction and answer tasks (the
+// last token is only a target), seqLen for the accumulator and for text (whose windows hold seqLen + 1
+// characters).
 int transformerInputPositions(const TransformerConfig &config, int seqLen);
 // The longest sequence the trainer evaluates (the length table's 4T, or factor * T if longer), in
-// tokens; evaluation sequences of n tokens are rounded to even n for the induction tasks.
+// tokens; evaluation sequences of n tokens are rounded to even n for the induction tasks. The answer
+// tasks are evaluated at T only (their sequences have one length).
 int transformerLongestEvaluation(const TransformerConfig &config);
 // The evaluation length for a factor: round(factor * T), even for the induction tasks.
 int transformerEvaluationLength(const TransformerConfig &config, double factor);

@@ -21,8 +21,20 @@ TransformerEvaluator::TransformerEvaluator(const TransformerConfig &config, cons
     c_.text.clear();
     ws_.reserve(net.shape(), Eigen::Index(transformerEvaluationColumns(config)),
                 Eigen::Index(transformerLongestEvaluation(config)), false);
-    const int sequences = config.evalSequences > 0 ? config.evalSequences : 4 * config.batch;
+    int sequences = config.evalSequences > 0 ? config.evalSequences : 4 * config.batch;
+    if (tasks_.pairCount(false) > 0 && config.evalSequences == 0) sequences = tasks_.pairCount(false);
     heldout_ = drawBatches(sequences, config.seqLen, true);
+    if (const int train = tasks_.pairCount(true); train > 0) {
+        // every training pair once, in chunks like the held-out set's
+        const int chunk = int(std::max<Eigen::Index>(
+            1, std::min<Eigen::Index>(ws_.capacity / tasks_.positions(config.seqLen, true), config.batch)));
+        for (int first = 0; first < train; first += chunk) {
+            TransformerBatch b;
+            tasks_.resize(b, std::min(chunk, train - first), config.seqLen, true);
+            tasks_.drawTrainingPairs(b, first);
+            trainSet_.push_back(std::move(b));
+        }
+    }
     // the probe: held-out sequences of their own stream, every token an input
     Rng probeRng((config.seed + 1) ^ kProbeStream);
     tasks_.resize(probe_, kProbeSequences, config.seqLen, false);
@@ -49,6 +61,7 @@ void TransformerEvaluator::accumulate(const TransformerBatch &batch, double sums
 {
     const Eigen::Index B = batch.batch;
     for (Eigen::Index n = 0; n < batch.columns(); ++n) {
+        if (batch.targets[std::size_t(n)] < 0) continue;  // not an answer
         const double nll = net_.columnLoss(ws_, n, batch.targets[std::size_t(n)]);
         sums[0] += nll;
         ++counts[0];
@@ -66,11 +79,14 @@ TransformerEvaluator::Losses TransformerEvaluator::lossesOn(std::vector<Transfor
 {
     double sums[3] = { 0, 0, 0 };
     long long counts[3] = { 0, 0, 0 };
+    long long correct = 0;
     for (TransformerBatch &b : batches) {
         net_.forward(ws_, b, pos, mode, passes, ablation);
         accumulate(b, sums, counts);
+        if (tasks_.hasAnswers()) correct += nn::correct_predictions<float>(ws_.logits.leftCols(b.columns()), b.targets.data());
     }
     Losses out;
+    if (tasks_.hasAnswers() && counts[0]) out.accuracy = double(correct) / double(counts[0]);
     if (counts[0]) out.loss = sums[0] / double(counts[0]);
     if (counts[1]) out.repeat = sums[1] / double(counts[1]);
     if (counts[2]) out.first = sums[2] / double(counts[2]);
@@ -79,7 +95,9 @@ TransformerEvaluator::Losses TransformerEvaluator::lossesOn(std::vector<Transfor
 
 TransformerEvaluator::Losses TransformerEvaluator::heldout(FeedbackMode mode, int passes, const Ablation *ablation)
 {
-    return lossesOn(heldout_, tables_, mode, passes, ablation);
+    Losses out = lossesOn(heldout_, tables_, mode, passes, ablation);
+    if (!trainSet_.empty() && !ablation) out.trainAccuracy = lossesOn(trainSet_, tables_, mode, passes).accuracy;
+    return out;
 }
 
 void TransformerEvaluator::forEachHeldout(FeedbackMode mode, int passes, const Ablation *ablation, const Visit &visit)
@@ -184,6 +202,7 @@ PositionTables<float> TransformerEvaluator::rescaled(int length, ScalingMethod s
 std::vector<LengthRow> TransformerEvaluator::lengthTable(FeedbackMode mode, int passes)
 {
     std::vector<LengthRow> rows;
+    if (tasks_.hasAnswers()) return rows;  // one sequence length
     std::vector<ScalingMethod> methods { ScalingMethod::None };
     if (c_.pos == PositionalScheme::Rope)
         methods = { ScalingMethod::None, ScalingMethod::PI, ScalingMethod::NTK, ScalingMethod::YaRN };
@@ -215,6 +234,7 @@ std::vector<LengthRow> TransformerEvaluator::lengthTable(FeedbackMode mode, int 
 TransformerEvaluator::Losses TransformerEvaluator::extended(int length, ScalingMethod scaling, FeedbackMode mode,
                                                             int passes)
 {
+    if (tasks_.hasAnswers()) return {};  // one sequence length
     const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;
     std::vector<TransformerBatch> batches = drawBatches(sequences, length, true);
     if (batches.empty()) return {};

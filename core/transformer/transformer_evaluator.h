@@ -23,6 +23,10 @@ public:
         double loss = TransformerResult::nan;    // mean over every prediction
         double repeat = TransformerResult::nan;  // induction: over the repeat's predictions
         double first = TransformerResult::nan;   // induction: over the first copy's predictions
+        // the answer tasks: share of the answer tokens whose argmax prediction is the answer
+        double accuracy = TransformerResult::nan;
+        // modular-addition (heldout() without ablation): the same on every training pair
+        double trainAccuracy = TransformerResult::nan;
     };
 
     static constexpr int kProbeSequences = 8;
@@ -32,7 +36,8 @@ public:
                          const PositionTables<float> &tables);
 
     // Losses on the held-out set at T, in the given forward mode; ablation (may be null) switches
-    // heads, FFNs or the feedback off (core/interpret/ablation.h).
+    // heads, FFNs or the feedback off (core/interpret/ablation.h). The held-out set of
+    // modular-addition is every held-out pair once (unless evalSequences says otherwise).
     Losses heldout(FeedbackMode mode, int passes, const Ablation *ablation = nullptr);
 
     // The hook for what core/interpret reads: the forward pass (ablated when ablation is given)
@@ -40,7 +45,7 @@ public:
     using Visit = std::function<void(const TransformerBatch &, TransformerWorkspace<float> &)>;
     void forEachHeldout(FeedbackMode mode, int passes, const Ablation *ablation, const Visit &visit);
     // Adds the sums of batch's per-column losses (whole, repeat, first) after a forward pass (or a
-    // readLayer) over it in the workspace forEachHeldout hands out.
+    // readLayer) over it in the workspace forEachHeldout hands out; ignored targets are skipped.
     void accumulate(const TransformerBatch &batch, double sums[3], long long counts[3]) const;
     // Adds the induction-score sums ([layer * heads + head]) of the last forward pass over batch.
     void addScores(const TransformerBatch &batch, std::vector<double> &sums, std::vector<long long> &counts) const;
@@ -80,6 +85,7 @@ private:
     Rng rng_;                                // the held-out stream
     TransformerWorkspace<float> ws_;
     std::vector<TransformerBatch> heldout_;  // the held-out set, in chunks of batch sequences
+    std::vector<TransformerBatch> trainSet_; // modular-addition: every training pair, in chunks
     TransformerBatch probe_;                 // kProbeSequences held-out sequences of T tokens, no targets
     std::vector<double> scoreSums_;          // (L H) scratch of probe()
     std::vector<long long> scoreCounts_;

@@ -22,6 +22,10 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("task", transformerTaskName(c.task))
         .field("vocab", c.vocab)
         .field("buckets", c.buckets)
+        .field("items", c.items)
+        .field("pairs", c.pairs)
+        .field("p", c.modulus)
+        .field("train_fraction", c.trainFraction)
         .field("seq_len", c.seqLen)
         .field("batch", c.batch)
         .field("layers", c.layers)
@@ -50,12 +54,20 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
     json.field("params", r.params).field("vocab", r.vocab).field("curve", r.curve).field("best_step", r.bestStep);
     json.key("heldout_curve").beginArray();
     for (const auto &p : r.heldoutCurve)
-        json.beginObject().field("step", p.step).field("loss", p.loss).field("second_half_loss", p.secondHalfLoss).endObject();
+        json.beginObject()
+            .field("step", p.step)
+            .field("loss", p.loss)
+            .field("second_half_loss", p.secondHalfLoss)
+            .field("accuracy", p.accuracy)
+            .field("train_accuracy", p.trainAccuracy)
+            .endObject();
     json.endArray();
     json.field("heldout_loss", r.heldoutLoss)
         .field("second_half_loss", r.secondHalfLoss)
         .field("first_half_loss", r.firstHalfLoss)
-        .field("exact_heldout_loss", r.exactHeldoutLoss);
+        .field("exact_heldout_loss", r.exactHeldoutLoss)
+        .field("accuracy", r.accuracy)
+        .field("train_accuracy", r.trainAccuracy);
     json.key("induction_score").beginArray();
     for (const auto &layer : r.inductionScore) json.value(layer);
     json.endArray();

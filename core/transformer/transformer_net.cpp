@@ -126,9 +126,11 @@ double TransformerNet<S>::head(TransformerWorkspace<S> &ws, const TransformerBat
     // logits = W_u h
     nn::product_forward<S>(par_, ws.logits.leftCols(N), P(L_.Wu), ws.h.leftCols(N), false);
     if (!batch.hasTargets()) return std::numeric_limits<double>::quiet_NaN();
-    return nn::crossentropy_forward<S>(ws.logits.leftCols(N), batch.targets.data(), ws.probs.leftCols(N),
-                                       ws.colmax.head(N), ws.logsum.head(N))
-        / double(N);
+    // the mean over the columns with a target (the answer tasks ignore the others)
+    const Eigen::Index counted = nn::counted_targets(batch.targets.data(), N);
+    const double sum = nn::crossentropy_forward<S>(ws.logits.leftCols(N), batch.targets.data(), ws.probs.leftCols(N),
+                                                   ws.colmax.head(N), ws.logsum.head(N));
+    return counted ? sum / double(counted) : 0.0;
 }
 
 template <typename S>

@@ -47,6 +47,7 @@ struct TransformerSnapshot {
     double heldoutLoss = nan;      // mean cross entropy on the held-out set at heldoutStep
     double secondHalfLoss = nan;   // induction: on the repeat's predictions
     double accuracy = nan;         // tasks with exact answers: the held-out answer tokens' accuracy at heldoutStep
+    double trainAccuracy = nan;    // modular-addition: the same on every training pair
     std::string sample;            // text task: the prompt (the start of the held-out text) and a sample
     // text task with config.snapshotWeights: the weights at this step (a copy; shared, never changed)
     std::shared_ptr<const TrainedTransformer> weights;
@@ -90,6 +91,7 @@ struct TransformerResult {
         double loss = nan;            // on the held-out set
         double secondHalfLoss = nan;  // induction: on its repeats
         double accuracy = nan;        // tasks with exact answers: share of held-out answer tokens predicted (argmax)
+        double trainAccuracy = nan;   // modular-addition: the same on every training pair (grokking)
     };
     std::vector<HeldoutPoint> heldoutCurve;  // at step 0 and every evalEvery steps (as the reference prints them)
     // On the held-out set (evalSequences sequences), with the final (or last good) weights, in the
@@ -100,6 +102,7 @@ struct TransformerResult {
     // The tasks with exact answers (copy, reverse, sort, modular-addition, mqar, parity): the share of
     // held-out answer tokens whose most likely prediction is the answer; NaN for the other tasks.
     double accuracy = nan;
+    double trainAccuracy = nan;    // modular-addition: the accuracy on every training pair
     double exactHeldoutLoss = nan; // kpass: the same held-out loss decoded exactly (h_{t-1} of the same pass)
     std::vector<std::vector<double>> inductionScore;  // [layer][head] on 4 x batch fresh sequences (induction)
     std::vector<LengthRow> lengths;  // the length-generalisation table

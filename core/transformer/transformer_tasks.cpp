@@ -13,11 +13,16 @@ TransformerTasks::TransformerTasks(const TransformerConfig &config, const TextCo
     c_.text.clear();
     if (c_.task == TransformerTask::Text && !corpus_) throw std::logic_error("TransformerTasks: the text task needs its corpus");
     seq_.assign(std::size_t(maxTokens) + 1, 0);
+    if (transformerHasAnswers(c_.task)) {
+        answers_ = std::make_unique<AnswerTasks>(c_);
+        answer_.assign(seq_.size(), 0);
+    }
 }
 
 int TransformerTasks::vocab() const
 {
     if (c_.task == TransformerTask::Text) return corpus_->vocabSize();
+    if (answers_) return answers_->vocab();
     return c_.task == TransformerTask::Accumulator ? c_.buckets : c_.vocab;
 }
 
@@ -28,7 +33,7 @@ bool TransformerTasks::hasRepeat() const
 
 int TransformerTasks::positions(int n, bool withTargets) const
 {
-    return hasRepeat() && withTargets ? n - 1 : n;
+    return (hasRepeat() || hasAnswers()) && withTargets ? n - 1 : n;
 }
 
 void TransformerTasks::resize(TransformerBatch &out, int B, int n, bool withTargets) const
@@ -52,10 +57,39 @@ void TransformerTasks::store(TransformerBatch &out, int b, int tokens) const
             out.targets[std::size_t(t) * B + std::size_t(b)] = seq_[std::size_t(t) + 1];
 }
 
-void TransformerTasks::drawSynthetic(Rng &rng, TransformerBatch &out)
+void TransformerTasks::storeAnswers(TransformerBatch &out, int b) const
+{
+    const std::size_t B = std::size_t(out.batch);
+    for (int t = 0; t < out.positions; ++t) {
+        const std::size_t col = std::size_t(t) * B + std::size_t(b);
+        out.tokens[col] = seq_[std::size_t(t)];
+        if (out.hasTargets()) out.targets[col] = answer_[std::size_t(t) + 1] ? seq_[std::size_t(t) + 1] : nn::kIgnoreTarget;
+    }
+}
+
+void TransformerTasks::drawAnswers(Rng *rng, TransformerBatch &out, bool training, int first)
+{
+    if (tokensOf(out) != answers_->tokens())
+        throw std::logic_error("TransformerTasks: the answer tasks' sequences have one length, answerSequenceLength");
+    const bool enumerate = c_.task == TransformerTask::ModularAddition && !rng;
+    for (int b = 0; b < out.batch; ++b) {
+        if (enumerate) answers_->pairSequence(first + b, training, seq_.data(), answer_.data());
+        else answers_->draw(*rng, training, seq_.data(), answer_.data());
+        storeAnswers(out, b);
+    }
+}
+
+void TransformerTasks::drawTrainingPairs(TransformerBatch &out, int first)
+{
+    if (c_.task != TransformerTask::ModularAddition) throw std::logic_error("TransformerTasks: no training pairs");
+    drawAnswers(nullptr, out, true, first);
+}
+
+void TransformerTasks::drawSynthetic(Rng &rng, TransformerBatch &out, bool training)
 {
     const int n = tokensOf(out);
     if (n > int(seq_.size())) throw std::logic_error("TransformerTasks: sequence longer than the scratch");
+    if (answers_) return drawAnswers(&rng, out, training, 0);
     const auto V = std::uint64_t(vocab());
     for (int b = 0; b < out.batch; ++b) {
         if (c_.task == TransformerTask::Accumulator) {
@@ -103,7 +137,7 @@ void TransformerTasks::window(TransformerBatch &out, int b, std::size_t start) c
 void TransformerTasks::drawTraining(Rng &rng, TransformerBatch &out)
 {
     if (c_.task != TransformerTask::Text) {
-        drawSynthetic(rng, out);
+        drawSynthetic(rng, out, true);
         return;
     }
     const std::size_t n = std::size_t(tokensOf(out)), end = corpus_->trainEnd();
@@ -112,8 +146,12 @@ void TransformerTasks::drawTraining(Rng &rng, TransformerBatch &out)
 
 bool TransformerTasks::drawHeldout(Rng &rng, TransformerBatch &out, int first, int count)
 {
+    if (c_.task == TransformerTask::ModularAddition) {
+        drawAnswers(nullptr, out, false, first);  // the held-out pairs in order
+        return true;
+    }
     if (c_.task != TransformerTask::Text) {
-        drawSynthetic(rng, out);
+        drawSynthetic(rng, out, false);
         return true;
     }
     const std::size_t n = std::size_t(tokensOf(out)), begin = corpus_->trainEnd(), size = corpus_->size();

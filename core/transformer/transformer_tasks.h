@@ -10,12 +10,18 @@
 //   text             windows of the text: T + 1 characters give T inputs and T next characters;
 //                    training windows start anywhere in the first 90%, held-out windows are spread
 //                    evenly over the last 10%
-// The induction tasks' sequences of n tokens give n - 1 input positions (the last token is only a
-// target); a probe (a batch without targets, for attention maps) reads all n.
+//   copy, reverse, sort, modular-addition, mqar, parity: the tasks with exact answers
+//                    (core/transformer/answer_tasks.h); only their answer tokens are targets, the other
+//                    positions' targets are nn::kIgnoreTarget
+// The induction and answer tasks' sequences of n tokens give n - 1 input positions (the last token is
+// only a target); a probe (a batch without targets, for attention maps) reads all n.
 #include "core/numeric/rng.h"
+#include "core/transformer/answer_tasks.h"
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_batch.h"
 #include "core/transformer/transformer_config.h"
+
+#include <memory>
 
 namespace fb {
 
@@ -27,6 +33,7 @@ public:
 
     int vocab() const;
     bool hasRepeat() const;  // the induction tasks: offset and span say where the repeat is
+    bool hasAnswers() const { return bool(answers_); }  // the tasks with exact answers
     // Input positions of a sequence of n tokens (with targets), or of a probe of n tokens.
     int positions(int n, bool withTargets) const;
 
@@ -39,17 +46,27 @@ public:
     // tasks; for text, windows first .. first + B - 1 of `count` windows spread over the held-out
     // part. Returns false when the held-out text is too short for windows of this length.
     bool drawHeldout(Rng &rng, TransformerBatch &out, int first, int count);
+    // Modular-addition: sequences first .. first + B - 1 are the held-out pairs of those indices (mod
+    // their count; drawHeldout does the same), or with drawTrainingPairs the training pairs'.
+    // pairCount: how many there are (0 for the other tasks).
+    void drawTrainingPairs(TransformerBatch &out, int first);
+    int pairCount(bool training) const { return answers_ ? answers_->pairCount(training) : 0; }
 
 private:
     // Writes sequence b of out from the tokens seq_[0 .. tokens) (inputs, targets when out has them).
     void store(TransformerBatch &out, int b, int tokens) const;
     int tokensOf(const TransformerBatch &out) const;
-    void drawSynthetic(Rng &rng, TransformerBatch &out);
+    void drawSynthetic(Rng &rng, TransformerBatch &out, bool training);
+    // The answer tasks: sequence b from seq_ and answer_ (targets only at the answers).
+    void storeAnswers(TransformerBatch &out, int b) const;
+    void drawAnswers(Rng *rng, TransformerBatch &out, bool training, int first);
     void window(TransformerBatch &out, int b, std::size_t start) const;
 
     TransformerConfig c_;  // without its text (the corpus holds it)
     const TextCorpus *corpus_;
     std::vector<int> seq_;  // one sequence's tokens
+    std::unique_ptr<AnswerTasks> answers_;  // the answer tasks; null otherwise
+    std::vector<unsigned char> answer_;     // one sequence's answer flags
 };
 
 } // namespace fb

@@ -51,7 +51,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     // Everything the step loop touches is allocated here.
     std::shared_ptr<const TextCorpus> corpus;
     if (c.task == TransformerTask::Text) corpus = std::make_shared<const TextCorpus>(c.text, c.seqLen);
-    const int V = corpus ? corpus->vocabSize() : c.task == TransformerTask::Accumulator ? c.buckets : c.vocab;
+    const int V = corpus ? corpus->vocabSize() : transformerVocabulary(c);  // text: without decoding it again
     const TransformerShape shape = transformerShape(c, V);
     TransformerNet<float> net(shape, c.threads);
     Rng initRng(c.seed ^ kInitStream);
@@ -124,6 +124,8 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         snap.heldoutStep = heldStep;
         snap.heldoutLoss = held.loss;
         snap.secondHalfLoss = held.repeat;
+        snap.accuracy = held.accuracy;
+        snap.trainAccuracy = held.trainAccuracy;
         if (sampler) {
             snap.sample.clear();
             corpus->appendDecoded(prompt.data(), prompt.size(), snap.sample);
@@ -159,7 +161,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     if (c.evalEvery > 0) {  // step 0 as well, as the reference
         held = evaluator.heldout(mode, passes);
         heldStep = 0;
-        result.heldoutCurve.push_back({ 0, held.loss, held.repeat });
+        result.heldoutCurve.push_back({ 0, held.loss, held.repeat, held.accuracy, held.trainAccuracy });
         keep(0);
     }
     if (onSnapshot) takeSnapshot(0);
@@ -194,7 +196,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         if (c.evalEvery > 0 && step % c.evalEvery == 0) {
             held = evaluator.heldout(mode, passes);
             heldStep = step;
-            result.heldoutCurve.push_back({ step, held.loss, held.repeat });
+            result.heldoutCurve.push_back({ step, held.loss, held.repeat, held.accuracy, held.trainAccuracy });
             keep(step);
         }
         if (onSnapshot
@@ -230,12 +232,14 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     result.heldoutLoss = held.loss;
     result.secondHalfLoss = held.repeat;
     result.firstHalfLoss = held.first;
+    result.accuracy = held.accuracy;
+    result.trainAccuracy = held.trainAccuracy;
     if (mode == FeedbackMode::KPass) result.exactHeldoutLoss = evaluator.heldout(FeedbackMode::Exact, 1).loss;
     if (abandoned()) return result;
     result.inductionScore = evaluator.inductionScores(4 * c.batch, mode, passes);
     result.lengths = evaluator.lengthTable(mode, passes);
     if (abandoned()) return result;
-    result.extendedLength = transformerEvaluationLength(c, c.factor);
+    result.extendedLength = tasks.hasAnswers() ? 0 : transformerEvaluationLength(c, c.factor);
     const TransformerEvaluator::Losses ext = evaluator.extended(result.extendedLength, c.scaling, mode, passes);
     result.extendedLoss = tasks.hasRepeat() ? ext.repeat : ext.loss;
     if (abandoned()) return result;

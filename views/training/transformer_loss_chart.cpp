@@ -34,10 +34,22 @@ TransformerLossChart::TransformerLossChart(QWidget *parent)
     for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(heldDots_), static_cast<QAbstractSeries *>(raw_) })
         for (QLegendMarker *m : chart()->legend()->markers(s)) m->setVisible(false);
     repeat_->setVisible(false);
+    // the answer tasks' accuracy: its own axis at the right, 0 .. 1
+    accuracy_ = addLine(tr("held-out accuracy"), seriesColor(4), 2.0, Qt::DashDotLine);
+    trainAccuracy_ = addLine(tr("training accuracy"), seriesColor(5), 2.0, Qt::DotLine);
+    accuracyAxis_ = new QValueAxis;
+    accuracyAxis_->setTitleText(tr("accuracy"));
+    accuracyAxis_->setRange(0.0, 1.0);
+    chart()->addAxis(accuracyAxis_, Qt::AlignRight);
+    for (QLineSeries *s : { accuracy_, trainAccuracy_ }) {
+        s->detachAxis(axisY());
+        s->attachAxis(accuracyAxis_);
+    }
     phase_ = addLine(tr("phase change"), QColor(0xd0, 0x10, 0x30), 1.5, Qt::DotLine);
     replay_ = addLine(tr("replay"), QColor(90, 90, 90), 1.5, Qt::SolidLine);
     setPhaseChange(-1);
     setReplayStep(-1);
+    redrawHeldout();  // hides the accuracy until there is one
     updateRanges();
 }
 
@@ -80,6 +92,8 @@ void TransformerLossChart::startRun(int steps, double maxLoss, bool repeatCurve)
     heldSteps_.clear();
     heldLoss_.clear();
     repeatLoss_.clear();
+    accuracyAt_.clear();
+    trainAccuracyAt_.clear();
     setPhaseChange(-1);
     setReplayStep(-1);
     redrawTraining();
@@ -94,21 +108,33 @@ void TransformerLossChart::appendLosses(const std::vector<double> &losses)
     redrawTraining();
 }
 
-void TransformerLossChart::appendHeldout(int step, double loss, double repeatLoss)
+void TransformerLossChart::appendHeldout(int step, double loss, double repeatLoss, double accuracy, double trainAccuracy)
 {
     if (!heldSteps_.empty() && heldSteps_.back() >= step) return;
     heldSteps_.push_back(step);
     heldLoss_.push_back(loss);
     repeatLoss_.push_back(repeatLoss);
+    accuracyAt_.push_back(accuracy);
+    trainAccuracyAt_.push_back(trainAccuracy);
     redrawHeldout();
 }
 
-void TransformerLossChart::setHeldout(std::vector<int> steps, std::vector<double> loss, std::vector<double> repeatLoss)
+void TransformerLossChart::setHeldout(std::vector<int> steps, std::vector<double> loss, std::vector<double> repeatLoss,
+                                      std::vector<double> accuracy, std::vector<double> trainAccuracy)
 {
     heldSteps_ = std::move(steps);
     heldLoss_ = std::move(loss);
     repeatLoss_ = std::move(repeatLoss);
+    accuracyAt_ = std::move(accuracy);
+    trainAccuracyAt_ = std::move(trainAccuracy);
+    accuracyAt_.resize(heldSteps_.size(), qQNaN());
+    trainAccuracyAt_.resize(heldSteps_.size(), qQNaN());
     redrawHeldout();
+}
+
+bool TransformerLossChart::accuracyShown() const
+{
+    return accuracy_->isVisible();
 }
 
 void TransformerLossChart::setWindow(int window)
@@ -140,14 +166,26 @@ void TransformerLossChart::redrawTraining()
 
 void TransformerLossChart::redrawHeldout()
 {
-    QList<QPointF> held, repeat;
+    QList<QPointF> held, repeat, accuracy, trainAccuracy;
     for (std::size_t i = 0; i < heldSteps_.size(); ++i) {
         held.append(QPointF(heldSteps_[i], heldLoss_[i]));
         if (repeatCurve_) repeat.append(QPointF(heldSteps_[i], repeatLoss_[i]));
+        if (std::isfinite(accuracyAt_[i])) accuracy.append(QPointF(heldSteps_[i], accuracyAt_[i]));
+        if (std::isfinite(trainAccuracyAt_[i])) trainAccuracy.append(QPointF(heldSteps_[i], trainAccuracyAt_[i]));
     }
     replacePoints(held_, held);
     replacePoints(heldDots_, held);
     replacePoints(repeat_, repeat);
+    replacePoints(accuracy_, accuracy);
+    replacePoints(trainAccuracy_, trainAccuracy);
+    // the accuracy's series, legend entries and axis only where there is an accuracy to draw
+    const bool shown[2] = { !accuracy.isEmpty(), !trainAccuracy.isEmpty() };
+    QLineSeries *series[2] = { accuracy_, trainAccuracy_ };
+    for (int k = 0; k < 2; ++k) {
+        if (series[k]->isVisible() != shown[k]) series[k]->setVisible(shown[k]);
+        for (QLegendMarker *m : chart()->legend()->markers(series[k])) m->setVisible(shown[k]);
+    }
+    if (accuracyAxis_->isVisible() != shown[0]) accuracyAxis_->setVisible(shown[0]);
 }
 
 void TransformerLossChart::addGhost(const QString &label)

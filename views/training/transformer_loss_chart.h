@@ -1,15 +1,19 @@
 #pragma once
 // The loss chart of the transformer lab: the training loss (faint raw, smoothed in front), the
-// held-out loss and, for the induction tasks, the held-out loss on the repeat, growing live; ghost
+// held-out loss and, for the induction tasks, the held-out loss on the repeat, growing live; for the
+// tasks with exact answers the held-out accuracy (and modular-addition's training-pair accuracy) on a
+// second y axis 0 .. 1 at the right, shown once a finite accuracy arrives; ghost
 // curves (smoothed training losses) kept from earlier runs. Every redraw is one replace per series.
 #include "views/widgets/chart_panel.h"
 
 #include <QString>
+#include <QtNumeric>
 
 #include <vector>
 
 class QLineSeries;
 class QScatterSeries;
+class QValueAxis;
 
 namespace fb {
 
@@ -23,9 +27,13 @@ public:
     void setPlannedSteps(int steps);
     void startRun(int steps, double maxLoss, bool repeatCurve);
     void appendLosses(const std::vector<double> &losses);
-    void appendHeldout(int step, double loss, double repeatLoss);
+    void appendHeldout(int step, double loss, double repeatLoss, double accuracy = qQNaN(),
+                       double trainAccuracy = qQNaN());
     // Replaces the held-out points (the run's complete list at its end: live snapshots may skip some).
-    void setHeldout(std::vector<int> steps, std::vector<double> loss, std::vector<double> repeatLoss);
+    // accuracy and trainAccuracy: empty or as long as steps.
+    void setHeldout(std::vector<int> steps, std::vector<double> loss, std::vector<double> repeatLoss,
+                    std::vector<double> accuracy = {}, std::vector<double> trainAccuracy = {});
+    bool accuracyShown() const;
     // The phase change of an induction run (core/interpret/phase_change.h): a vertical marker at
     // that step, named in the legend; -1 removes it.
     void setPhaseChange(int step);
@@ -55,12 +63,14 @@ private:
 
     QLineSeries *raw_ = nullptr, *smooth_ = nullptr, *held_ = nullptr, *repeat_ = nullptr;
     QScatterSeries *heldDots_ = nullptr;
+    QLineSeries *accuracy_ = nullptr, *trainAccuracy_ = nullptr;  // on accuracyAxis_
+    QValueAxis *accuracyAxis_ = nullptr;
     QLineSeries *phase_ = nullptr, *replay_ = nullptr;
     int phaseStep_ = -1, replayStep_ = -1;
     void setMarker(QLineSeries *series, int step, const QString &name);
     std::vector<double> losses_;
     std::vector<int> heldSteps_;
-    std::vector<double> heldLoss_, repeatLoss_;
+    std::vector<double> heldLoss_, repeatLoss_, accuracyAt_, trainAccuracyAt_;
     std::vector<Ghost> ghosts_;
     int window_ = 15;
     int steps_ = 1500;

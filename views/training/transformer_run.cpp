@@ -63,6 +63,8 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     f->heldoutStep = snap.heldoutStep;
     f->heldoutLoss = snap.heldoutLoss;
     f->secondHalfLoss = snap.secondHalfLoss;
+    f->accuracy = snap.accuracy;
+    f->trainAccuracy = snap.trainAccuracy;
     f->sample = snap.sample;
     f->weights = snap.weights;
     HeatmapGridData &m = f->maps;

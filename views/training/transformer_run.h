@@ -28,6 +28,8 @@ struct TransformerFrame {
     int heldoutStep = -1;
     double heldoutLoss = TransformerSnapshot::nan;
     double secondHalfLoss = TransformerSnapshot::nan;
+    double accuracy = TransformerSnapshot::nan;       // the answer tasks: held-out accuracy at heldoutStep
+    double trainAccuracy = TransformerSnapshot::nan;  // modular-addition: on the training pairs
     std::string sample;
     std::shared_ptr<const TrainedTransformer> weights;  // text: the weights at this step, for writing
 };

@@ -208,7 +208,7 @@ void TransformerView::clearLive()
     framesShown_ = 0;
     lastFrameStep_ = -1;
     pendingReplay_ = -1;
-    gateMean_ = heldout_ = repeat_ = bestScore_ = TransformerSnapshot::nan;
+    gateMean_ = heldout_ = repeat_ = bestScore_ = accuracy_ = trainAccuracy_ = TransformerSnapshot::nan;
     heldoutStep_ = -1;
 }
 
@@ -263,8 +263,10 @@ bool TransformerView::pullRun()
         lastFrameStep_ = f.step;
         gateMean_ = f.gateMean;
         if (f.heldoutStep >= 0) {
-            chart_->appendHeldout(f.heldoutStep, f.heldoutLoss, f.secondHalfLoss);
+            chart_->appendHeldout(f.heldoutStep, f.heldoutLoss, f.secondHalfLoss, f.accuracy, f.trainAccuracy);
             heldout_ = f.heldoutLoss;
+            accuracy_ = f.accuracy;
+            trainAccuracy_ = f.trainAccuracy;
             repeat_ = f.secondHalfLoss;
             heldoutStep_ = f.heldoutStep;
         }
@@ -278,18 +280,23 @@ bool TransformerView::pullRun()
     if (u.result) {
         result_ = std::move(u.result);
         std::vector<int> steps;
-        std::vector<double> loss, repeat;
+        std::vector<double> loss, repeat, accuracy, trainAccuracy;
         for (const auto &p : result_->heldoutCurve) {
             steps.push_back(p.step);
             loss.push_back(p.loss);
             repeat.push_back(p.secondHalfLoss);
+            accuracy.push_back(p.accuracy);
+            trainAccuracy.push_back(p.trainAccuracy);
         }
         if (steps.empty() || steps.back() < result_->stepsDone) {  // the final held-out figures
             steps.push_back(result_->stepsDone);
             loss.push_back(result_->heldoutLoss);
             repeat.push_back(result_->secondHalfLoss);
+            accuracy.push_back(result_->accuracy);
+            trainAccuracy.push_back(result_->trainAccuracy);
         }
-        chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat));
+        chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat), std::move(accuracy),
+                           std::move(trainAccuracy));
         chart_->setPhaseChange(result_->phaseChangeStep);
         interpret_->setResult(*result_);
         if (pendingReplay_ >= 0) interpret_->replay()->showStep(std::exchange(pendingReplay_, -1));
@@ -325,6 +332,15 @@ void TransformerView::updateLive()
     readouts()->setRow(QStringLiteral("heldout"), tr("Held-out loss"),
                        nats(held) + (heldoutStep_ >= 0 && !finalFigures ? tr(" (step %1)").arg(heldoutStep_) : QString()),
                        tr("Mean cross entropy on held-out sequences"));
+    const double acc = finalFigures ? result_->accuracy : accuracy_;
+    const double trainAcc = finalFigures ? result_->trainAccuracy : trainAccuracy_;
+    QString accuracy = QStringLiteral("—");  // the tasks with exact answers only
+    if (std::isfinite(acc))
+        accuracy = QString::number(100.0 * acc, 'f', 1) + QStringLiteral(" %")
+                   + (std::isfinite(trainAcc) ? tr(" (training pairs %1 %)").arg(100.0 * trainAcc, 0, 'f', 1) : QString());
+    readouts()->setRow(QStringLiteral("accuracy"), tr("Held-out accuracy"), accuracy,
+                       tr("Tasks with exact answers: the share of held-out answer tokens whose most likely "
+                          "prediction is the answer (modular-addition: also on the training pairs)"));
     readouts()->setRow(QStringLiteral("repeat"), tr("Held-out loss on the repeat"), nats(rep),
                        tr("Induction tasks: the predictions an induction head can make (ideal 0)"));
     const double best = finalFigures ? bestInductionScore(*result_) : bestScore_;
@@ -357,7 +373,13 @@ QString TransformerView::explanationText()
         "<p><b>Tasks.</b> <i>induction-fixed</i>: T/2 random tokens, then the same T/2 again; <i>induction</i>: "
         "the repeat starts at a random offset. A head learns to attend from each repeated token to the token "
         "after its earlier occurrence (an induction head), and the loss on the repeat falls towards 0. "
-        "<i>accumulator</i>: the phase accumulator of 218.6.5. <i>text</i>: the characters of a text file of yours.</p>"
+        "<i>accumulator</i>: the phase accumulator of 218.6.5. <i>text</i>: the characters of a text file of yours. "
+        "With exact answers (the loss and the accuracy count the answer tokens only; seq_len follows from the "
+        "task): <i>copy</i>, <i>reverse</i>, <i>sort</i> (items tokens, a separator, them again, reversed or "
+        "sorted), <i>parity</i> (items bits, a separator, their running parity), <i>mqar</i> (pairs key-value "
+        "pairs, then every key asked once) and <i>modular-addition</i> (a b = (a + b) mod p, trained on a "
+        "share train_fraction of the p² pairs: with weight_decay 1 the held-out accuracy rises long after the "
+        "training accuracy, grokking, drawn on the loss chart's right axis).</p>"
         "<p><b>The figures.</b> The number in each head's title (L2 H1 · ind 0.91) is its <i>induction score</i>: "
         "the mean attention that a query in the repeat puts on the token after its earlier occurrence, 1 for a "
         "perfect induction head. <i>Held-out loss</i>: the mean cross entropy on fresh sequences; <i>held-out "

@@ -96,6 +96,7 @@ private:
     int pendingReplay_ = -1;  // holdReplayAt before the run ended
     double gateMean_ = TransformerSnapshot::nan;
     double heldout_ = TransformerSnapshot::nan, repeat_ = TransformerSnapshot::nan;
+    double accuracy_ = TransformerSnapshot::nan, trainAccuracy_ = TransformerSnapshot::nan;
     int heldoutStep_ = -1;
     double bestScore_ = TransformerSnapshot::nan;
     QString expected_;  // how long Start will train, for the values shown

@@ -179,7 +179,7 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("kv");
         QTest::addColumn<QString>("key");  // the stderr line names it
         QTest::newRow("model") << QStringList { "model=gpt" } << "model";
-        QTest::newRow("task") << QStringList { "task=copy" } << "task";
+        QTest::newRow("task") << QStringList { "task=translate" } << "task";
         QTest::newRow("pos") << QStringList { "pos=learned" } << "pos";
         QTest::newRow("window negative") << QStringList { "window=-1" } << "window";
         QTest::newRow("window beyond") << QStringList { "window=300" } << "window";

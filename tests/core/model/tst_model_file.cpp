@@ -196,9 +196,9 @@ private Q_SLOTS:
         refused("", { "not a FullBand model file" });
         refused("hello, world\n", { "not a FullBand model file" });
         refused(std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'), { "not a FullBand model file" });
-        std::string v3 = textBytes_;
-        putU32(v3, 8, 3);
-        refused(v3, { "version 3", "reads versions 1 to 2" });
+        std::string v4 = textBytes_;
+        putU32(v4, 8, 4);
+        refused(v4, { "version 4", "reads versions 1 to 3" });
         std::string v0 = textBytes_;
         putU32(v0, 8, 0);
         refused(v0, { "version 0" });
@@ -214,6 +214,9 @@ private Q_SLOTS:
     {
         const std::string v2 = ModelFile::encode(*inductionRun_.model, inductionRun_);
         std::string v1 = rewriteSection(v2, "CONF", [](std::string &p) { p.resize(145); });
+        // without version 3's accuracies at the end of RUN_ (4 doubles and 2 per held-out point)
+        const std::size_t accuracies = 8 * (4 + 2 * inductionRun_.heldoutCurve.size());
+        v1 = rewriteSection(v1, "RUN_", [&](std::string &p) { p.resize(p.size() - accuracies); });
         putU32(v1, 8, 1);
         SavedModel back;
         const std::string err = ModelFile::decode(v1, back);
@@ -240,6 +243,20 @@ private Q_SLOTS:
         putU32(old, 8, 1);
         old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(145); });
         refused(old, { "pos" });
+
+        // version 3: a task with exact answers keeps its keys and accuracies through a round trip
+        TransformerConfig a = tinyInduction();
+        a.task = TransformerTask::Sort;
+        a.items = 3;
+        a.seqLen = answerSequenceLength(a);
+        const TransformerResult sorted = trainTransformer(a);
+        QVERIFY(sorted.model && std::isfinite(sorted.accuracy));
+        SavedModel answers;
+        QCOMPARE(ModelFile::decode(ModelFile::encode(*sorted.model, sorted), answers), std::string());
+        QCOMPARE(answers.model.config.task, TransformerTask::Sort);
+        QCOMPARE(answers.model.config.items, 3);
+        QCOMPARE(answers.run.accuracy, sorted.accuracy);
+        QCOMPARE(answers.run.heldoutCurve.back().accuracy, sorted.heldoutCurve.back().accuracy);
     }
 
     // Every prefix of the file is refused (sampled every few bytes, and around each section's start).

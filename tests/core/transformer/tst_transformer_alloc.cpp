@@ -73,6 +73,8 @@ private Q_SLOTS:
         QTest::newRow("induction, kpass") << int(TransformerTask::Induction) << int(FeedbackMode::KPass);
         QTest::newRow("accumulator, exact") << int(TransformerTask::Accumulator) << int(FeedbackMode::Exact);
         QTest::newRow("text, kpass") << int(TransformerTask::Text) << int(FeedbackMode::KPass);
+        QTest::newRow("mqar, off") << int(TransformerTask::Mqar) << int(FeedbackMode::Off);
+        QTest::newRow("modular-addition, off") << int(TransformerTask::ModularAddition) << int(FeedbackMode::Off);
     }
     void trainLoopDoesNotAllocate()
     {
@@ -82,6 +84,7 @@ private Q_SLOTS:
         c.task = TransformerTask(task);
         c.feedback = FeedbackMode(feedback);
         c.seqLen = 16;
+        if (transformerHasAnswers(c.task)) c.seqLen = answerSequenceLength(c);  // the task's own length
         c.batch = 8;
         c.dModel = 32;
         c.heads = 2;

@@ -132,6 +132,25 @@ private Q_SLOTS:
         QVERIFY(view->chart()->heldoutPoints() >= 2);
         QVERIFY(view->readouts()->value(QStringLiteral("induction")) != QStringLiteral("—"));
         QVERIFY(view->maps()->data().panelTitles.first().contains(QStringLiteral("ind")));
+        QVERIFY(!view->chart()->accuracyShown());
+        QCOMPARE(view->readouts()->value(QStringLiteral("accuracy")), QStringLiteral("—"));
+    }
+
+    // A task with exact answers: the held-out and training accuracy drawn on the loss chart's second
+    // axis and read out (modular-addition: both), the length table empty (one sequence length).
+    void answerTaskShowsAccuracy()
+    {
+        auto view = makeView(40);
+        ParamValues v = view->values();
+        v.texts["task"] = "modular-addition";
+        v.numbers["p"] = 7;
+        QCOMPARE(view->setValues(v), QString());
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QVERIFY(std::isfinite(view->result()->accuracy));
+        QVERIFY(view->chart()->accuracyShown());
+        QVERIFY(view->readouts()->value(QStringLiteral("accuracy")).contains(QStringLiteral("training pairs")));
+        QCOMPARE(view->lengthTable()->rowCount(), 0);
     }
 
     // The filled table beside the curves on a slide with the parameter column shown (1024 px, fonts
