@@ -69,7 +69,7 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
         return g;
     };
     window_->setFixedWidth(110);
-    auto *flow = new FlowLayout(nullptr, 18, 4);
+    auto *flow = flow_ = new FlowLayout(nullptr, 18, 4);
     flow->addWidget(group({ start_, pause_, resume_, stop_, reset_ }));
     flow->addWidget(group({ new QLabel(tr("Pace"), this), pace_ }));
     flow->addWidget(group({ new QLabel(tr("Moving average"), this), window_, windowLabel_ }));
@@ -79,6 +79,15 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(progress_);
     outer->addLayout(flow);
+}
+
+void TrainingControlBar::addGroup(const QList<QWidget *> &widgets)
+{
+    auto *g = new QWidget(this);
+    auto *row = new QHBoxLayout(g);
+    row->setContentsMargins(0, 0, 0, 0);
+    for (QWidget *w : widgets) row->addWidget(w);
+    flow_->addWidget(g);
 }
 
 double TrainingControlBar::pace() const

@@ -13,6 +13,8 @@ class QSlider;
 
 namespace fb {
 
+class FlowLayout;
+
 class TrainingControlBar : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +34,8 @@ public:
     double pace() const;
     // "smoothing: 15 steps" ("off" for 1).
     void setWindowText(int window);
+    // A lab's own controls, kept on one line, after the bar's groups.
+    void addGroup(const QList<QWidget *> &widgets);
 
 Q_SIGNALS:
     // The moving-average window changed (steps, 1 = raw).
@@ -40,6 +44,7 @@ Q_SIGNALS:
     void paceChanged(double stepsPerSecond);
 
 private:
+    FlowLayout *flow_ = nullptr;
     QPushButton *start_ = nullptr;
     QPushButton *pause_ = nullptr;
     QPushButton *resume_ = nullptr;
