@@ -96,17 +96,30 @@ void CompareChart::redraw(int config)
 
 void CompareChart::updateRanges()
 {
-    double top = yMax_;
-    if (!(top > 0.0)) {
-        top = 0.0;
-        for (const auto &points : { &trainPoints_, &heldPoints_ })
-            for (const QList<QPointF> &list : *points)
-                for (const QPointF &p : list)
-                    if (std::isfinite(p.y())) top = std::max(top, p.y());
-        top = top > 0.0 ? top * 1.05 : 1.0;
-    }
     setRange(axisX(), 0, steps_, 0.0);
-    setRange(axisY(), 0, top, 0.0);
+    if (yMax_ > 0.0) {
+        setRange(axisY(), 0, yMax_, 0.0);
+        return;
+    }
+    // The span of what is drawn (the configurations' differences, not the distance from 0).
+    double lo = 0.0, hi = 0.0;
+    bool any = false;
+    for (const auto *points : { &trainPoints_, &heldPoints_ })
+        for (const QList<QPointF> &list : *points)
+            for (const QPointF &p : list) {
+                if (!std::isfinite(p.y())) continue;
+                lo = any ? std::min(lo, p.y()) : p.y();
+                hi = any ? std::max(hi, p.y()) : p.y();
+                any = true;
+            }
+    if (!any) {
+        lo = 0.0;
+        hi = 1.0;
+    } else if (hi - lo < 1e-3) {
+        lo -= 0.05;
+        hi += 0.05;
+    }
+    setRange(axisY(), lo, hi, 0.05);
 }
 
 } // namespace fb

@@ -20,7 +20,7 @@ class CompareChart : public ChartPanel {
     Q_OBJECT
 public:
     // withTraining: the faint training curves too (the loss chart). yMax > 0: the vertical axis is
-    // 0 .. yMax (accuracy); otherwise 0 .. the largest value drawn.
+    // 0 .. yMax (accuracy); otherwise the span of the values drawn.
     CompareChart(const QString &title, const QString &yTitle, bool withTraining, double yMax, QWidget *parent = nullptr);
 
     // A new comparison: one curve per label, the step axis 0 .. steps.

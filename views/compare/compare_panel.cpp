@@ -39,7 +39,7 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
         swatch->setStyleSheet(QStringLiteral("background: %1;").arg(seriesColor(i).name()));
         auto *edit = new QLineEdit(initial[i]);
         edit->setObjectName(QStringLiteral("compare%1").arg(i + 1));
-        edit->setPlaceholderText(tr("configuration %1: e.g. window=8, loop=2 (empty: none)").arg(i + 1));
+        edit->setPlaceholderText(tr("configuration %1: e.g. window=8, loop=2").arg(i + 1));
         edit->setToolTip(tr("Overrides of the lab's values, comma separated KEY=VALUE as `fullband train --set` takes "
                             "them: kv_heads, window, attn_gate, qk_norm, norm, loop, pos, layers, heads, d_model, lr, "
                             "steps ... \"base\": the lab's values. The task, its text and the seed are shared."));

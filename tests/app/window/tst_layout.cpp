@@ -209,6 +209,9 @@ private Q_SLOTS:
         ParamValues v = view->values();
         v.numbers["steps"] = 20;
         v.numbers["eval_every"] = 10;
+        v.numbers["seq_len"] = 16;  // small and quick: the layout is the same
+        v.numbers["batch"] = 8;
+        v.numbers["d_model"] = 32;
         QCOMPARE(view->setValues(v), QString());
         view->setCompareMode(true);
         ComparePanel *panel = view->comparePanel();
