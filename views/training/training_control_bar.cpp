@@ -69,11 +69,13 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
         return g;
     };
     window_->setFixedWidth(110);
-    auto *flow = flow_ = new FlowLayout(nullptr, 18, 4);
+    auto *flow = new FlowLayout(nullptr, 18, 4);
     flow->addWidget(group({ start_, pause_, resume_, stop_, reset_ }));
     flow->addWidget(group({ new QLabel(tr("Pace"), this), pace_ }));
     flow->addWidget(group({ new QLabel(tr("Moving average"), this), window_, windowLabel_ }));
-    flow->addWidget(group({ ghost_, clear_ }));
+    QWidget *ghosts = group({ ghost_, clear_ });
+    ghostRow_ = static_cast<QHBoxLayout *>(ghosts->layout());
+    flow->addWidget(ghosts);
 
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -81,13 +83,9 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
     outer->addLayout(flow);
 }
 
-void TrainingControlBar::addGroup(const QList<QWidget *> &widgets)
+void TrainingControlBar::addButton(QPushButton *button)
 {
-    auto *g = new QWidget(this);
-    auto *row = new QHBoxLayout(g);
-    row->setContentsMargins(0, 0, 0, 0);
-    for (QWidget *w : widgets) row->addWidget(w);
-    flow_->addWidget(g);
+    ghostRow_->addWidget(button);
 }
 
 double TrainingControlBar::pace() const

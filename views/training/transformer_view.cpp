@@ -82,13 +82,13 @@ TransformerView::TransformerView(QWidget *parent)
     compare_ = new ComparePanel([this](TransformerConfig &c) { return transformerFrom(values(), c); });
     compare_->setVisible(false);
     chartArea()->addWidget(compare_, 1);
-    compareToggle_ = new QPushButton(tr("Compare configurations"));
+    compareToggle_ = new QPushButton(tr("Compare mode"));
     compareToggle_->setObjectName(QStringLiteral("compareMode"));
     compareToggle_->setCheckable(true);
     compareToggle_->setToolTip(tr("Train up to four variants of these values side by side (kv_heads=1, "
                                   "attn_gate=on, window=8 ...) and compare their curves, sizes and figures"));
     connect(compareToggle_, &QPushButton::toggled, this, [this](bool on) { setCompareMode(on); });
-    controls()->addGroup({ compareToggle_ });
+    controls()->addButton(compareToggle_);
     linkTextTask(panel());
     connect(writing_, &WritingPanel::sentenceMaps, this, [this](std::shared_ptr<const TransformerFrame> f) {
         sentenceShown_ = true;
