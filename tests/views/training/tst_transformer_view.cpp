@@ -431,6 +431,26 @@ private Q_SLOTS:
         if (const QString dir = qEnvironmentVariable("FULLBAND_SHOTS"); !dir.isEmpty())
             view->grab().save(dir + QStringLiteral("/transformer_compare.png"));
     }
+
+    // Stop ends a comparison after the current steps: every row says where it was cancelled.
+    void compareStops()
+    {
+        auto view = makeView(100000);
+        view->setCompareMode(true);
+        ComparePanel *panel = view->comparePanel();
+        panel->line(0)->setText(QStringLiteral("base"));
+        panel->line(1)->setText(QStringLiteral("window=4"));
+        panel->line(2)->clear();
+        panel->line(3)->clear();
+        QVERIFY(panel->startCompare().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(panel->lossChart()->heldoutPoints(1).size() >= 1, kPatienceMs);
+        QVERIFY(panel->stopButton()->isEnabled());
+        panel->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), kPatienceMs);
+        for (int r = 0; r < 2; ++r)
+            QVERIFY2(panel->table()->cell(r, CompareTable::StatusColumn).startsWith(QStringLiteral("cancelled at step")),
+                     qPrintable(panel->table()->cell(r, CompareTable::StatusColumn)));
+    }
 };
 
 QTEST_MAIN(TestTransformerView)
