@@ -46,4 +46,13 @@ std::string headName(const HeadId &id);
 // and fills out, or one sentence naming the key "ablate" and its valid range.
 std::string parseHeadList(const std::string &text, int layers, int heads, std::vector<HeadId> &out);
 
+// The key ablate in full: also "F<l>" (layer l's FFN switched off) and, with feedback on (feedback),
+// "feedback" (the full-bandwidth model's gate shut), e.g. "L2H1,F1,feedback". Returns "" and sets out's
+// heads, ffnOff and feedbackShut (kind and means unchanged), or one sentence naming the key and its
+// valid range.
+std::string parseAblation(const std::string &text, int layers, int heads, bool feedback, Ablation &out);
+
+// What a switches off, by name: "L2H1", ... then "F1", ... then "feedback".
+std::vector<std::string> ablationNames(const Ablation &a);
+
 } // namespace fb

@@ -25,11 +25,19 @@ HeadAblator::~HeadAblator() = default;
 
 TransformerEvaluator::Losses HeadAblator::evaluate(const std::vector<HeadId> &heads, AblationKind kind)
 {
-    const TransformerConfig &c = model_->config;
     Ablation a;
     a.heads = heads;
     a.kind = kind;
-    if (kind == AblationKind::Mean && !heads.empty()) {
+    return evaluate(a);
+}
+
+TransformerEvaluator::Losses HeadAblator::evaluate(const Ablation &parts)
+{
+    const TransformerConfig &c = model_->config;
+    Ablation a = parts;
+    a.means.clear();
+    if (c.feedback == FeedbackMode::Off) a.feedbackShut = false;  // nothing to shut
+    if (a.kind == AblationKind::Mean && !a.heads.empty()) {
         if (means_.empty()) means_ = TransformerAnatomy::headMeans(*evaluator_, c.feedback, c.passes);
         a.means = means_;
     }

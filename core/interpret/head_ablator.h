@@ -27,6 +27,8 @@ public:
 
     // The held-out losses with `heads` replaced by zero or by their mean output.
     TransformerEvaluator::Losses evaluate(const std::vector<HeadId> &heads, AblationKind kind);
+    // The same with any parts off: heads (of parts.kind), FFNs, the feedback gate (parts.means unused).
+    TransformerEvaluator::Losses evaluate(const Ablation &parts);
 
     // Each head ablated alone: [layer][head] its held-out loss and (induction) its repeat loss (NaN
     // elsewhere), as TransformerAnatomy's table, of the given kind, and how much each exceeds the

@@ -206,6 +206,25 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
             }
         }
 
+    // Each layer's FFN switched off alone, and the feedback gate shut (the full-bandwidth model).
+    r.ablationFfnHeldoutLoss.assign(std::size_t(L), kNaN);
+    r.ablationFfnSecondHalfLoss.assign(repeat ? std::size_t(L) : 0, kNaN);
+    for (int l = 0; l < L; ++l) {
+        Ablation ffn;
+        ffn.ffnOff = { l };
+        const TransformerEvaluator::Losses losses = evaluator.heldout(mode, passes, &ffn);
+        r.ablationFfnHeldoutLoss[std::size_t(l)] = losses.loss;
+        if (repeat) r.ablationFfnSecondHalfLoss[std::size_t(l)] = losses.repeat;
+    }
+    r.ablationFeedbackHeldoutLoss = r.ablationFeedbackSecondHalfLoss = kNaN;
+    if (mode != FeedbackMode::Off) {
+        Ablation shut;
+        shut.feedbackShut = true;
+        const TransformerEvaluator::Losses losses = evaluator.heldout(mode, passes, &shut);
+        r.ablationFeedbackHeldoutLoss = losses.loss;
+        if (repeat) r.ablationFeedbackSecondHalfLoss = losses.repeat;
+    }
+
     // 3. The phase change, from the curve the run recorded.
     r.phaseChangeStep = -1;
     if (repeat) {
@@ -224,9 +243,9 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
     r.ablated = {};
     if (!c.ablate.empty()) {
         Ablation chosen = one;
-        if (parseHeadList(c.ablate, L, H, chosen.heads).empty()) {
+        if (parseAblation(c.ablate, L, H, mode != FeedbackMode::Off, chosen).empty()) {
             const TransformerEvaluator::Losses l = evaluator.heldout(mode, passes, &chosen);
-            for (const HeadId &id : chosen.heads) r.ablated.heads.push_back(headName(id));
+            r.ablated.heads = ablationNames(chosen);
             r.ablated.heldoutLoss = l.loss;
             r.ablated.secondHalfLoss = l.repeat;
         }

@@ -83,6 +83,29 @@ LabSpec makeSpec()
     p.push_back(integer("eval_every", "held-out every", 0, 100000, 100, "Steps between held-out losses (0: at the end)."));
     p.push_back(real("clip", "gradient clip", 0, 1000, 0, false, "Gradient-norm clipping threshold; 0 = off."));
     p.push_back(integer("threads", "threads", 1, 64, 1, "Threads of one training (the result does not depend on it)."));
+    // The model options of 004_21534ea083b6ce9c.txt's "Recent Developments" (all off by default).
+    for (ParamSpec &param : p)
+        if (param.key == "pos") {
+            param.choices.push_back("alibi");
+            param.help += " alibi: no position in x, the bias -m_h (i - j) on head h's logits, m_h = 2^(-8h/H).";
+        }
+    p.push_back(integer("window", "attention window", 0, 256, 0,
+                        "Sliding-window attention: key j is visible to query i iff i - window < j <= i "
+                        "(0 = off, every earlier key)."));
+    p.push_back(integer("kv_heads", "key/value heads", 0, 16, 0,
+                        "Grouped-query attention: key and value heads shared by heads / kv_heads query "
+                        "heads each; must divide heads (0 = heads, 1 = multi-query)."));
+    p.push_back(choice("norm", "norm", { "layernorm", "rmsnorm" }, "layernorm",
+                       "The blocks' and the final norm: LayerNorm, or RMSNorm (no mean, no bias)."));
+    p.push_back(choice("qk_norm", "QK-norm", { "off", "on" }, "off",
+                       "on: RMSNorm of every head's query and key before RoPE, with a learned scale of "
+                       "d_head for the queries and one for the keys."));
+    p.push_back(choice("attn_gate", "attention gate", { "off", "on" }, "off",
+                       "on: every head's attention output times sigmoid(LN1(x) W_theta), W_theta d x d per "
+                       "layer (gated attention, Qiu et al. 2025)."));
+    p.push_back(integer("loop", "loops", 1, 8, 1,
+                        "Looped depth: the layers applied this many times with the same weights (the "
+                        "gradients add up over the loops); maps and scores are the first loop's."));
     spec.trains = true;
     return spec;
 }
@@ -130,6 +153,12 @@ ParamValues transformerValues(const TransformerConfig &c, const std::string &tex
     v.numbers["eval_every"] = c.evalEvery;
     v.numbers["clip"] = c.clip;
     v.numbers["threads"] = c.threads;
+    v.numbers["window"] = c.window;
+    v.numbers["kv_heads"] = c.kvHeads;
+    v.texts["norm"] = c.rmsNorm ? "rmsnorm" : "layernorm";
+    v.texts["qk_norm"] = c.qkNorm ? "on" : "off";
+    v.texts["attn_gate"] = c.attnGate ? "on" : "off";
+    v.numbers["loop"] = c.loop;
     return v;
 }
 
@@ -142,12 +171,6 @@ ParamValues transformerCommandValues(const TransformerConfig &c, const std::stri
     if (c.pos == PositionalScheme::Alibi) v.texts["pos"] = "alibi";
     v.texts["ablate"] = c.ablate;
     v.texts["ablation"] = c.meanAblation ? "mean" : "zero";
-    v.numbers["window"] = c.window;
-    v.numbers["kv_heads"] = c.kvHeads;
-    v.texts["norm"] = c.rmsNorm ? "rmsnorm" : "layernorm";
-    v.texts["qk_norm"] = c.qkNorm ? "on" : "off";
-    v.texts["attn_gate"] = c.attnGate ? "on" : "off";
-    v.numbers["loop"] = c.loop;
     return v;
 }
 
@@ -173,35 +196,13 @@ const LabSpec &transformerCommandSpec()
         LabSpec s = makeSpec();
         ParamSpec ablate { "ablate", "ablated heads", "", ParamKind::Text };
         ablate.maxLength = 1000;
-        ablate.help = "Heads switched off when the trained model is evaluated again, 1-based: L2H1,L2H3 or L2 "
-                      "(every head of layer 2); adds \"ablated\" to the JSON.";
+        ablate.help = "Parts switched off when the trained model is evaluated again, 1-based: heads L2H1,L2H3, "
+                      "L2 (every head of layer 2), F1 (layer 1's FFN), feedback (the gate on h(t-1) shut, with "
+                      "feedback on); adds \"ablated\" to the JSON.";
         s.params.push_back(ablate);
         s.params.push_back(choice("ablation", "ablation", { "zero", "mean" }, "zero",
                                   "What an ablated head outputs (ablate and the table of single heads): zero, or "
                                   "its mean output over the held-out set."));
-        // The model options of 004_21534ea083b6ce9c.txt's "Recent Developments" (command line only for now).
-        for (ParamSpec &param : s.params)
-            if (param.key == "pos") {
-                param.choices.push_back("alibi");
-                param.help += " alibi: no position in x, the bias -m_h (i - j) on head h's logits, m_h = 2^(-8h/H).";
-            }
-        s.params.push_back(integer("window", "attention window", 0, 256, 0,
-                                   "Sliding-window attention: key j is visible to query i iff i - window < j <= i "
-                                   "(0 = off, every earlier key)."));
-        s.params.push_back(integer("kv_heads", "key/value heads", 0, 16, 0,
-                                   "Grouped-query attention: key and value heads shared by heads / kv_heads query "
-                                   "heads each; must divide heads (0 = heads, 1 = multi-query)."));
-        s.params.push_back(choice("norm", "norm", { "layernorm", "rmsnorm" }, "layernorm",
-                                  "The blocks' and the final norm: LayerNorm, or RMSNorm (no mean, no bias)."));
-        s.params.push_back(choice("qk_norm", "QK-norm", { "off", "on" }, "off",
-                                  "on: RMSNorm of every head's query and key before RoPE, with a learned scale of "
-                                  "d_head for the queries and one for the keys."));
-        s.params.push_back(choice("attn_gate", "attention gate", { "off", "on" }, "off",
-                                  "on: every head's attention output times sigmoid(LN1(x) W_theta), W_theta d x d per "
-                                  "layer (gated attention, Qiu et al. 2025)."));
-        s.params.push_back(integer("loop", "loops", 1, 8, 1,
-                                   "Looped depth: the layers applied this many times with the same weights (the "
-                                   "gradients add up over the loops); maps and scores are the first loop's."));
         return s;
     }();
     return spec;
@@ -242,13 +243,13 @@ std::string configFrom(const ParamValues &v, const std::string *text, Transforme
     if (command) {
         c.ablate = v.text("ablate");
         c.meanAblation = v.text("ablation") == "mean";
-        c.window = int(v.integer("window"));
-        c.kvHeads = int(v.integer("kv_heads"));
-        c.rmsNorm = v.text("norm") == "rmsnorm";
-        c.qkNorm = v.text("qk_norm") == "on";
-        c.attnGate = v.text("attn_gate") == "on";
-        c.loop = int(v.integer("loop"));
     }
+    c.window = int(v.integer("window"));
+    c.kvHeads = int(v.integer("kv_heads"));
+    c.rmsNorm = v.text("norm") == "rmsnorm";
+    c.qkNorm = v.text("qk_norm") == "on";
+    c.attnGate = v.text("attn_gate") == "on";
+    c.loop = int(v.integer("loop"));
     if (c.task == TransformerTask::Text && text) {
         c.text = *text;
     } else if (c.task == TransformerTask::Text) {

@@ -196,8 +196,10 @@ std::string checkTransformerSettings(const TransformerConfig &c)
         return "kv_heads must divide heads = " + std::to_string(c.heads) + " (0 = heads, 1 = multi-query), got "
                + std::to_string(c.kvHeads);
     if (!c.ablate.empty()) {
-        std::vector<HeadId> heads;
-        if (std::string err = parseHeadList(c.ablate, c.layers, c.heads, heads); !err.empty()) return err;
+        Ablation parts;
+        if (std::string err = parseAblation(c.ablate, c.layers, c.heads, c.feedback != FeedbackMode::Off, parts);
+            !err.empty())
+            return err;
     }
     if (c.feedback == FeedbackMode::KPass && c.passes > c.seqLen)
         return "passes must be an integer in [1, seq_len = " + T + "], got " + std::to_string(c.passes);

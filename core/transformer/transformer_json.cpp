@@ -86,6 +86,13 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
     json.field("ablation", r.meanAblation ? "mean" : "zero");
     grid("ablation_heldout_loss", r.ablationHeldoutLoss);
     if (!r.ablationSecondHalfLoss.empty()) grid("ablation_second_half_loss", r.ablationSecondHalfLoss);
+    json.field("ablation_ffn_heldout_loss", r.ablationFfnHeldoutLoss);
+    if (!r.ablationFfnSecondHalfLoss.empty()) json.field("ablation_ffn_second_half_loss", r.ablationFfnSecondHalfLoss);
+    if (c.feedback != FeedbackMode::Off) {
+        json.field("ablation_feedback_heldout_loss", r.ablationFeedbackHeldoutLoss);
+        if (!r.ablationFfnSecondHalfLoss.empty())
+            json.field("ablation_feedback_second_half_loss", r.ablationFeedbackSecondHalfLoss);
+    }
     if (!r.heldoutInductionScore.empty()) grid("heldout_induction_score", r.heldoutInductionScore);
     grid("composition", r.composition);
     json.field("phase_change_step", r.phaseChangeStep >= 0 ? double(r.phaseChangeStep) : std::nan(""));  // null: none

@@ -119,6 +119,10 @@ struct TransformerResult {
     bool meanAblation = false;     // the table's (and ablated's) heads read their mean output, else 0
     std::vector<std::vector<double>> ablationHeldoutLoss;     // [layer][head] that head alone ablated
     std::vector<std::vector<double>> ablationSecondHalfLoss;  // induction: its repeat loss
+    std::vector<double> ablationFfnHeldoutLoss;     // [layer] that layer's FFN alone switched off (out = mid)
+    std::vector<double> ablationFfnSecondHalfLoss;  // induction: its repeat loss
+    double ablationFeedbackHeldoutLoss = nan;       // feedback on: the gate on h_{t-1} forced shut
+    double ablationFeedbackSecondHalfLoss = nan;    // induction: its repeat loss
     // induction: [layer][head] the best induction score of the later layers' heads with that head
     // ablated (NaN for the last layer); compare with heldoutInductionScore's best of those layers
     std::vector<std::vector<double>> composition;
@@ -140,7 +144,7 @@ struct TransformerResult {
     // |offsetProfile| over the bound's largest (its shape against the profile, one axis for both)
     std::vector<std::vector<std::vector<double>>> offsetDecayBoundScaled;
     struct Ablated {
-        std::vector<std::string> heads;  // "L2H1", ... (config.ablate); empty: no such evaluation
+        std::vector<std::string> heads;  // "L2H1", "F1", "feedback" ... (config.ablate); empty: no such evaluation
         double heldoutLoss = nan;
         double secondHalfLoss = nan;
     };

@@ -1,6 +1,7 @@
 #include "views/interpret/head_ablation_panel.h"
 
 #include "views/interpret/value_grid.h"
+#include "views/widgets/flow_layout.h"
 #include "views/widgets/heatmap_grid.h"
 
 #include <QComboBox>
@@ -22,7 +23,7 @@ namespace fb {
 
 namespace {
 
-enum Measure { LossIncrease, RepeatIncrease, PrevToken, Induction, Composition };
+enum Measure { LossIncrease, RepeatIncrease, PrevToken, Induction, Composition, SinkShare };
 
 QString num(double v, int digits = 2)
 {
@@ -70,6 +71,10 @@ HeadAblationPanel::HeadAblationPanel(QWidget *parent)
     side->addWidget(measure_);
     side->addWidget(kind_);
     side->addWidget(restore_);
+    partsRow_ = new QWidget;
+    partsRow_->setObjectName(QStringLiteral("ablationParts"));
+    new FlowLayout(partsRow_, 4, 4);
+    side->addWidget(partsRow_);
     // The figures scroll where the page is short (a slide at 1024 x 768): the page asks no more
     // height than the maps' page, and the loss curves below keep theirs.
     auto *figuresScroll = new QScrollArea;
@@ -115,10 +120,18 @@ void HeadAblationPanel::clear()
     tables_[0].reset();
     tables_[1].reset();
     heads_.clear();
+    ffnOff_.clear();
+    feedbackShut_ = false;
+    ffnAlone_.clear();
+    ffnAloneRepeat_.clear();
+    feedbackAlone_ = feedbackAloneRepeat_ = TransformerResult::nan;
     layers_ = heads_n_ = 0;
+    rebuildPartButtons(false);
     prevToken_.clear();
     induction_.clear();
     composition_.clear();
+    sink_.clear();
+    sinkShare_ = TransformerResult::nan;
     phaseChange_ = -1;
     pending_ = false;
     baseHeldout_ = baseRepeat_ = ablatedHeldout_ = ablatedRepeat_ = TransformerResult::nan;
@@ -138,9 +151,16 @@ void HeadAblationPanel::setResult(const TransformerResult &r)
     prevToken_ = r.prevTokenScore;
     induction_ = r.heldoutInductionScore;
     composition_ = r.composition;
+    sink_ = r.sinkShareByHead;
+    sinkShare_ = r.sinkShare;
     phaseChange_ = r.phaseChangeStep;
     baseHeldout_ = r.heldoutLoss;
     baseRepeat_ = r.secondHalfLoss;
+    ffnAlone_ = r.ablationFfnHeldoutLoss;
+    ffnAloneRepeat_ = r.ablationFfnSecondHalfLoss;
+    feedbackAlone_ = r.ablationFeedbackHeldoutLoss;
+    feedbackAloneRepeat_ = r.ablationFeedbackSecondHalfLoss;
+    rebuildPartButtons(r.model->config.feedback != FeedbackMode::Off);
     const HeadAblator::Table own = HeadAblator::tableOf(r);
     tables_[own.kind == AblationKind::Mean ? 1 : 0] = std::make_shared<const HeadAblator::Table>(own);
     {
@@ -154,6 +174,7 @@ void HeadAblationPanel::setResult(const TransformerResult &r)
             measure_->addItem(tr("Induction score"), int(Induction));
             measure_->addItem(tr("Composition"), int(Composition));
         }
+        if (!sink_.empty()) measure_->addItem(tr("Sink share (weight on position 0)"), int(SinkShare));
         measure_->setCurrentIndex(std::clamp(was, 0, measure_->count() - 1));
     }
     if (own.kind != kind()) submit();  // the other kind's table, on the worker
@@ -191,11 +212,66 @@ void HeadAblationPanel::toggleHead(int layer, int head)
     submit();
 }
 
+void HeadAblationPanel::toggleFfn(int layer)
+{
+    if (!model_ || layer < 0 || layer >= layers_) return;
+    const auto it = std::find(ffnOff_.begin(), ffnOff_.end(), layer);
+    if (it != ffnOff_.end()) ffnOff_.erase(it);
+    else ffnOff_.push_back(layer);
+    submit();
+}
+
+void HeadAblationPanel::toggleFeedback()
+{
+    if (!model_ || model_->config.feedback == FeedbackMode::Off) return;
+    feedbackShut_ = !feedbackShut_;
+    submit();
+}
+
 void HeadAblationPanel::restoreAll()
 {
-    if (heads_.empty()) return;
+    if (nothingOff()) return;
     heads_.clear();
+    ffnOff_.clear();
+    feedbackShut_ = false;
     submit();
+}
+
+Ablation HeadAblationPanel::parts() const
+{
+    Ablation a;
+    a.heads = heads_;
+    a.ffnOff = ffnOff_;
+    a.feedbackShut = feedbackShut_;
+    a.kind = kind();
+    return a;
+}
+
+QString HeadAblationPanel::partNames() const
+{
+    QStringList names;
+    for (const std::string &name : ablationNames(parts())) names << QString::fromStdString(name);
+    return names.join(QStringLiteral(", "));
+}
+
+void HeadAblationPanel::rebuildPartButtons(bool feedback)
+{
+    for (QPushButton *b : partsRow_->findChildren<QPushButton *>(Qt::FindDirectChildrenOnly)) delete b;
+    const auto add = [this](const QString &text, const QString &tip, auto toggle, bool on) {
+        auto *b = new QPushButton(text, partsRow_);
+        b->setCheckable(true);
+        b->setChecked(on);
+        b->setToolTip(tip);
+        connect(b, &QPushButton::clicked, this, toggle);
+        partsRow_->layout()->addWidget(b);
+    };
+    for (int l = 0; l < layers_; ++l)
+        add(tr("FFN L%1 off").arg(l + 1), tr("Switch layer %1's feed-forward block off (its output left out)").arg(l + 1),
+            [this, l] { toggleFfn(l); }, std::find(ffnOff_.begin(), ffnOff_.end(), l) != ffnOff_.end());
+    if (feedback)
+        add(tr("Feedback shut"), tr("Force the gate on h(t-1) shut: every position reads h(t-1) = 0"),
+            [this] { toggleFeedback(); }, feedbackShut_);
+    partsRow_->setVisible(layers_ > 0);
 }
 
 void HeadAblationPanel::submit()
@@ -207,7 +283,7 @@ void HeadAblationPanel::submit()
     }
     const AblationKind k = kind();
     const bool needTable = !tables_[k == AblationKind::Mean ? 1 : 0];
-    if (heads_.empty() && !needTable) {  // the unablated figures are the run's own
+    if (nothingOff() && !needTable) {  // the unablated figures are the run's own
         runner_->cancelAll();
         pending_ = false;
         redraw();
@@ -215,19 +291,18 @@ void HeadAblationPanel::submit()
         return;
     }
     pending_ = true;
-    runner_->submit([this, model = model_, slot = slot_, heads = heads_, k, needTable](std::uint64_t generation,
-                                                                                      const RunControl &stop) {
+    runner_->submit([this, model = model_, slot = slot_, parts = parts(), k, needTable](std::uint64_t generation,
+                                                                                        const RunControl &stop) {
         Outcome out;
         out.model = model;
-        out.heads = heads;
-        out.kind = k;
+        out.parts = parts;
         try {
             if (!slot->ablator) slot->ablator = std::make_unique<HeadAblator>(model);
             if (needTable) {
                 auto t = std::make_shared<HeadAblator::Table>(slot->ablator->table(k, [&stop] { return stop.stopRequested(); }));
                 out.table = std::move(t);
             }
-            if (!heads.empty() && !stop.stopRequested()) out.losses = slot->ablator->evaluate(heads, k);
+            if (!parts.empty() && !stop.stopRequested()) out.losses = slot->ablator->evaluate(parts);
         } catch (const std::exception &e) {
             out.error = QString::fromUtf8(e.what());
         }
@@ -244,8 +319,9 @@ void HeadAblationPanel::deliver(std::uint64_t generation, const Outcome &out)
     if (!runner_ || generation != runner_->latestGeneration()) return;  // a newer choice is on its way
     if (out.model != model_) return;  // of a run cleared since
     pending_ = false;
-    if (out.table) tables_[out.kind == AblationKind::Mean ? 1 : 0] = out.table;
-    if (out.heads == heads_ && out.kind == kind()) {
+    if (out.table) tables_[out.parts.kind == AblationKind::Mean ? 1 : 0] = out.table;
+    if (out.parts.heads == heads_ && out.parts.ffnOff == ffnOff_ && out.parts.feedbackShut == feedbackShut_
+        && out.parts.kind == kind()) {
         ablatedHeldout_ = out.losses.loss;
         ablatedRepeat_ = out.losses.repeat;
     }
@@ -256,11 +332,9 @@ void HeadAblationPanel::deliver(std::uint64_t generation, const Outcome &out)
 
 QString HeadAblationPanel::summary() const
 {
-    if (!model_ || heads_.empty()) return QStringLiteral("—");
-    QStringList names;
-    for (const HeadId &id : heads_) names << QString::fromStdString(headName(id));
-    if (!std::isfinite(ablatedHeldout_)) return tr("%1: computing…").arg(names.join(QStringLiteral(", ")));
-    QString text = tr("%1: %2 nats").arg(names.join(QStringLiteral(", ")), num(ablatedHeldout_, 3));
+    if (!model_ || nothingOff()) return QStringLiteral("—");
+    if (!std::isfinite(ablatedHeldout_)) return tr("%1: computing…").arg(partNames());
+    QString text = tr("%1: %2 nats").arg(partNames(), num(ablatedHeldout_, 3));
     if (repeat_) text += tr(" (repeat %1)").arg(num(ablatedRepeat_, 3));
     return text;
 }
@@ -279,7 +353,7 @@ void HeadAblationPanel::setFontScale(double scale)
 void HeadAblationPanel::redraw()
 {
     ValueGridData d;
-    restore_->setEnabled(model_ && !heads_.empty());
+    restore_->setEnabled(model_ && !nothingOff());
     measure_->setEnabled(bool(model_));
     kind_->setEnabled(bool(model_));
     if (!model_) {
@@ -308,12 +382,14 @@ void HeadAblationPanel::redraw()
             const double inc = table ? at(table->heldoutIncrease, l, h) : std::nan("");
             const double rinc = table ? at(table->repeatIncrease, l, h) : std::nan("");
             const double prev = at(prevToken_, l, h), ind = at(induction_, l, h), comp = at(composition_, l, h);
+            const double sink = at(sink_, l, h);
             double v = std::nan("");
             QString first;
             switch (m) {
             case LossIncrease: v = inc; first = signedNum(inc); break;
             case RepeatIncrease: v = rinc; first = QStringLiteral("rep ") + signedNum(rinc); break;
             case PrevToken: v = prev; first = QStringLiteral("prev ") + num(prev); break;
+            case SinkShare: v = sink; first = QStringLiteral("sink ") + num(sink); break;
             case Induction: v = ind; first = QStringLiteral("ind ") + num(ind); break;
             default: v = comp; first = QStringLiteral("comp ") + num(comp); break;
             }
@@ -329,12 +405,12 @@ void HeadAblationPanel::redraw()
                               .arg(num(table ? at(table->heldout, l, h) : std::nan(""), 3), signedNum(inc));
             if (repeat_)
                 tip += tr(", repeat %1 nats (%2)").arg(num(table ? at(table->repeat, l, h) : std::nan(""), 3), signedNum(rinc));
-            tip += tr("\nprevious-token score %1").arg(num(prev));
+            tip += tr("\nprevious-token score %1, sink share %2").arg(num(prev), num(sink));
             if (repeat_) tip += tr(", induction score %1, composition %2").arg(num(ind), num(comp));
             tip += d.marked[std::size_t(l)][std::size_t(h)] ? tr("\nOff now: click to switch it on") : tr("\nClick to switch it off");
             d.tips[std::size_t(l)][std::size_t(h)] = tip;
         }
-    const bool scores = m == PrevToken || m == Induction || m == Composition;
+    const bool scores = m == PrevToken || m == Induction || m == Composition || m == SinkShare;
     d.low = scores ? 0.0 : lo;
     d.high = scores ? 1.0 : std::max(hi, 1e-3);
     d.lowLabel = num(d.low, scores ? 2 : 3);
@@ -346,18 +422,31 @@ void HeadAblationPanel::redraw()
 
     QString text = tr("<b>Every head on</b>: held-out %1 nats").arg(num(baseHeldout_, 3));
     if (repeat_) text += tr(", repeat %1").arg(num(baseRepeat_, 3));
-    if (heads_.empty()) {
+    if (nothingOff()) {
         text += tr("<br>Click cells or maps to switch heads off.");
     } else {
-        QStringList names;
-        for (const HeadId &id : heads_) names << QString::fromStdString(headName(id));
-        text += tr("<br><b>%1 off</b> (%2): ").arg(names.join(QStringLiteral(", ")), kindName);
+        text += tr("<br><b>%1 off</b> (%2): ").arg(partNames(), kindName);
         if (pending_ && !std::isfinite(ablatedHeldout_)) text += tr("computing…");
         else {
             text += tr("held-out %1 nats").arg(num(ablatedHeldout_, 3));
             if (repeat_) text += tr(", repeat %1").arg(num(ablatedRepeat_, 3));
         }
     }
+    if (!ffnAlone_.empty()) {
+        QStringList ffn;
+        for (std::size_t l = 0; l < ffnAlone_.size(); ++l) {
+            QString item = tr("L%1 %2").arg(int(l) + 1).arg(signedNum(ffnAlone_[l] - baseHeldout_));
+            if (repeat_ && l < ffnAloneRepeat_.size()) item += tr(" (repeat %1)").arg(signedNum(ffnAloneRepeat_[l] - baseRepeat_));
+            ffn << item;
+        }
+        text += tr("<br>Each FFN alone off: %1 nats").arg(ffn.join(QStringLiteral(", ")));
+    }
+    if (std::isfinite(feedbackAlone_)) {
+        text += tr("<br>Feedback shut: %1 nats").arg(signedNum(feedbackAlone_ - baseHeldout_));
+        if (repeat_) text += tr(" (repeat %1)").arg(signedNum(feedbackAloneRepeat_ - baseRepeat_));
+    }
+    if (std::isfinite(sinkShare_))
+        text += tr("<br>Attention sink: %1% of the later queries' weight on position 0").arg(num(100.0 * sinkShare_, 1));
     if (repeat_)
         text += phaseChange_ >= 0 ? tr("<br>Phase change at step %1").arg(phaseChange_) : tr("<br>No phase change");
     figures_->setText(text);

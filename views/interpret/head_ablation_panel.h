@@ -42,12 +42,17 @@ public:
     void watchMaps(HeatmapGrid *maps);
 
     void toggleHead(int layer, int head);
+    // Switches a layer's FFN (0-based) or the feedback gate (feedback models) off or on again.
+    void toggleFfn(int layer);
+    void toggleFeedback();
     void restoreAll();
     void setMeanAblation(bool mean);
     void setFontScale(double scale);
 
     // For tests and the lecture: the heads off now, and the figures shown for them.
     const std::vector<HeadId> &heads() const { return heads_; }
+    const std::vector<int> &ffnsOff() const { return ffnOff_; }
+    bool feedbackShut() const { return feedbackShut_; }
     bool busy() const { return pending_; }
     double ablatedHeldout() const { return ablatedHeldout_; }
     double ablatedRepeat() const { return ablatedRepeat_; }
@@ -68,8 +73,7 @@ protected:
 private:
     struct Outcome {
         std::shared_ptr<const TrainedTransformer> model;  // whose: a job of an earlier run is dropped
-        std::vector<HeadId> heads;
-        AblationKind kind = AblationKind::Zero;
+        Ablation parts;  // heads, FFNs and feedback switched off (kind too)
         TransformerEvaluator::Losses losses;
         std::shared_ptr<const HeadAblator::Table> table;  // when this job computed one
         QString error;
@@ -82,6 +86,10 @@ private:
     void deliver(std::uint64_t generation, const Outcome &outcome);
     void redraw();
     AblationKind kind() const;
+    Ablation parts() const;  // what is off now
+    bool nothingOff() const { return heads_.empty() && ffnOff_.empty() && !feedbackShut_; }
+    void rebuildPartButtons(bool feedback);
+    QString partNames() const;
 
     QComboBox *measure_ = nullptr, *kind_ = nullptr;
     QPushButton *restore_ = nullptr;
@@ -93,9 +101,15 @@ private:
     int layers_ = 0, heads_n_ = 0;
     bool repeat_ = false;
     int phaseChange_ = -1;
-    std::vector<std::vector<double>> prevToken_, induction_, composition_;
+    std::vector<std::vector<double>> prevToken_, induction_, composition_, sink_;
+    double sinkShare_ = TransformerResult::nan;  // over every head
     std::shared_ptr<const HeadAblator::Table> tables_[2];  // [kind]: zero, mean (null: not yet)
     std::vector<HeadId> heads_;
+    std::vector<int> ffnOff_;    // layers whose FFN is off
+    bool feedbackShut_ = false;
+    QWidget *partsRow_ = nullptr;  // a toggle per FFN, and the feedback gate's
+    std::vector<double> ffnAlone_, ffnAloneRepeat_;  // the run's table: each FFN alone off
+    double feedbackAlone_ = TransformerResult::nan, feedbackAloneRepeat_ = TransformerResult::nan;
     double baseHeldout_ = TransformerResult::nan, baseRepeat_ = TransformerResult::nan;
     double ablatedHeldout_ = TransformerResult::nan, ablatedRepeat_ = TransformerResult::nan;
     bool pending_ = false;

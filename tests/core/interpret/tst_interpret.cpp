@@ -327,6 +327,17 @@ private Q_SLOTS:
             noFfn.net->P(blk.b2).setZero();
         }
         QVERIFY(std::abs(b.loss(&ffn) - noFfn.loss()) <= 1e-6);
+        // the run's table of each FFN alone off: a direct evaluation of that FFN off
+        QCOMPARE(int(r.ablationFfnHeldoutLoss.size()), c.layers);
+        QCOMPARE(int(r.ablationFfnSecondHalfLoss.size()), c.layers);
+        for (int l = 0; l < c.layers; ++l) {
+            Ablation alone;
+            alone.ffnOff = { l };
+            const TransformerEvaluator::Losses direct = b.eval->heldout(c.feedback, c.passes, &alone);
+            QVERIFY(r.ablationFfnHeldoutLoss[std::size_t(l)] == direct.loss);
+            QVERIFY(r.ablationFfnSecondHalfLoss[std::size_t(l)] == direct.repeat);
+        }
+        QVERIFY(std::isnan(r.ablationFeedbackHeldoutLoss));  // no feedback, nothing to shut
 
         QCOMPARE(int(r.ablationHeldoutLoss.size()), c.layers);
         for (int l = 0; l < c.layers; ++l)
@@ -377,6 +388,45 @@ private Q_SLOTS:
         noH.net->P(noH.net->layout().Wf).rightCols(c.dModel).setZero();
         QVERIFY(std::abs(b.loss(&shut) - noH.loss()) <= 1e-6);
         QVERIFY(std::abs(b.loss(&shut) - b.loss()) > 1e-7);
+        // the run's own figure, and the ablator's (the lab's toggle) agree with the direct one
+        QVERIFY(std::abs(r.ablationFeedbackHeldoutLoss - b.loss(&shut)) <= 1e-6);
+        HeadAblator ablator(r.model);
+        QVERIFY(std::abs(ablator.evaluate(shut).loss - b.loss(&shut)) <= 1e-6);
+    }
+
+    // The key ablate in full: heads, layers, FFNs and the feedback gate.
+    void ablationList_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("feedback");
+        QTest::addColumn<QString>("expected");  // the names, or "error"
+        QTest::newRow("heads and an FFN") << "L2H1,F1" << false << "L2H1,F1";
+        QTest::newRow("FFN repeats kept once") << "F2,f2,L1H2" << false << "L1H2,F2";
+        QTest::newRow("feedback") << "feedback,F1" << true << "F1,feedback";
+        QTest::newRow("feedback without it") << "feedback" << false << "error";
+        QTest::newRow("FFN beyond") << "F3" << false << "error";
+        QTest::newRow("FFN zero") << "F0" << false << "error";
+        QTest::newRow("FFN trailing") << "F1H1" << false << "error";
+    }
+    void ablationList()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, feedback);
+        QFETCH(QString, expected);
+        Ablation a;
+        const std::string err = parseAblation(text.toStdString(), 2, 4, feedback, a);
+        if (expected == QLatin1String("error")) {
+            QVERIFY(err.rfind("ablate must be", 0) == 0);
+            QVERIFY(err.find("layer in 1..2, head in 1..4") != std::string::npos);
+            QVERIFY(a.empty());
+            return;
+        }
+        QVERIFY2(err.empty(), err.c_str());
+        QStringList names;
+        for (const std::string &name : ablationNames(a)) names << QString::fromStdString(name);
+        QCOMPARE(names.join(QLatin1Char(',')), expected);
+        std::vector<HeadId> heads;  // the head list alone refuses FFNs
+        QCOMPARE(parseHeadList(text.toStdString(), 2, 4, heads).empty(), !text.contains(QLatin1Char('F'), Qt::CaseInsensitive) && !feedback);
     }
 
     // The offset profile of an untrained RoPE model against the double loop written out.

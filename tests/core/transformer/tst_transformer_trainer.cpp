@@ -423,7 +423,22 @@ private Q_SLOTS:
         QVERIFY(setFromText(spec, v, "text", "/nonexistent/file.txt").empty());
         // Read through the bounded reader: the message names the file and what is wrong with it.
         QCOMPARE(transformerFrom(v, c), std::string("text: '/nonexistent/file.txt' does not exist"));
-        QVERIFY(!setFromText(spec, v, "pos", "alibi").empty());
+        QVERIFY(!setFromText(spec, v, "pos", "learned").empty());
+        // the options of the encyclopedia page's "Recent Developments" are the lab's too
+        for (const char *key : { "window", "kv_heads", "norm", "qk_norm", "attn_gate", "loop" })
+            QVERIFY2(spec.find(key) != nullptr, key);
+        ParamValues m = spec.defaults();
+        QVERIFY(setFromText(spec, m, "pos", "alibi").empty());
+        QVERIFY(setFromText(spec, m, "kv_heads", "1").empty());
+        QVERIFY(setFromText(spec, m, "attn_gate", "on").empty());
+        QVERIFY(transformerFrom(m, c).empty());
+        QCOMPARE(c.pos, PositionalScheme::Alibi);
+        QCOMPARE(c.kvHeads, 1);
+        QVERIFY(c.attnGate);
+        const ParamValues back = transformerValues(c, "");
+        QCOMPARE(back.text("pos"), std::string("alibi"));
+        QCOMPARE(back.integer("kv_heads"), 1LL);
+        QCOMPARE(back.text("attn_gate"), std::string("on"));
     }
 };
 

@@ -199,12 +199,36 @@ private Q_SLOTS:
         QCOMPARE(view->readouts()->value(QStringLiteral("ablated")), QStringLiteral("—"));
         QVERIFY(!view->maps()->data().images[1].isGrayscale());
 
+        // the layer's FFN switched off with its toggle: the run's own figure for it, named in the readouts
+        QPushButton *ffn = nullptr;
+        for (QPushButton *b : panel->findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("FFN L1 off")) ffn = b;
+        QVERIFY(ffn);
+        ffn->click();
+        QCOMPARE(panel->ffnsOff(), std::vector<int> { 0 });
+        panel->waitForWorker();
+        QVERIFY(panel->ablatedHeldout() == r.ablationFfnHeldoutLoss[0]);
+        QVERIFY(view->readouts()->value(QStringLiteral("ablated")).startsWith(QStringLiteral("F1: ")));
+        QVERIFY(panel->figures()->text().contains(QStringLiteral("Each FFN alone off")));
+        ffn->click();
+        QVERIFY(panel->ffnsOff().empty());
+
         panel->setMeanAblation(true);  // the mean-ablation table is computed on the worker
         panel->toggleHead(0, 0);
         panel->waitForWorker();
         QVERIFY(std::isfinite(panel->ablatedHeldout()) && panel->ablatedHeldout() != r.ablationHeldoutLoss[0][0]);
         panel->restoreAll();
         QVERIFY(panel->heads().empty());
+
+        // the attention sink per head: the run's own figures, and the overall share in the text
+        QComboBox *measure = nullptr;
+        for (QComboBox *box : panel->findChildren<QComboBox *>())
+            if (box->findText(QStringLiteral("Sink share (weight on position 0)")) >= 0) measure = box;
+        QVERIFY(measure);
+        measure->setCurrentIndex(measure->findText(QStringLiteral("Sink share (weight on position 0)")));
+        QCOMPARE(panel->grid()->data().values[0][1], r.sinkShareByHead[0][1]);
+        QVERIFY(std::isfinite(r.sinkShare) && r.sinkShare >= 0.0 && r.sinkShare <= 1.0);
+        QVERIFY(panel->figures()->text().contains(QStringLiteral("Attention sink")));
 
         QCOMPARE(int(tabs->lens()->data().values.size()), 1);
         QCOMPARE(int(tabs->lens()->data().values[0].size()), 11);  // T 12: 11 predictions
