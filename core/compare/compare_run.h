@@ -9,9 +9,12 @@
 // configurations side by side finishes first on two cores (a training's steps are too small to
 // split well over two threads). The numbers do not depend on it: every training is deterministic
 // whatever its thread count (core/transformer/transformer_trainer.h); only ms/step does, since
-// trainings running together share the memory bandwidth. Measured on the two shared cores this was
-// written on (induction defaults, 300 steps): one training took 24.6 ms/step on one thread and 36.9
-// on two; two configurations took 10.3 s side by side against 15.6 s one after the other.
+// trainings running together share the memory bandwidth. Measured on two cores (induction
+// defaults, 300 steps, a quiet machine): one training took 14.9 ms/step on one thread and 9.8 on two
+// (1.5x); two configurations took 5.7 s side by side against 10.4 s one after the other on one
+// thread (about 6.9 s at 1.5x on two). With another program busy on the cores: 24.6 against 36.9
+// ms/step, 10.3 s against 15.6 s.
+
 #include "core/compare/compare_config.h"
 #include "core/compare/kv_footprint.h"
 #include "core/run/run_control.h"
