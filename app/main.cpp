@@ -29,12 +29,13 @@ int main(int argc, char **argv)
         if (std::strcmp(argv[1], "export") == 0) return fb::runExport(argc, argv);
         if (std::strcmp(argv[1], "animate") == 0) return fb::runAnimate(argc, argv);
         if (std::strcmp(argv[1], "generate") == 0) return fb::runGenerate(argc, argv);
+        if (std::strcmp(argv[1], "compare") == 0) return fb::runCompare(argc, argv);
     }
 
     // A word that is neither a subcommand, an option nor a file is a typo: say so without a display.
     if (argc > 1 && argv[1][0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(argv[1]))) {
         return fb::failBadInput(QStringLiteral("unknown subcommand or file '%1'; expected compute, train, export, "
-                                               "animate, generate or a file to open (see fullband --help)")
+                                               "animate, generate, compare or a file to open (see fullband --help)")
                                     .arg(QString::fromLocal8Bit(argv[1])));
     }
 
@@ -72,6 +73,8 @@ int main(int argc, char **argv)
         "          [--size WxH] --out FILE.mp4|FILE.gif|DIR/   a parameter sweep as video, GIF or PNGs\n"
         "  generate MODEL.fbmodel [--prompt TEXT] [--chars N] [--set KEY=VALUE]...\n"
         "          a saved text model writes, with its KV cache and without; prints JSON\n"
+        "  compare [--set KEY=VALUE]... --config OVERRIDES [--config OVERRIDES]...\n"
+        "          up to four transformer configurations trained side by side, print JSON\n"
         "fullband FILE opens a scene (.fullband), a deck, or a PNG exported by FullBand.\n"
         "Run 'fullband SUBCOMMAND --help' for the keys of each."));
     parser.addHelpOption();

@@ -13,6 +13,7 @@ int runTrain(int argc, char **argv);    // fullband train [--set KEY=VALUE]...
 int runExport(int argc, char **argv);   // fullband export LAB [--set ...] --out FILE.png [--size WxH]
 int runAnimate(int argc, char **argv);  // fullband animate LAB --sweep KEY=FROM:TO[:log] --out FILE.mp4|.gif|DIR/
 int runGenerate(int argc, char **argv); // fullband generate MODEL.fbmodel [--prompt TEXT] [--chars N] [--set ...]
+int runCompare(int argc, char **argv);  // fullband compare [--set KEY=VALUE]... --config OVERRIDES...
 
 // One lab of core's list with the --set values applied: its JSON on stdout (exit 0), or one line on
 // stderr naming the bad key (exit 2).

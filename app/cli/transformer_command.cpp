@@ -23,10 +23,24 @@ namespace {
 constexpr double kAnnouncedSeconds = 30.0;
 } // namespace
 
-int runTransformerTrain(const QStringList &given)
+QString transformerConfigFromSets(const QStringList &sets, TransformerConfig &out)
 {
     const LabSpec &spec = transformerCommandSpec();
     ParamValues values = spec.defaults();
+    // The task's own defaults come first (text: nanoGPT's CPU size), the keys given after them.
+    for (const QString &set : sets) {
+        TransformerTask task;
+        if (set.trimmed().startsWith(QLatin1String("task="))
+            && parseTransformerTask(set.trimmed().mid(5).trimmed().toStdString(), task))
+            applyTransformerTaskDefaults(task, values);
+    }
+    if (const QString err = applySets(spec, values, sets); !err.isEmpty()) return err;
+    if (const std::string err = transformerFrom(values, out); !err.empty()) return QString::fromStdString(err);
+    return {};
+}
+
+int runTransformerTrain(const QStringList &given)
+{
     // save=FILE is the command line's own key (a panel has File > Save model): where the model goes.
     QStringList sets = given;
     QString savePath;
@@ -37,17 +51,8 @@ int runTransformerTrain(const QStringList &given)
         if (savePath.isEmpty()) return failBadInput(QStringLiteral("save must name the model file to write, got ''"));
         sets.removeAt(i--);
     }
-    // The task's own defaults come first (text: nanoGPT's CPU size), the keys given after them.
-    for (const QString &set : sets) {
-        TransformerTask task;
-        if (set.trimmed().startsWith(QLatin1String("task="))
-            && parseTransformerTask(set.trimmed().mid(5).trimmed().toStdString(), task))
-            applyTransformerTaskDefaults(task, values);
-    }
-    if (const QString err = applySets(spec, values, sets); !err.isEmpty()) return failBadInput(err);
     TransformerConfig config;
-    if (const std::string err = transformerFrom(values, config); !err.empty())
-        return failBadInput(QString::fromStdString(err));
+    if (const QString err = transformerConfigFromSets(sets, config); !err.isEmpty()) return failBadInput(err);
     // A file that cannot be written is refused before the run, not after it.
     if (!savePath.isEmpty()) {
         const QFileInfo target(savePath);

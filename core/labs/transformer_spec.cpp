@@ -182,6 +182,18 @@ ParamValues transformerValues(const TransformerConfig &c, const std::string &tex
     return v;
 }
 
+ParamValues transformerCommandValues(const TransformerConfig &c, const std::string &textPath)
+{
+    ParamValues v = transformerCommandSpec().defaults();
+    const ParamValues panel = transformerValues(c, textPath);
+    for (const auto &[key, value] : panel.numbers) v.numbers[key] = value;
+    for (const auto &[key, value] : panel.texts) v.texts[key] = value;
+    if (c.pos == PositionalScheme::Alibi) v.texts["pos"] = "alibi";
+    v.texts["ablate"] = c.ablate;
+    v.texts["ablation"] = c.meanAblation ? "mean" : "zero";
+    return v;
+}
+
 void followTransformerTask(const ParamValues &now, ParamValues &candidate)
 {
     const std::string &to = candidate.text("task");
@@ -216,7 +228,10 @@ const LabSpec &transformerCommandSpec()
     return spec;
 }
 
-std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
+namespace {
+
+// transformerFrom's work; text is the text task's text, or null to read the file the key text names.
+std::string configFrom(const ParamValues &v, const std::string *text, TransformerConfig &out)
 {
     const bool command = v.texts.count("ablate") || v.texts.count("ablation");
     const LabSpec &spec = command ? transformerCommandSpec() : transformerSpec();
@@ -260,7 +275,9 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
     c.qkNorm = v.text("qk_norm") == "on";
     c.attnGate = v.text("attn_gate") == "on";
     c.loop = int(v.integer("loop"));
-    if (c.task == TransformerTask::Text) {
+    if (c.task == TransformerTask::Text && text) {
+        c.text = *text;
+    } else if (c.task == TransformerTask::Text) {
         const std::string &path = v.text("text");
         if (path.empty()) return "text must name a UTF-8 text file for task=text";
         // The path may come from a scene, a deck or a PNG someone sent: only a regular file of at most
@@ -271,6 +288,18 @@ std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
     if (std::string err = checkTransformerConfig(c); !err.empty()) return err;
     out = std::move(c);
     return {};
+}
+
+} // namespace
+
+std::string transformerFrom(const ParamValues &v, TransformerConfig &out)
+{
+    return configFrom(v, nullptr, out);
+}
+
+std::string transformerFromText(const ParamValues &v, const std::string &text, TransformerConfig &out)
+{
+    return configFrom(v, &text, out);
 }
 
 } // namespace fb

@@ -20,10 +20,17 @@ const LabSpec &transformerSpec();
 const LabSpec &transformerCommandSpec();
 // Fills out from values of either spec (reading the text file when task is text); "" or one sentence.
 std::string transformerFrom(const ParamValues &values, TransformerConfig &out);
+// The same with the text task's text given (the key text is not read): a configuration built from
+// another one that already holds its text (the comparison's overrides, core/compare).
+std::string transformerFromText(const ParamValues &values, const std::string &text, TransformerConfig &out);
 
 // The panel's values of a configuration (a model file's): every key of transformerSpec, text set to
 // textPath (a configuration keeps the text, never its path). transformerFrom gives c back.
 ParamValues transformerValues(const TransformerConfig &c, const std::string &textPath);
+// Every key of transformerCommandSpec for c (the model options and the ablation too), text set to
+// textPath. transformerFromText(values, c.text, ...) gives c back, but for the reporting settings
+// that are no keys (probeEvery, probeSeconds, ...: the defaults).
+ParamValues transformerCommandValues(const TransformerConfig &c, const std::string &textPath);
 
 // The text task's own defaults: nanoGPT's CPU Shakespeare size (layers 4, heads 4, d_model 128,
 // seq_len 64, batch 12) and AdamW with weight_decay 0.1, in place of the induction task's sizes.

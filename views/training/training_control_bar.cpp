@@ -73,12 +73,19 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
     flow->addWidget(group({ start_, pause_, resume_, stop_, reset_ }));
     flow->addWidget(group({ new QLabel(tr("Pace"), this), pace_ }));
     flow->addWidget(group({ new QLabel(tr("Moving average"), this), window_, windowLabel_ }));
-    flow->addWidget(group({ ghost_, clear_ }));
+    QWidget *ghosts = group({ ghost_, clear_ });
+    ghostRow_ = static_cast<QHBoxLayout *>(ghosts->layout());
+    flow->addWidget(ghosts);
 
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(progress_);
     outer->addLayout(flow);
+}
+
+void TrainingControlBar::addButton(QPushButton *button)
+{
+    ghostRow_->addWidget(button);
 }
 
 double TrainingControlBar::pace() const

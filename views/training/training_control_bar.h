@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -32,6 +33,8 @@ public:
     double pace() const;
     // "smoothing: 15 steps" ("off" for 1).
     void setWindowText(int window);
+    // A lab's own button, beside the ghost buttons (no row of its own: a slide has no height to spare).
+    void addButton(QPushButton *button);
 
 Q_SIGNALS:
     // The moving-average window changed (steps, 1 = raw).
@@ -40,6 +43,7 @@ Q_SIGNALS:
     void paceChanged(double stepsPerSecond);
 
 private:
+    QHBoxLayout *ghostRow_ = nullptr;  // the ghost buttons' group
     QPushButton *start_ = nullptr;
     QPushButton *pause_ = nullptr;
     QPushButton *resume_ = nullptr;

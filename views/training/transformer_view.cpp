@@ -1,5 +1,7 @@
 #include "views/training/transformer_view.h"
 
+#include "views/compare/compare_panel.h"
+
 #include "core/transformer/transformer_json.h"
 #include "views/widgets/heatmap_grid.h"
 #include "views/interpret/head_ablation_panel.h"
@@ -73,7 +75,20 @@ TransformerView::TransformerView(QWidget *parent)
     below->addWidget(lengths_, 2);
     registerExportable(chart_);
     chartArea()->addWidget(belowBox, 1);
-    connect(tabs_, &QTabWidget::currentChanged, belowBox, [belowBox](int tab) { belowBox->setVisible(tab == 0); });
+    belowBox_ = belowBox;
+    connect(tabs_, &QTabWidget::currentChanged, belowBox,
+            [this, belowBox](int tab) { belowBox->setVisible(tab == 0 && !compare_->isVisibleTo(this)); });
+    // Comparison mode: the panel takes the place of the maps and the curves.
+    compare_ = new ComparePanel([this](TransformerConfig &c) { return transformerFrom(values(), c); });
+    compare_->setVisible(false);
+    chartArea()->addWidget(compare_, 1);
+    compareToggle_ = new QPushButton(tr("Compare mode"));
+    compareToggle_->setObjectName(QStringLiteral("compareMode"));
+    compareToggle_->setCheckable(true);
+    compareToggle_->setToolTip(tr("Train up to four variants of these values side by side (kv_heads=1, "
+                                  "attn_gate=on, window=8 ...) and compare their curves, sizes and figures"));
+    connect(compareToggle_, &QPushButton::toggled, this, [this](bool on) { setCompareMode(on); });
+    controls()->addButton(compareToggle_);
     linkTextTask(panel());
     connect(writing_, &WritingPanel::sentenceMaps, this, [this](std::shared_ptr<const TransformerFrame> f) {
         sentenceShown_ = true;
@@ -92,6 +107,14 @@ TransformerView::TransformerView(QWidget *parent)
 }
 
 TransformerView::~TransformerView() = default;  // the run abandons and joins
+
+void TransformerView::setCompareMode(bool on)
+{
+    if (compareToggle_->isChecked() != on) compareToggle_->setChecked(on);  // calls back once
+    compare_->setVisible(on);
+    tabs_->setVisible(!on);
+    belowBox_->setVisible(!on && tabs_->currentIndex() == 0);
+}
 
 int TransformerView::stepsDone() const
 {
@@ -320,6 +343,7 @@ void TransformerView::setPresentationScale(double scale)
     maps_->setFontScale(scale);
     interpret_->setFontScale(scale);
     writing_->setFontScale(scale);
+    compare_->setFontScale(scale);
 }
 
 void TransformerView::updateLive()

@@ -16,9 +16,11 @@
 #include <optional>
 
 class QLabel;
+class QPushButton;
 
 namespace fb {
 
+class ComparePanel;
 class HeatmapGrid;
 class InterpretTabs;
 class LengthTable;
@@ -48,6 +50,12 @@ public:
     const std::optional<TransformerResult> &result() const { return result_; }
     WritingPanel *writing() const { return writing_; }
     WritingTabs *tabs() const { return tabs_; }
+    // The comparison mode (issue 29): the Compare button beside the run controls swaps the maps and
+    // curves for the comparison panel (views/compare), which trains up to four configurations of the
+    // lab's values side by side.
+    ComparePanel *comparePanel() const { return compare_; }
+    QPushButton *compareButton() const { return compareToggle_; }
+    void setCompareMode(bool on);
     // File → Open model: the lab as the model file's run ended (losses, maps, length table), ready to
     // write; the panel shows its values (a text model keeps the text file chosen: a model file has
     // none). A running training is abandoned first.
@@ -86,6 +94,9 @@ private:
     LengthTable *lengths_ = nullptr;
     WritingPanel *writing_ = nullptr;  // task = text
     WritingTabs *tabs_ = nullptr;      // the maps, and on the text task the writing panel
+    QWidget *belowBox_ = nullptr;      // the loss curves and the length table
+    ComparePanel *compare_ = nullptr;  // shown instead of the two above in comparison mode
+    QPushButton *compareToggle_ = nullptr;
     std::shared_ptr<SavedModel> saved_;  // a model file opened, for beginRun
     bool sentenceShown_ = false;         // the maps show the student's sentence, not the probe's
     std::unique_ptr<TransformerRun> run_;

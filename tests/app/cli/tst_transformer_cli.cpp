@@ -315,6 +315,78 @@ private Q_SLOTS:
         QVERIFY(!h.out.contains(QStringLiteral("a text of at most 4096")));
         QVERIFY(h.out.contains(QStringLiteral("weight_decay")));
     }
+
+    // fullband compare (issue 29): one row per --config, in order, the same held-out loss as
+    // `train` gives that configuration alone (same seed), and the KV bytes per token of each.
+    void compareRows()
+    {
+        const QStringList base { "task=induction", "seq_len=8", "batch=4", "layers=1", "heads=2", "d_model=16",
+                                 "steps=20", "eval_every=10" };
+        QStringList args { QStringLiteral("compare") };
+        for (const QString &s : base) args << QStringLiteral("--set") << s;
+        args << QStringLiteral("--config") << QStringLiteral("kv_heads=1") << QStringLiteral("--config")
+             << QStringLiteral("") << QStringLiteral("--config") << QStringLiteral("attn_gate=on, window=4");
+        const Run r = fb::test::runFullband(args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QCOMPARE(r.out.count('\n'), 1);
+        const QJsonArray rows = parse(r).value(QStringLiteral("rows")).toArray();
+        QCOMPARE(rows.size(), 3);
+        const QStringList labels { "kv_heads=1", "base", "attn_gate=on, window=4" };
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject row = rows.at(i).toObject();
+            QCOMPARE(row.value(QStringLiteral("label")).toString(), labels[i]);
+            for (const char *key : { "overrides", "params", "flops_per_step", "kv_bytes_per_token", "ms_per_step",
+                                     "heldout_loss", "accuracy", "sink_share", "sink_share_by_head", "steps_done",
+                                     "status" })
+                QVERIFY2(row.contains(QLatin1String(key)), key);
+            QCOMPARE(row.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+            QCOMPARE(row.value(QStringLiteral("steps_done")).toInt(), 20);
+            QVERIFY(row.value(QStringLiteral("accuracy")).isNull());  // induction has no exact answers
+        }
+        // 2 x L 1 x kv_heads x d_head 8 x 4 bytes
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("kv_bytes_per_token")).toDouble(), 2.0 * 1 * 1 * 8 * 4);
+        QCOMPARE(rows.at(1).toObject().value(QStringLiteral("kv_bytes_per_token")).toDouble(), 2.0 * 1 * 2 * 8 * 4);
+        const QJsonObject alone = parse(run(base + QStringList { "kv_heads=1" }));
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("heldout_loss")).toDouble(),
+                 alone.value(QStringLiteral("heldout_loss")).toDouble());
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("params")).toDouble(),
+                 alone.value(QStringLiteral("params")).toDouble());
+    }
+
+    void compareBadInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("names");
+        const QString c = QStringLiteral("--config");
+        QTest::newRow("no config") << QStringList {} << "--config";
+        QTest::newRow("five configs") << QStringList { c, "", c, "", c, "", c, "", c, "" } << "--config";
+        QTest::newRow("bad value") << QStringList { c, "kv_heads=1", c, "kv_heads=3" } << "configuration 2";
+        QTest::newRow("range") << QStringList { c, "window=300" } << "window";
+        QTest::newRow("unknown key") << QStringList { c, "colour=red" } << "colour";
+        QTest::newRow("not key=value") << QStringList { c, "attn_gate" } << "attn_gate";
+        QTest::newRow("seed shared") << QStringList { c, "seed=2" } << "seed";
+        QTest::newRow("bad base") << QStringList { "--set", "loop=9", c, "" } << "loop";
+    }
+    void compareBadInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, names);
+        const QString problem = fb::test::badInputProblem(fb::test::runFullband(QStringList { "compare" } + args), names);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    // The top-level --help lists the subcommand; its own --help names --config.
+    void compareHelp()
+    {
+        const fb::test::CliText top = fb::test::runFullbandText({ QStringLiteral("--help") });
+        QCOMPARE(top.code, 0);
+        QVERIFY(top.out.contains(QStringLiteral("compare [--set KEY=VALUE]")));
+        const fb::test::CliText h = fb::test::runFullbandText({ QStringLiteral("compare"), QStringLiteral("--help") });
+        QCOMPARE(h.code, 0);
+        QVERIFY(h.out.contains(QStringLiteral("--config")));
+        QVERIFY(h.out.contains(QStringLiteral("kv_bytes_per_token")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTransformerCli)

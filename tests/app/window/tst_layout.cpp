@@ -17,6 +17,9 @@
 #include "support/test_settings.h"
 #include "support/text_run.h"
 #include "views/writing/writing_tabs.h"
+#include "views/compare/compare_panel.h"
+#include "views/compare/compare_table.h"
+#include "views/training/transformer_view.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
@@ -185,6 +188,53 @@ private Q_SLOTS:
         }
         const QWidget *strips = view->writing()->strips();
         if (strips->height() < 16 * 4) found << QStringLiteral("the 16 cache strips get %1 px").arg(strips->height());
+        found.removeDuplicates();
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
+    }
+
+    // The transformer lab's comparison mode (issue 29) after a short comparison of three
+    // configurations: the lines, the two charts and the filled table fit, explanation shown and
+    // collapsed.
+    void compareModeFits_data() { textLabFits_data(); }
+    void compareModeFits()
+    {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showLab(labIndex(QStringLiteral("transformer")));
+        auto *view = qobject_cast<TransformerView *>(w.currentLab());
+        QVERIFY(view);
+        ParamValues v = view->values();
+        v.numbers["steps"] = 20;
+        v.numbers["eval_every"] = 10;
+        v.numbers["seq_len"] = 16;  // small and quick: the layout is the same
+        v.numbers["batch"] = 8;
+        v.numbers["d_model"] = 32;
+        QCOMPARE(view->setValues(v), QString());
+        view->setCompareMode(true);
+        ComparePanel *panel = view->comparePanel();
+        QCOMPARE(panel->startCompare(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), 120000);
+        QCOMPARE(panel->table()->rowCount(), 3);
+        const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
+        QStringList found;
+        for (bool shown : { true, false }) {
+            w.setExplanationShown(shown);
+            for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
+            if (w.size() != size) found << QStringLiteral("the window grew");
+            QStringList here;
+            walk(&w, here);
+            here << chartProblems(view);
+            for (const QString &p : here) found << (shown ? QString() : QStringLiteral("explanation collapsed: ")) + p;
+            if (!shots.isEmpty())
+                w.grab().save(QDir(shots).filePath(QStringLiteral("transformer-compare-%1x%2%3.png")
+                                                       .arg(size.width()).arg(size.height())
+                                                       .arg(shown ? QString() : QStringLiteral("-collapsed"))));
+        }
+        w.setExplanationShown(true);
+        view->setCompareMode(false);
         found.removeDuplicates();
         QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
     }

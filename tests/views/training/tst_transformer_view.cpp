@@ -12,6 +12,10 @@
 #include "views/widgets/readout_panel.h"
 #include "views/training/transformer_loss_chart.h"
 #include "views/training/transformer_view.h"
+#include "views/compare/compare_chart.h"
+#include "views/compare/compare_panel.h"
+#include "views/compare/compare_table.h"
+#include "views/writing/writing_tabs.h"
 #include "support/layout_walk.h"
 #include "support/text_run.h"
 #include "views/lab/param_panel.h"
@@ -399,6 +403,104 @@ private Q_SLOTS:
         view->start();
         QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() > 0 || view->framesShown() > 0, kPatienceMs);
         view.reset();
+    }
+
+    // Comparison mode (issue 29), no training: the panel fills its table and charts from hand-made
+    // rows; a task without exact answers shows that sentence in place of the accuracy chart.
+    void compareFillsItsTable()
+    {
+        auto view = makeView(20);
+        view->setCompareMode(true);
+        QVERIFY(view->comparePanel()->isVisible());
+        QVERIFY(!view->tabs()->isVisible());
+        std::vector<CompareRow> rows(2);
+        rows[0].label = "base";
+        rows[0].params = 101632;
+        rows[0].flopsPerStep = 2.5e8;
+        rows[0].kv.bytesPerToken = 1024;
+        rows[0].msPerStep = 3.25;
+        rows[0].heldoutLoss = 1.2345;
+        rows[0].sinkShare = 0.5;
+        rows[0].status = TrainStatus::Finished;
+        rows[0].config.steps = 20;
+        rows[0].curve = { 2.0, 1.9, 1.8 };
+        rows[0].heldoutCurve = { { 0, 2.1 }, { 20, 1.2345 } };
+        rows[1] = rows[0];
+        rows[1].label = "kv_heads=1";
+        rows[1].kv.bytesPerToken = 256;
+        rows[1].status = TrainStatus::Cancelled;
+        rows[1].stepsDone = 7;
+        ComparePanel *panel = view->comparePanel();
+        panel->showRows(rows);
+        CompareTable *t = panel->table();
+        QCOMPARE(t->rowCount(), 2);
+        QCOMPARE(t->cell(0, CompareTable::ConfigColumn), QStringLiteral("base"));
+        QCOMPARE(t->cell(0, CompareTable::LossColumn), QStringLiteral("1.2345"));
+        QCOMPARE(t->cell(0, CompareTable::AccuracyColumn), QStringLiteral("—"));
+        QCOMPARE(t->cell(1, CompareTable::KvColumn), QStringLiteral("256"));
+        QVERIFY(t->cell(1, CompareTable::StatusColumn).contains(QStringLiteral("cancelled at step 7")));
+        QCOMPARE(panel->lossChart()->curves(), 2);
+        QCOMPARE(panel->lossChart()->heldoutPoints(1).size(), 2);
+        QVERIFY(!panel->accuracyShown());  // no exact answers
+        rows[1].accuracy = 0.75;
+        rows[1].heldoutCurve[1].accuracy = 0.75;
+        panel->showRows(rows);
+        QVERIFY(panel->accuracyShown());
+        QCOMPARE(t->cell(1, CompareTable::AccuracyColumn), QStringLiteral("0.750"));
+        QCOMPARE(panel->accuracyChart()->heldoutPoints(1).size(), 1);
+        view->setCompareMode(false);
+        QVERIFY(!view->comparePanel()->isVisible());
+        QVERIFY(view->tabs()->isVisible());
+    }
+
+    // A comparison trained from the panel on its worker: a row per line, finished, held-out curves
+    // drawn; a bad line is refused in one line naming its configuration and key, nothing started.
+    void compareRunsFromThePanel()
+    {
+        auto view = makeView(20);
+        view->resize(1024, 768);
+        view->setCompareMode(true);
+        ComparePanel *panel = view->comparePanel();
+        panel->line(0)->setText(QStringLiteral("base"));
+        panel->line(1)->setText(QStringLiteral("kv_heads=3"));
+        panel->line(2)->clear();
+        panel->line(3)->clear();
+        const QString err = panel->startCompare();
+        QVERIFY2(err.contains(QStringLiteral("configuration 2")) && err.contains(QStringLiteral("kv_heads")),
+                 qPrintable(err));
+        QVERIFY(!panel->running());
+        panel->line(1)->setText(QStringLiteral("kv_heads=1"));
+        QVERIFY(panel->startCompare().isEmpty());
+        QVERIFY(panel->running());
+        QVERIFY(!panel->compareButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), kPatienceMs);
+        QCOMPARE(panel->table()->rowCount(), 2);
+        for (int r = 0; r < 2; ++r)
+            QCOMPARE(panel->table()->cell(r, CompareTable::StatusColumn), QStringLiteral("finished"));
+        QCOMPARE(panel->lossChart()->heldoutPoints(0).size(), 2);  // steps 0 and 20
+        QVERIFY(!panel->accuracyShown());  // induction: no exact answers
+        if (const QString dir = qEnvironmentVariable("FULLBAND_SHOTS"); !dir.isEmpty())
+            view->grab().save(dir + QStringLiteral("/transformer_compare.png"));
+    }
+
+    // Stop ends a comparison after the current steps: every row says where it was cancelled.
+    void compareStops()
+    {
+        auto view = makeView(100000);
+        view->setCompareMode(true);
+        ComparePanel *panel = view->comparePanel();
+        panel->line(0)->setText(QStringLiteral("base"));
+        panel->line(1)->setText(QStringLiteral("window=4"));
+        panel->line(2)->clear();
+        panel->line(3)->clear();
+        QVERIFY(panel->startCompare().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(panel->lossChart()->heldoutPoints(1).size() >= 1, kPatienceMs);
+        QVERIFY(panel->stopButton()->isEnabled());
+        panel->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), kPatienceMs);
+        for (int r = 0; r < 2; ++r)
+            QVERIFY2(panel->table()->cell(r, CompareTable::StatusColumn).startsWith(QStringLiteral("cancelled at step")),
+                     qPrintable(panel->table()->cell(r, CompareTable::StatusColumn)));
     }
 };
 

@@ -1,0 +1,125 @@
+#include "views/compare/compare_chart.h"
+
+#include "views/widgets/palette.h"
+
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb {
+
+CompareChart::CompareChart(const QString &title, const QString &yTitle, bool withTraining, double yMax, QWidget *parent)
+    : ChartPanel(title, parent)
+    , withTraining_(withTraining)
+    , yMax_(yMax)
+{
+    setValueAxis(Qt::Horizontal, tr("training step"));
+    setValueAxis(Qt::Vertical, yTitle);
+    updateRanges();
+}
+
+void CompareChart::start(const QStringList &labels, int steps)
+{
+    for (QLineSeries *s : training_) removeSeries(s);
+    for (QLineSeries *s : held_) removeSeries(s);
+    for (QScatterSeries *s : dots_) removeSeries(s);
+    training_.clear();
+    held_.clear();
+    dots_.clear();
+    trainPoints_.assign(std::size_t(labels.size()), {});
+    heldPoints_.assign(std::size_t(labels.size()), {});
+    steps_ = std::max(1, steps);
+    for (int i = 0; i < labels.size(); ++i) {
+        const QColor colour = seriesColor(i);
+        if (withTraining_) {
+            QColor faint = colour;
+            faint.setAlphaF(0.22);
+            training_.push_back(addLine(labels[i] + tr(" (training)"), faint, 1.0));
+            for (QLegendMarker *m : chart()->legend()->markers(training_.back())) m->setVisible(false);
+        }
+    }
+    for (int i = 0; i < labels.size(); ++i) {
+        const QColor colour = seriesColor(i);
+        held_.push_back(addLine(labels[i], colour, 2.5));
+        auto *dots = attach(new QScatterSeries);
+        dots->setColor(colour);
+        dots->setBorderColor(colour);
+        dots->setMarkerSize(6);
+        dots_.push_back(dots);
+        for (QLegendMarker *m : chart()->legend()->markers(dots)) m->setVisible(false);
+    }
+    updateRanges();
+}
+
+void CompareChart::appendTraining(int config, const std::vector<double> &values)
+{
+    if (!withTraining_ || config < 0 || config >= int(training_.size()) || values.empty()) return;
+    QList<QPointF> &points = trainPoints_[std::size_t(config)];
+    for (double v : values) points.append(QPointF(points.size() + 1, v));
+    redraw(config);
+}
+
+void CompareChart::appendHeldout(int config, int step, double value)
+{
+    if (config < 0 || config >= int(held_.size()) || !std::isfinite(value)) return;
+    heldPoints_[std::size_t(config)].append(QPointF(step, value));
+    redraw(config);
+}
+
+void CompareChart::setCurves(int config, const std::vector<double> &training, const QList<QPointF> &heldout)
+{
+    if (config < 0 || config >= int(held_.size())) return;
+    trainPoints_[std::size_t(config)].clear();
+    if (withTraining_)
+        for (std::size_t k = 0; k < training.size(); ++k)
+            trainPoints_[std::size_t(config)].append(QPointF(double(k + 1), training[k]));
+    QList<QPointF> held;
+    for (const QPointF &p : heldout)
+        if (std::isfinite(p.y())) held.append(p);
+    heldPoints_[std::size_t(config)] = held;
+    redraw(config);
+}
+
+void CompareChart::redraw(int config)
+{
+    const std::size_t i = std::size_t(config);
+    if (withTraining_) replacePoints(training_[i], trainPoints_[i]);
+    replacePoints(held_[i], heldPoints_[i]);
+    replacePoints(dots_[i], heldPoints_[i]);
+    updateRanges();
+}
+
+void CompareChart::updateRanges()
+{
+    setRange(axisX(), 0, steps_, 0.0);
+    if (yMax_ > 0.0) {
+        setRange(axisY(), 0, yMax_, 0.0);
+        return;
+    }
+    // The span of what is drawn (the configurations' differences, not the distance from 0).
+    double lo = 0.0, hi = 0.0;
+    bool any = false;
+    for (const auto *points : { &trainPoints_, &heldPoints_ })
+        for (const QList<QPointF> &list : *points)
+            for (const QPointF &p : list) {
+                if (!std::isfinite(p.y())) continue;
+                lo = any ? std::min(lo, p.y()) : p.y();
+                hi = any ? std::max(hi, p.y()) : p.y();
+                any = true;
+            }
+    if (!any) {
+        lo = 0.0;
+        hi = 1.0;
+    } else if (hi - lo < 1e-3) {
+        lo -= 0.05;
+        hi += 0.05;
+    }
+    setRange(axisY(), lo, hi, 0.05);
+}
+
+} // namespace fb

@@ -1,0 +1,48 @@
+#pragma once
+// One comparison of the transformer lab (issue 29): core's trainComparison (core/compare) on a copy
+// of the configurations, as core's one background run (core/run/background_run.h). The work
+// publishes every configuration's new training losses and held-out points (its snapshots are taken
+// at the held-out evaluations); the panel's timer takes them out without waiting for a step. This
+// file hands that work in and starts no thread. Destroying a job abandons it and joins.
+#include "core/compare/compare_run.h"
+#include "core/run/background_run.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fb {
+
+class CompareJob {
+public:
+    struct Update {
+        std::vector<std::vector<double>> losses;  // [configuration] new training losses, in step order
+        std::vector<std::vector<TransformerResult::HeldoutPoint>> heldout;  // [configuration] new points
+        std::optional<std::vector<CompareRow>> rows;  // once, after the run ended
+        std::string error;                            // once, if it threw
+    };
+
+    // threads: cores shared by the configurations (trainComparison).
+    CompareJob(std::vector<CompareEntry> entries, int threads);
+    ~CompareJob();
+    CompareJob(const CompareJob &) = delete;
+    CompareJob &operator=(const CompareJob &) = delete;
+
+    Update take();  // GUI thread; holds the lock only to swap buffers
+    void cancel() { run_->cancel(); }
+    bool ended() const { return run_->ended(); }
+    void join() { run_->join(); }
+    int configurations() const { return configurations_; }
+
+private:
+    struct Pending {
+        std::vector<std::vector<double>> losses;
+        std::vector<std::vector<TransformerResult::HeldoutPoint>> heldout;
+    };
+    using Run = BackgroundRun<Pending, std::vector<CompareRow>>;
+    int configurations_ = 0;
+    std::unique_ptr<Run> run_;
+};
+
+} // namespace fb

@@ -1,0 +1,79 @@
+#pragma once
+// The transformer lab's comparison mode (issue 29): up to four configurations, each a line of
+// overrides of the lab's current values ("kv_heads=1", "attn_gate=on", "loop=2, layers=1"; "base"
+// or an empty line's placeholder is the lab's values themselves; an empty line is left out), trained
+// side by side on the same task, seed and data by a CompareJob (never on the GUI thread: a 30 Hz
+// timer takes what the workers published). It shows one loss chart (held-out curves, the training
+// loss faint behind them) and one accuracy chart with a colour per configuration, and the table of
+// sizes and figures. Computes nothing: core/compare builds the configurations and trains them.
+#include "core/compare/compare_run.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTimer;
+
+namespace fb {
+
+class CompareChart;
+class CompareJob;
+class CompareTable;
+
+class ComparePanel : public QWidget {
+    Q_OBJECT
+public:
+    // base: fills the lab's current configuration, returns "" or why it cannot be trained.
+    using BaseSource = std::function<std::string(TransformerConfig &)>;
+
+    explicit ComparePanel(BaseSource base, QWidget *parent = nullptr);
+    ~ComparePanel() override;  // abandons a running comparison and joins
+
+    // Starts a comparison of the lines' configurations; "" or the one line shown instead.
+    QString startCompare();
+    void stop();
+    bool running() const;
+    // A comparison that ended, drawn as such (what the job hands back at the end; tests).
+    void showRows(const std::vector<CompareRow> &rows);
+    void setFontScale(double scale);
+
+    QLineEdit *line(int i) const { return lines_[std::size_t(i)]; }
+    QPushButton *compareButton() const { return compare_; }
+    QPushButton *stopButton() const { return stop_; }
+    CompareChart *lossChart() const { return loss_; }
+    CompareChart *accuracyChart() const { return accuracy_; }
+    bool accuracyShown() const;  // false: "no exact answers for this task" in its place
+    CompareTable *table() const { return table_; }
+    QLabel *status() const { return status_; }
+
+private:
+    void pull();
+    void finish(std::vector<CompareRow> rows);
+    void startCharts(const std::vector<CompareRow> &rows);
+    void setAccuracyKnown(bool exactAnswers);
+    void updateButtons();
+
+    BaseSource base_;
+    std::vector<QLineEdit *> lines_;
+    QPushButton *compare_ = nullptr;
+    QPushButton *stop_ = nullptr;
+    QLabel *status_ = nullptr;
+    CompareChart *loss_ = nullptr;
+    CompareChart *accuracy_ = nullptr;
+    QLabel *noAnswers_ = nullptr;
+    QStackedWidget *accuracyPage_ = nullptr;
+    CompareTable *table_ = nullptr;
+    QTimer *timer_ = nullptr;
+    std::unique_ptr<CompareJob> job_;
+    std::vector<CompareRow> sizes_;  // the rows before training (labels, sizes)
+    bool anyAccuracy_ = false;
+};
+
+} // namespace fb

@@ -1,0 +1,98 @@
+#include "views/compare/compare_table.h"
+
+#include "core/compare/compare_run.h"
+#include "views/widgets/number_text.h"
+#include "views/widgets/palette.h"
+
+#include <QHeaderView>
+#include <QPainter>
+#include <QPixmap>
+
+#include <cmath>
+
+namespace fb {
+
+namespace {
+
+QIcon swatch(const QColor &colour)
+{
+    QPixmap p(12, 12);
+    p.fill(colour);
+    return QIcon(p);
+}
+
+QString orDash(double v, int decimals)
+{
+    return std::isfinite(v) ? text::fixed(v, decimals) : QStringLiteral("—");
+}
+
+} // namespace
+
+CompareTable::CompareTable(QWidget *parent)
+    : QTableWidget(0, ColumnCount, parent)
+{
+    setHorizontalHeaderLabels({ tr("configuration"), tr("params"), tr("MFLOP\n/step"), tr("KV bytes\n/token"),
+                                tr("ms\n/step"), tr("held-out\nloss"), tr("accuracy"), tr("sink\nshare"),
+                                tr("status") });
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(ConfigColumn, QHeaderView::Stretch);
+    verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    verticalHeader()->setVisible(false);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setWordWrap(true);
+    horizontalHeaderItem(KvColumn)->setToolTip(
+        tr("KV cache at inference per cached token: 2 × layers × loops × kv_heads × d_head × 4 bytes (float32). "
+           "With a sliding window at most `window` tokens are cached."));
+    horizontalHeaderItem(MsColumn)->setToolTip(
+        tr("Milliseconds per training step, with the configurations training side by side (they share the cores "
+           "and the memory bandwidth)"));
+    horizontalHeaderItem(AccuracyColumn)->setToolTip(tr("Held-out accuracy of the answer tokens; — when the task "
+                                                        "has no exact answers"));
+    horizontalHeaderItem(SinkColumn)->setToolTip(tr("Mean attention the queries after the first put on position 0"));
+}
+
+void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained)
+{
+    setRowCount(int(rows.size()));
+    for (int r = 0; r < int(rows.size()); ++r) {
+        const CompareRow &row = rows[std::size_t(r)];
+        QString status = tr("training");
+        if (trained) {
+            status = QString::fromStdString(trainStatusName(row.status));
+            if (row.status == TrainStatus::Cancelled)
+                status = tr("cancelled at step %1 of %2").arg(row.stepsDone).arg(row.config.steps);
+        }
+        const QString kvTip = tr("%1 tokens cached at T = %2: %3")
+                                  .arg(row.kv.cachedTokens)
+                                  .arg(row.config.seqLen)
+                                  .arg(text::bytes(row.kv.cacheBytes));
+        const QStringList cells {
+            QString::fromStdString(row.label),
+            text::grouped(double(row.params)),
+            text::fixed(row.flopsPerStep / 1e6, 1),
+            text::grouped(row.kv.bytesPerToken),
+            trained ? orDash(row.msPerStep, 2) : QStringLiteral("…"),
+            trained ? orDash(row.heldoutLoss, 4) : QStringLiteral("…"),
+            trained ? orDash(row.accuracy, 3) : QStringLiteral("…"),
+            trained ? orDash(row.sinkShare, 3) : QStringLiteral("…"),
+            status,
+        };
+        for (int c = 0; c < int(cells.size()); ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            if (c != ConfigColumn && c != StatusColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == ConfigColumn) item->setIcon(swatch(seriesColor(r)));
+            if (c == KvColumn) item->setToolTip(kvTip);
+            if (c == StatusColumn && !row.message.empty()) item->setToolTip(QString::fromStdString(row.message));
+            setItem(r, c, item);
+        }
+    }
+}
+
+QString CompareTable::cell(int row, Column column) const
+{
+    const QTableWidgetItem *i = item(row, column);
+    return i ? i->text() : QString();
+}
+
+} // namespace fb

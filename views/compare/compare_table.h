@@ -1,0 +1,27 @@
+#pragma once
+// The comparison's table (issue 29): a row per configuration, its colour the charts' colour for it:
+// parameters, FLOPs per step, KV-cache bytes per token at inference, ms per step, held-out loss,
+// accuracy (— when the task has no exact answers), sink share and status. Draws what it is given.
+#include <QTableWidget>
+
+#include <vector>
+
+namespace fb {
+
+struct CompareRow;
+
+class CompareTable : public QTableWidget {
+    Q_OBJECT
+public:
+    enum Column { ConfigColumn, ParamsColumn, FlopsColumn, KvColumn, MsColumn, LossColumn, AccuracyColumn,
+                  SinkColumn, StatusColumn, ColumnCount };
+
+    explicit CompareTable(QWidget *parent = nullptr);
+
+    // The rows of a comparison: sizes known before training, the trained figures once present
+    // (status "training" until then).
+    void setRows(const std::vector<CompareRow> &rows, bool trained);
+    QString cell(int row, Column column) const;
+};
+
+} // namespace fb
