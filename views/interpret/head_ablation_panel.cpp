@@ -74,7 +74,6 @@ HeadAblationPanel::HeadAblationPanel(QWidget *parent)
     partsRow_ = new QWidget;
     partsRow_->setObjectName(QStringLiteral("ablationParts"));
     new FlowLayout(partsRow_, 4, 4);
-    side->addWidget(partsRow_);
     // The figures scroll where the page is short (a slide at 1024 x 768): the page asks no more
     // height than the maps' page, and the loss curves below keep theirs.
     auto *figuresScroll = new QScrollArea;
@@ -82,7 +81,14 @@ HeadAblationPanel::HeadAblationPanel(QWidget *parent)
     figuresScroll->setFrameShape(QFrame::NoFrame);
     figuresScroll->setWidgetResizable(true);
     figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    figuresScroll->setWidget(figures_);
+    // the FFN and feedback toggles scroll with the figures (the page keeps the maps' height)
+    auto *scrolled = new QWidget;
+    auto *scrolledColumn = new QVBoxLayout(scrolled);
+    scrolledColumn->setContentsMargins(0, 0, 0, 0);
+    scrolledColumn->setSpacing(4);
+    scrolledColumn->addWidget(partsRow_);
+    scrolledColumn->addWidget(figures_, 1);
+    figuresScroll->setWidget(scrolled);
     figuresScroll->setMinimumHeight(figures_->fontMetrics().lineSpacing() * 2);
     side->addWidget(figuresScroll, 1);
     auto *row = new QHBoxLayout(this);
