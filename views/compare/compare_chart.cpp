@@ -23,8 +23,9 @@ CompareChart::CompareChart(const QString &title, const QString &yTitle, bool wit
     updateRanges();
 }
 
-void CompareChart::start(const QStringList &labels, int steps)
+void CompareChart::start(const QStringList &labels, int steps, const std::vector<int> &colours)
 {
+    const auto colourOf = [&colours](int i) { return seriesColor(i < int(colours.size()) ? colours[std::size_t(i)] : i); };
     for (QLineSeries *s : training_) removeSeries(s);
     for (QLineSeries *s : held_) removeSeries(s);
     for (QScatterSeries *s : dots_) removeSeries(s);
@@ -35,7 +36,7 @@ void CompareChart::start(const QStringList &labels, int steps)
     heldPoints_.assign(std::size_t(labels.size()), {});
     steps_ = std::max(1, steps);
     for (int i = 0; i < labels.size(); ++i) {
-        const QColor colour = seriesColor(i);
+        const QColor colour = colourOf(i);
         if (withTraining_) {
             QColor faint = colour;
             faint.setAlphaF(0.22);
@@ -44,7 +45,7 @@ void CompareChart::start(const QStringList &labels, int steps)
         }
     }
     for (int i = 0; i < labels.size(); ++i) {
-        const QColor colour = seriesColor(i);
+        const QColor colour = colourOf(i);
         held_.push_back(addLine(labels[i], colour, 2.5));
         auto *dots = attach(new QScatterSeries);
         dots->setColor(colour);
@@ -119,7 +120,9 @@ void CompareChart::updateRanges()
         lo -= 0.05;
         hi += 0.05;
     }
-    setRange(axisY(), lo, hi, 0.05);
+    // losses are never negative: the padding stops at 0
+    const double pad = 0.05 * (hi - lo);
+    setRange(axisY(), std::max(0.0, lo - pad), hi + pad, 0.0);
 }
 
 } // namespace fb

@@ -24,7 +24,8 @@ public:
     CompareChart(const QString &title, const QString &yTitle, bool withTraining, double yMax, QWidget *parent = nullptr);
 
     // A new comparison: one curve per label, the step axis 0 .. steps.
-    void start(const QStringList &labels, int steps);
+    // colours: each configuration's colour index (its line in the panel); empty: 0, 1, 2 ...
+    void start(const QStringList &labels, int steps, const std::vector<int> &colours = {});
     void appendTraining(int config, const std::vector<double> &values);
     void appendHeldout(int config, int step, double value);
     // Every curve at once (a finished comparison, a test).

@@ -64,8 +64,8 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
     buttons->addWidget(stop_);
     buttons->addWidget(status_, 1);
 
-    loss_ = new CompareChart(tr("Held-out loss by configuration"), tr("loss (nats)"), true, 0.0);
-    accuracy_ = new CompareChart(tr("Held-out accuracy by configuration"), tr("accuracy"), false, 1.0);
+    loss_ = new CompareChart(tr("Held-out loss"), tr("loss (nats)"), true, 0.0);
+    accuracy_ = new CompareChart(tr("Held-out accuracy"), tr("accuracy"), false, 1.0);
     loss_->setMinimumHeight(200);
     accuracy_->setMinimumHeight(200);
     noAnswers_ = new QLabel(tr("Held-out accuracy: no exact answers for this task"));
@@ -123,10 +123,12 @@ QString ComparePanel::startCompare()
     TransformerConfig base;
     std::string err = base_ ? base_(base) : std::string("no configuration");
     std::vector<std::string> overrides;
-    for (QLineEdit *e : lines_) {
-        const QString text = e->text().trimmed();
+    std::vector<int> colours;  // each configuration keeps its line's colour, empty lines skipped
+    for (int i = 0; i < int(lines_.size()); ++i) {
+        const QString text = lines_[std::size_t(i)]->text().trimmed();
         if (text.isEmpty()) continue;
         overrides.push_back(text == QLatin1String("base") ? std::string() : text.toStdString());
+        colours.push_back(i);
     }
     std::vector<CompareEntry> entries;
     if (err.empty()) err = buildCompareEntries(base, overrides, entries);
@@ -137,8 +139,9 @@ QString ComparePanel::startCompare()
     }
     sizes_.clear();
     for (const CompareEntry &e : entries) sizes_.push_back(compareRow(e));
+    colours_ = std::move(colours);
     startCharts(sizes_);
-    table_->setRows(sizes_, false);
+    table_->setRows(sizes_, false, colours_);
     job_ = std::make_unique<CompareJob>(std::move(entries), availableCores());
     timer_->start();
     status_->setText(tr("Training %1 configurations side by side …").arg(sizes_.size()));
@@ -154,8 +157,8 @@ void ComparePanel::startCharts(const std::vector<CompareRow> &rows)
         labels << QString::fromStdString(r.label);
         steps = std::max(steps, r.config.steps);
     }
-    loss_->start(labels, steps);
-    accuracy_->start(labels, steps);
+    loss_->start(labels, steps, colours_);
+    accuracy_->start(labels, steps, colours_);
     anyAccuracy_ = false;
     setAccuracyKnown(true);
 }
@@ -214,7 +217,7 @@ void ComparePanel::finish(std::vector<CompareRow> rows)
         if (std::isfinite(r.accuracy)) exact = true;
     }
     setAccuracyKnown(exact);
-    table_->setRows(rows, true);
+    table_->setRows(rows, true, colours_);
     status_->setText(tr("Compared %1 configurations on the same task, seed and data.").arg(rows.size()));
     updateButtons();
 }
@@ -223,6 +226,7 @@ void ComparePanel::showRows(const std::vector<CompareRow> &rows)
 {
     timer_->stop();
     job_.reset();
+    colours_.clear();
     startCharts(rows);
     finish(rows);
 }

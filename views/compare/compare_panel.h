@@ -72,6 +72,7 @@ private:
     CompareTable *table_ = nullptr;
     QTimer *timer_ = nullptr;
     std::unique_ptr<CompareJob> job_;
+    std::vector<int> colours_;  // each configuration's colour: its line in the panel
     std::vector<CompareRow> sizes_;  // the rows before training (labels, sizes)
     bool anyAccuracy_ = false;
 };

@@ -26,6 +26,15 @@ QString orDash(double v, int decimals)
     return std::isfinite(v) ? text::fixed(v, decimals) : QStringLiteral("—");
 }
 
+// A label may wrap after "_", "=" and "," too (a narrow column on a slide: "kv_heads=1" on two
+// lines rather than cut), with a zero-width space the cell does not show.
+QString breakable(QString label)
+{
+    for (const QString &after : { QStringLiteral("_"), QStringLiteral("="), QStringLiteral(",") })
+        label.replace(after, after + QChar(0x200B));
+    return label;
+}
+
 } // namespace
 
 CompareTable::CompareTable(QWidget *parent)
@@ -52,7 +61,7 @@ CompareTable::CompareTable(QWidget *parent)
     horizontalHeaderItem(SinkColumn)->setToolTip(tr("Mean attention the queries after the first put on position 0"));
 }
 
-void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained)
+void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, const std::vector<int> &colours)
 {
     setRowCount(int(rows.size()));
     for (int r = 0; r < int(rows.size()); ++r) {
@@ -68,7 +77,7 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained)
                                   .arg(row.config.seqLen)
                                   .arg(text::bytes(row.kv.cacheBytes));
         const QStringList cells {
-            QString::fromStdString(row.label),
+            breakable(QString::fromStdString(row.label)),
             text::grouped(double(row.params)),
             text::fixed(row.flopsPerStep / 1e6, 1),
             text::grouped(row.kv.bytesPerToken),
@@ -81,7 +90,7 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained)
         for (int c = 0; c < int(cells.size()); ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             if (c != ConfigColumn && c != StatusColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (c == ConfigColumn) item->setIcon(swatch(seriesColor(r)));
+            if (c == ConfigColumn) item->setIcon(swatch(seriesColor(r < int(colours.size()) ? colours[std::size_t(r)] : r)));
             if (c == KvColumn) item->setToolTip(kvTip);
             if (c == StatusColumn && !row.message.empty()) item->setToolTip(QString::fromStdString(row.message));
             setItem(r, c, item);
@@ -92,7 +101,7 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained)
 QString CompareTable::cell(int row, Column column) const
 {
     const QTableWidgetItem *i = item(row, column);
-    return i ? i->text() : QString();
+    return i ? QString(i->text()).remove(QChar(0x200B)) : QString();
 }
 
 } // namespace fb

@@ -20,7 +20,8 @@ public:
 
     // The rows of a comparison: sizes known before training, the trained figures once present
     // (status "training" until then).
-    void setRows(const std::vector<CompareRow> &rows, bool trained);
+    // colours: each row's colour index (its line in the panel); empty: 0, 1, 2 ...
+    void setRows(const std::vector<CompareRow> &rows, bool trained, const std::vector<int> &colours = {});
     QString cell(int row, Column column) const;
 };
 

@@ -15,6 +15,7 @@
 #include "views/compare/compare_chart.h"
 #include "views/compare/compare_panel.h"
 #include "views/compare/compare_table.h"
+#include "views/widgets/palette.h"
 #include "views/writing/writing_tabs.h"
 #include "support/layout_walk.h"
 #include "support/text_run.h"
@@ -490,10 +491,16 @@ private Q_SLOTS:
         view->setCompareMode(true);
         ComparePanel *panel = view->comparePanel();
         panel->line(0)->setText(QStringLiteral("base"));
-        panel->line(1)->setText(QStringLiteral("window=4"));
-        panel->line(2)->clear();
+        panel->line(1)->clear();
+        panel->line(2)->setText(QStringLiteral("window=4"));
         panel->line(3)->clear();
         QVERIFY(panel->startCompare().isEmpty());
+        // each configuration keeps its line's colour, the empty line skipped
+        const auto swatchOf = [panel](int row) {
+            return QColor(panel->table()->item(row, CompareTable::ConfigColumn)->icon().pixmap(8, 8).toImage().pixel(4, 4));
+        };
+        QCOMPARE(swatchOf(0), seriesColor(0));
+        QCOMPARE(swatchOf(1), seriesColor(2));
         QTRY_VERIFY_WITH_TIMEOUT(panel->lossChart()->heldoutPoints(1).size() >= 1, kPatienceMs);
         QVERIFY(panel->stopButton()->isEnabled());
         panel->stop();
