@@ -18,7 +18,10 @@
 #include "views/writing/writing_tabs.h"
 
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
@@ -114,6 +117,39 @@ void TransformerView::setCompareMode(bool on)
     compare_->setVisible(on);
     tabs_->setVisible(!on);
     belowBox_->setVisible(!on && tabs_->currentIndex() == 0);
+}
+
+QJsonObject TransformerView::extraState() const
+{
+    QJsonObject o;
+    if (!compareToggle_->isChecked()) return o;
+    QJsonArray lines;
+    for (int i = 0; i < kMaxCompareConfigs; ++i) lines.append(compare_->line(i)->text());
+    o.insert(QStringLiteral("compare"), lines);
+    return o;
+}
+
+QString TransformerView::setExtraState(const QJsonObject &state)
+{
+    const QJsonValue value = state.value(QStringLiteral("compare"));
+    QStringList lines;
+    if (!value.isUndefined()) {
+        const QJsonArray array = value.toArray();
+        bool ok = value.isArray() && !array.isEmpty() && array.size() <= kMaxCompareConfigs;
+        for (const QJsonValue &line : array) {
+            ok = ok && line.isString() && line.toString().size() <= 1000;
+            lines << line.toString();
+        }
+        if (!ok)
+            return tr("extra.compare must be a list of 1 to %1 configurations (text of at most 1000 characters each)")
+                .arg(kMaxCompareConfigs);
+    }
+    if (QString err = TrainingLabView::setExtraState(state); !err.isEmpty()) return err;
+    if (compare_->running()) compare_->stop();
+    if (!lines.isEmpty())
+        for (int i = 0; i < kMaxCompareConfigs; ++i) compare_->line(i)->setText(i < lines.size() ? lines[i] : QString());
+    setCompareMode(!lines.isEmpty());
+    return {};
 }
 
 int TransformerView::stepsDone() const

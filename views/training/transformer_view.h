@@ -38,6 +38,10 @@ public:
     ~TransformerView() override;  // abandons a running training and joins its thread
 
     void setPresentationScale(double scale) override;
+    // A scene keeps the comparison: {"compare": ["base", "kv_heads=1", "", ""]} while compare mode
+    // is on (its lines; the lab's values are the scene's params), nothing otherwise.
+    QJsonObject extraState() const override;
+    QString setExtraState(const QJsonObject &state) override;
 
     int stepsDone() const override;
     int stepsTotal() const override;

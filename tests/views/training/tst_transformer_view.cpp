@@ -24,6 +24,8 @@
 #include "views/writing/writing_panel.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -480,6 +482,20 @@ private Q_SLOTS:
             QCOMPARE(panel->table()->cell(r, CompareTable::StatusColumn), QStringLiteral("finished"));
         QCOMPARE(panel->lossChart()->heldoutPoints(0).size(), 2);  // steps 0 and 20
         QVERIFY(!panel->accuracyShown());  // induction: no exact answers
+        // a scene keeps the comparison's lines; another view takes them back, a bad one changes nothing
+        const QJsonObject kept = view->extraState();
+        QCOMPARE(kept.value(QStringLiteral("compare")).toArray().size(), 4);
+        auto other = makeView(20);
+        QCOMPARE(other->setExtraState(kept), QString());
+        QVERIFY(other->comparePanel()->isVisibleTo(other.get()));
+        QCOMPARE(other->comparePanel()->line(1)->text(), QStringLiteral("kv_heads=1"));
+        QJsonObject bad;
+        bad.insert(QStringLiteral("compare"), QJsonArray { 1, 2 });
+        QVERIFY(other->setExtraState(bad).startsWith(QStringLiteral("extra.compare must be")));
+        QCOMPARE(other->comparePanel()->line(1)->text(), QStringLiteral("kv_heads=1"));
+        QCOMPARE(other->setExtraState({}), QString());
+        QVERIFY(!other->comparePanel()->isVisibleTo(other.get()));
+        QVERIFY(other->extraState().isEmpty());
         if (const QString dir = qEnvironmentVariable("FULLBAND_SHOTS"); !dir.isEmpty())
             view->grab().save(dir + QStringLiteral("/transformer_compare.png"));
     }
