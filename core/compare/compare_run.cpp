@@ -36,6 +36,8 @@ CompareRow compareRow(const CompareEntry &entry, const TransformerResult &r)
     row.sinkShareByHead = r.sinkShareByHead;
     row.curve = r.curve;
     row.heldoutCurve = r.heldoutCurve;
+    row.finalSnapshot = r.finalSnapshot;
+    row.finalSnapshot.weights.reset();
     row.stepsDone = r.stepsDone;
     row.status = r.status;
     row.message = r.message;

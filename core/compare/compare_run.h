@@ -42,6 +42,7 @@ struct CompareRow {
     std::vector<std::vector<double>> sinkShareByHead;  // [layer][head]
     std::vector<double> curve;                          // training loss of every step
     std::vector<TransformerResult::HeldoutPoint> heldoutCurve;
+    TransformerSnapshot finalSnapshot;  // the run's last snapshot (its attention maps), without weights
     int stepsDone = 0;
     TrainStatus status = TrainStatus::Cancelled;
     std::string message;

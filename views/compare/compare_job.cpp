@@ -23,7 +23,8 @@ CompareJob::CompareJob(std::vector<CompareEntry> entries, int threads)
             if (int(u.losses.size()) < n) u.losses.resize(std::size_t(n));
             if (int(u.heldout.size()) < n) u.heldout.resize(std::size_t(n));
         };
-        return trainComparison(
+        Finished finished;
+        finished.rows = trainComparison(
             entries, threads,
             [&](int i, const TransformerProgress &p) {
                 out.publish([&](Pending &u) {
@@ -44,6 +45,11 @@ CompareJob::CompareJob(std::vector<CompareEntry> entries, int threads)
                 });
             },
             &control);
+        for (const CompareRow &row : finished.rows)
+            finished.maps.push_back(row.finalSnapshot.attention.empty()
+                                        ? nullptr
+                                        : TransformerRun::makeFrame(row.finalSnapshot, row.config.task));
+        return finished;
     });
 }
 
@@ -57,7 +63,10 @@ CompareJob::Update CompareJob::take()
     u.heldout = std::move(t.update.heldout);
     u.losses.resize(std::size_t(configurations_));
     u.heldout.resize(std::size_t(configurations_));
-    u.rows = std::move(t.result);
+    if (t.result) {
+        u.rows = std::move(t.result->rows);
+        u.maps = std::move(t.result->maps);
+    }
     u.error = std::move(t.error);
     return u;
 }

@@ -6,6 +6,7 @@
 // file hands that work in and starts no thread. Destroying a job abandons it and joins.
 #include "core/compare/compare_run.h"
 #include "core/run/background_run.h"
+#include "views/training/transformer_run.h"
 
 #include <memory>
 #include <optional>
@@ -20,6 +21,8 @@ public:
         std::vector<std::vector<double>> losses;  // [configuration] new training losses, in step order
         std::vector<std::vector<TransformerResult::HeldoutPoint>> heldout;  // [configuration] new points
         std::optional<std::vector<CompareRow>> rows;  // once, after the run ended
+        // with rows: each configuration's attention maps at its end (made on the worker; null: none)
+        std::vector<std::shared_ptr<const TransformerFrame>> maps;
         std::string error;                            // once, if it threw
     };
 
@@ -40,7 +43,11 @@ private:
         std::vector<std::vector<double>> losses;
         std::vector<std::vector<TransformerResult::HeldoutPoint>> heldout;
     };
-    using Run = BackgroundRun<Pending, std::vector<CompareRow>>;
+    struct Finished {
+        std::vector<CompareRow> rows;
+        std::vector<std::shared_ptr<const TransformerFrame>> maps;
+    };
+    using Run = BackgroundRun<Pending, Finished>;
     int configurations_ = 0;
     std::unique_ptr<Run> run_;
 };

@@ -4,6 +4,8 @@
 #include "views/compare/compare_chart.h"
 #include "views/compare/compare_job.h"
 #include "views/compare/compare_table.h"
+#include "views/training/transformer_run.h"
+#include "views/widgets/heatmap_grid.h"
 #include "views/widgets/palette.h"
 
 #include <QGridLayout>
@@ -75,10 +77,29 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
     accuracyPage_ = new QStackedWidget;
     accuracyPage_->addWidget(accuracy_);
     accuracyPage_->addWidget(noAnswers_);
-    auto *charts = new QHBoxLayout;
+    curves_ = new QWidget;
+    auto *charts = new QHBoxLayout(curves_);
     charts->setContentsMargins(0, 0, 0, 0);
     charts->addWidget(loss_, 3);
     charts->addWidget(accuracyPage_, 2);
+    // A configuration's maps in the curves' place: a click on its row, "Back to the curves" returns.
+    mapsPage_ = new QWidget;
+    maps_ = new HeatmapGrid;
+    mapsTitle_ = new QLabel;
+    mapsTitle_->setWordWrap(true);
+    auto *back = new QPushButton(tr("Back to the curves"));
+    connect(back, &QPushButton::clicked, this, [this] { showCurves(); });
+    auto *mapsHead = new QHBoxLayout;
+    mapsHead->setContentsMargins(0, 0, 0, 0);
+    mapsHead->addWidget(mapsTitle_, 1);
+    mapsHead->addWidget(back);
+    auto *mapsColumn = new QVBoxLayout(mapsPage_);
+    mapsColumn->setContentsMargins(0, 0, 0, 0);
+    mapsColumn->addLayout(mapsHead);
+    mapsColumn->addWidget(maps_, 1);
+    chartsPage_ = new QStackedWidget;
+    chartsPage_->addWidget(curves_);
+    chartsPage_->addWidget(mapsPage_);
 
     table_ = new CompareTable;
     table_->setMinimumHeight(110);
@@ -88,8 +109,11 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
     layout->setSpacing(4);
     layout->addLayout(lines);
     layout->addLayout(buttons);
-    layout->addLayout(charts, 3);
+    layout->addWidget(chartsPage_, 3);
     layout->addWidget(table_, 2);
+
+    table_->setToolTip(tr("Click a configuration to see its attention maps at the end of its run"));
+    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { showMaps(row); });
 
     timer_ = new QTimer(this);
     timer_->setInterval(kPullMs);
@@ -140,6 +164,9 @@ QString ComparePanel::startCompare()
     sizes_.clear();
     for (const CompareEntry &e : entries) sizes_.push_back(compareRow(e));
     colours_ = std::move(colours);
+    frames_.clear();
+    rows_.clear();
+    showCurves();
     startCharts(sizes_);
     table_->setRows(sizes_, false, colours_);
     job_ = std::make_unique<CompareJob>(std::move(entries), availableCores());
@@ -198,6 +225,7 @@ void ComparePanel::pull()
     if (u.rows) {
         timer_->stop();
         job_.reset();
+        frames_ = std::move(u.maps);
         finish(std::move(*u.rows));
     }
 }
@@ -218,8 +246,31 @@ void ComparePanel::finish(std::vector<CompareRow> rows)
     }
     setAccuracyKnown(exact);
     table_->setRows(rows, true, colours_);
-    status_->setText(tr("Compared %1 configurations on the same task, seed and data.").arg(rows.size()));
+    status_->setText(tr("Compared %1 configurations on the same task, seed and data; click one in the table for "
+                        "its attention maps.").arg(rows.size()));
+    rows_ = std::move(rows);
     updateButtons();
+}
+
+bool ComparePanel::showMaps(int row)
+{
+    if (row < 0 || row >= int(frames_.size()) || !frames_[std::size_t(row)] || row >= int(rows_.size())) return false;
+    const TransformerFrame &f = *frames_[std::size_t(row)];
+    maps_->setData(f.maps);
+    mapsTitle_->setText(tr("<b>%1</b>: each head's attention at the end of its run")
+                            .arg(QString::fromStdString(rows_[std::size_t(row)].label).toHtmlEscaped()));
+    chartsPage_->setCurrentWidget(mapsPage_);
+    return true;
+}
+
+void ComparePanel::showCurves()
+{
+    chartsPage_->setCurrentWidget(curves_);
+}
+
+bool ComparePanel::mapsShown() const
+{
+    return chartsPage_->currentWidget() == mapsPage_;
 }
 
 void ComparePanel::showRows(const std::vector<CompareRow> &rows)
@@ -227,6 +278,7 @@ void ComparePanel::showRows(const std::vector<CompareRow> &rows)
     timer_->stop();
     job_.reset();
     colours_.clear();
+    frames_.clear();  // maps come made from the job's worker only
     startCharts(rows);
     finish(rows);
 }
@@ -235,6 +287,7 @@ void ComparePanel::setFontScale(double scale)
 {
     loss_->setFontScale(scale);
     accuracy_->setFontScale(scale);
+    maps_->setFontScale(scale);
 }
 
 } // namespace fb

@@ -26,6 +26,8 @@ namespace fb {
 class CompareChart;
 class CompareJob;
 class CompareTable;
+class HeatmapGrid;
+struct TransformerFrame;
 
 class ComparePanel : public QWidget {
     Q_OBJECT
@@ -50,6 +52,12 @@ public:
     CompareChart *lossChart() const { return loss_; }
     CompareChart *accuracyChart() const { return accuracy_; }
     bool accuracyShown() const;  // false: "no exact answers for this task" in its place
+    // A configuration's attention maps at its end, in place of the curves (a click on its row in the
+    // table); false when it has none (not trained yet). showCurves returns to the curves.
+    bool showMaps(int row);
+    void showCurves();
+    bool mapsShown() const;
+    HeatmapGrid *maps() const { return maps_; }
     CompareTable *table() const { return table_; }
     QLabel *status() const { return status_; }
 
@@ -69,6 +77,13 @@ private:
     CompareChart *accuracy_ = nullptr;
     QLabel *noAnswers_ = nullptr;
     QStackedWidget *accuracyPage_ = nullptr;
+    QStackedWidget *chartsPage_ = nullptr;  // the curves, or one configuration's maps
+    QWidget *curves_ = nullptr;
+    QWidget *mapsPage_ = nullptr;
+    QLabel *mapsTitle_ = nullptr;
+    HeatmapGrid *maps_ = nullptr;
+    std::vector<std::shared_ptr<const TransformerFrame>> frames_;  // [row] its maps (null: none)
+    std::vector<CompareRow> rows_;  // the rows the table shows
     CompareTable *table_ = nullptr;
     QTimer *timer_ = nullptr;
     std::unique_ptr<CompareJob> job_;

@@ -482,6 +482,15 @@ private Q_SLOTS:
             QCOMPARE(panel->table()->cell(r, CompareTable::StatusColumn), QStringLiteral("finished"));
         QCOMPARE(panel->lossChart()->heldoutPoints(0).size(), 2);  // steps 0 and 20
         QVERIFY(!panel->accuracyShown());  // induction: no exact answers
+        // a click on a configuration's row shows its attention maps in the curves' place
+        QVERIFY(!panel->mapsShown());
+        QTest::mouseClick(panel->table()->viewport(), Qt::LeftButton, {},
+                          panel->table()->visualItemRect(panel->table()->item(1, 0)).center());
+        QVERIFY(panel->mapsShown());
+        QCOMPARE(int(panel->maps()->data().images.size()), 2);  // 1 layer x 2 heads
+        panel->showCurves();
+        QVERIFY(!panel->mapsShown());
+        QVERIFY(!panel->showMaps(5));
         // a scene keeps the comparison's lines; another view takes them back, a bad one changes nothing
         const QJsonObject kept = view->extraState();
         QCOMPARE(kept.value(QStringLiteral("compare")).toArray().size(), 4);
