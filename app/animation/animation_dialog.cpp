@@ -214,6 +214,7 @@ void AnimationDialog::startExport()
     AnimationJob job;
     job.sweep.frames = frames_->value();
     job.recording = isRecording();
+    if (auto *r = dynamic_cast<Replayable *>(lab_); job.recording && r) job.chart = r->recordedChart();
     QString err = !spec ? tr("unknown lab") : job.recording ? QString() : parseSweep(*spec, sweepText(), job.sweep);
     job.fps = fps_->value();
     job.size = QSize(width_->value(), height_->value());

@@ -2,6 +2,9 @@
 //                      [--size WxH] [--chart N] [--no-caption] [--free-axes] --out FILE.mp4|FILE.gif|DIR/
 // fullband animate training [--set KEY=VALUE]... --frames N ... : the training run recorded (a lab
 // that trains has no --sweep; it trains once to the end, frame i shows step round(i * S / (N - 1))).
+// fullband animate transformer [--config "OVERRIDES"]... : the transformer's run recorded (its maps
+// as the replay kept them, its loss curves up to the step); with --config (1 to 4, as `fullband
+// compare` takes them) the comparison of those configurations, its loss chart by default.
 #include "app/animation/animation.h"
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
@@ -15,13 +18,20 @@
 #include "views/lab/lab_view.h"
 #include "views/lab/param_panel.h"
 #include "views/lab/replayable.h"
+#include "views/training/transformer_view.h"
+
+#include "core/compare/compare_config.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSet>
 
 #include <cstdio>
@@ -65,7 +75,8 @@ int runAnimate(int argc, char **argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Render a parameter sweep of one chart of a lab as MP4 (H.264), GIF or numbered PNG frames;\n"
-        "for the training lab, its training run step by step (no --sweep).\nLabs: %1")
+        "for the labs that train (training, transformer), their training run step by step (no --sweep;\n"
+        "transformer --config ...: a comparison).\nLabs: %1")
         .arg(labNames()));
     addCommonOptions(parser);
     parser.addOption({ QStringLiteral("sweep"), QStringLiteral("The parameter to sweep, its ends, and :log for a log sweep (required, except for training: it records its run)."), QStringLiteral("KEY=FROM:TO[:log]") });
@@ -76,6 +87,10 @@ int runAnimate(int argc, char **argv)
     parser.addOption({ QStringLiteral("no-caption"), QStringLiteral("No strip with the swept value under the chart.") });
     parser.addOption({ QStringLiteral("free-axes"), QStringLiteral("Axes that follow each frame's data (by default a sweep's "
                                                                    "frames share the axes the whole sweep needs).") });
+    parser.addOption({ QStringLiteral("config"), QStringLiteral("transformer only: one configuration of a comparison "
+                                                                "(1 to 4 of them; comma-separated KEY=VALUE overrides "
+                                                                "of the --set values, \"\" for those values themselves)."),
+                       QStringLiteral("OVERRIDES") });
     parser.addOption({ QStringLiteral("out"), QStringLiteral("FILE.mp4, FILE.gif or a folder DIR/ for PNG frames (required)."), QStringLiteral("FILE") });
     parser.addPositionalArgument(QStringLiteral("animate"), QStringLiteral("The subcommand."));
     parser.addPositionalArgument(QStringLiteral("LAB"), QStringLiteral("The lab to animate."));
@@ -156,6 +171,19 @@ int runAnimate(int argc, char **argv)
     if (QString err = applySets(lab->panel()->spec(), values, parser.values(kSetOption)); !err.isEmpty())
         return failBadInput(err);
     if (QString err = lab->setValues(values); !err.isEmpty()) return failBadInput(err);
+    if (parser.isSet(QStringLiteral("config"))) {
+        auto *transformer = qobject_cast<TransformerView *>(lab.get());
+        if (!transformer)
+            return failBadInput(QStringLiteral("--config: only the transformer lab compares configurations, not %1").arg(args[1]));
+        const QStringList configs = parser.values(QStringLiteral("config"));
+        if (configs.size() > kMaxCompareConfigs)
+            return failBadInput(QStringLiteral("--config must be given 1 to %1 times, got %2").arg(kMaxCompareConfigs).arg(configs.size()));
+        QJsonArray lines;
+        for (const QString &c : configs) lines.append(c.trimmed().isEmpty() ? QStringLiteral("base") : c);
+        if (QString err = lab->setExtraState(QJsonObject { { QStringLiteral("compare"), lines } }); !err.isEmpty())
+            return failBadInput(QStringLiteral("--config: %1").arg(err));
+    }
+    if (recording) job.chart = dynamic_cast<Replayable *>(lab.get())->recordedChart();
     if (parser.isSet(QStringLiteral("chart"))) {
         if (!parseInt(parser.value(QStringLiteral("chart")), 1, int(lab->exportables().size()), job.chart))
             return failBadInput(QStringLiteral("--chart must be an integer in [1, %1], got '%2'")
@@ -164,8 +192,18 @@ int runAnimate(int argc, char **argv)
     }
     lab->resize(job.size);
     lab->show();
-    if (recording)
-        if (QString err = dynamic_cast<Replayable *>(lab.get())->startTraining(); !err.isEmpty()) return failBadInput(err);
+    if (recording) {
+        auto *r = dynamic_cast<Replayable *>(lab.get());
+        if (QString err = r->startTraining(); !err.isEmpty()) return failBadInput(err);
+        // A lab whose replay keeps the frames it pulled pulls its run on its own timer, as in the
+        // window (a wait for the end would see only the last one).
+        QEventLoop loop;
+        QTimer poll;
+        poll.setInterval(50);
+        QObject::connect(&poll, &QTimer::timeout, &loop, [&] { if (r->isTrained()) loop.quit(); });
+        poll.start();
+        if (r->recordsLivePulls()) loop.exec();
+    }
     lab->waitForResult();
     QString err;
     try {

@@ -14,6 +14,16 @@ const ParamSpec *LabSpec::find(std::string_view key) const
     return nullptr;
 }
 
+bool LabSpec::isUsed(const ParamSpec &param, const ParamValues &values) const
+{
+    if (param.usedWith.empty()) return true;
+    const auto it = values.texts.find(param.usedWith);
+    if (it == values.texts.end()) return true;
+    for (const std::string &v : param.usedWithValues)
+        if (v == it->second) return true;
+    return false;
+}
+
 ParamValues LabSpec::defaults() const
 {
     ParamValues v;

@@ -25,6 +25,11 @@ struct ParamSpec {
     std::size_t maxLength = 200;  // Text: longest accepted value
     bool isFile = false;          // Text: the path of a file to read (panels offer Browse…)
     std::string help;             // one sentence for tooltips and --help
+    // Read only while the Choice parameter usedWith has one of usedWithValues (empty usedWith:
+    // always): panels grey the parameter otherwise and captions leave it out. Its value is still
+    // checked and kept.
+    std::string usedWith;
+    std::vector<std::string> usedWithValues;
 };
 
 // The values of one lab's parameters. Real/Integer live in numbers, Choice/Text in texts.
@@ -49,6 +54,8 @@ struct LabSpec {
     std::string sweep;    // the sweep Export animation proposes ("KEY=FROM:TO[:log]"); empty: the first number
 
     const ParamSpec *find(std::string_view key) const;
+    // Whether values make the lab read param (ParamSpec::usedWith).
+    bool isUsed(const ParamSpec &param, const ParamValues &values) const;
     ParamValues defaults() const;
     // "d, base, max_distance, ..." for messages.
     std::string keyList() const;

@@ -122,6 +122,24 @@ LabSpec makeSpec()
     p.push_back(integer("loop", "loops", 1, 8, 1,
                         "Looped depth: the layers applied this many times with the same weights (the "
                         "gradients add up over the loops); maps and scores are the first loop's."));
+    // The keys a task (or an option) does not read: greyed in the panel, left out of captions.
+    const auto only = [&p](const std::string &key, const std::string &with, std::vector<std::string> values) {
+        for (ParamSpec &param : p)
+            if (param.key == key) {
+                param.usedWith = with;
+                param.usedWithValues = std::move(values);
+            }
+    };
+    only("vocab", "task", { "induction-fixed", "induction", "copy", "reverse", "sort", "mqar" });
+    only("buckets", "task", { "accumulator" });
+    only("items", "task", { "copy", "reverse", "sort", "parity" });
+    only("pairs", "task", { "mqar" });
+    only("p", "task", { "modular-addition" });
+    only("train_fraction", "task", { "modular-addition" });
+    only("seq_len", "task", { "induction-fixed", "induction", "accumulator", "text" });
+    only("passes", "feedback", { "kpass" });
+    only("base", "pos", { "sinusoidal", "rope" });
+    only("scaling", "pos", { "rope" });
     spec.trains = true;
     return spec;
 }

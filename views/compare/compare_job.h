@@ -34,6 +34,8 @@ public:
 
     Update take();  // GUI thread; holds the lock only to swap buffers
     void cancel() { run_->cancel(); }
+    void setPaused(bool paused) { run_->setPaused(paused); }
+    bool held() const { return run_->isHeld(); }
     bool ended() const { return run_->ended(); }
     void join() { run_->join(); }
     int configurations() const { return configurations_; }

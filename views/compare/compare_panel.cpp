@@ -14,16 +14,12 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStackedWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fb {
-
-namespace {
-constexpr int kPullMs = 33;  // 30 Hz, as the lab's own run
-} // namespace
 
 ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
     : QWidget(parent)
@@ -41,47 +37,29 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
         swatch->setStyleSheet(QStringLiteral("background: %1;").arg(seriesColor(i).name()));
         auto *edit = new QLineEdit(initial[i]);
         edit->setObjectName(QStringLiteral("compare%1").arg(i + 1));
-        edit->setPlaceholderText(tr("configuration %1: e.g. window=8, loop=2").arg(i + 1));
+        edit->setPlaceholderText(tr("e.g. window=8"));
         edit->setToolTip(tr("Overrides of the lab's values, comma separated KEY=VALUE as `fullband train --set` takes "
                             "them: kv_heads, window, attn_gate, qk_norm, norm, loop, pos, layers, heads, d_model, lr, "
                             "steps ... \"base\": the lab's values. The task, its text and the seed are shared."));
-        connect(edit, &QLineEdit::returnPressed, this, [this] { if (!running()) startCompare(); });
+        connect(edit, &QLineEdit::returnPressed, this, [this] { if (!running()) Q_EMIT startRequested(); });
         lines_.push_back(edit);
-        lines->addWidget(swatch, i / 2, (i % 2) * 2);
-        lines->addWidget(edit, i / 2, (i % 2) * 2 + 1);
+        lines->addWidget(swatch, 0, 2 * i);  // one row: the charts keep the height on a slide
+        lines->addWidget(edit, 0, 2 * i + 1);
+        lines->setColumnStretch(2 * i + 1, 1);
     }
-    compare_ = new QPushButton(tr("Compare"));
-    compare_->setObjectName(QStringLiteral("compare"));
-    compare_->setToolTip(tr("Train every configuration on the same task, seed and data, side by side"));
-    stop_ = new QPushButton(tr("Stop"));
-    stop_->setToolTip(tr("End the comparison now; the table shows what each configuration reached"));
     status_ = new QLabel;
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    connect(compare_, &QPushButton::clicked, this, [this] { startCompare(); });
-    connect(stop_, &QPushButton::clicked, this, [this] { stop(); });
-    auto *buttons = new QHBoxLayout;
-    buttons->setContentsMargins(0, 0, 0, 0);
-    buttons->addWidget(compare_);
-    buttons->addWidget(stop_);
-    buttons->addWidget(status_, 1);
 
     loss_ = new CompareChart(tr("Held-out loss"), tr("loss (nats)"), true, 0.0);
     accuracy_ = new CompareChart(tr("Held-out accuracy"), tr("accuracy"), false, 1.0);
     loss_->setMinimumHeight(200);
     accuracy_->setMinimumHeight(200);
-    noAnswers_ = new QLabel(tr("Held-out accuracy: no exact answers for this task"));
-    noAnswers_->setAlignment(Qt::AlignCenter);
-    noAnswers_->setWordWrap(true);
-    noAnswers_->setFrameShape(QFrame::StyledPanel);
-    accuracyPage_ = new QStackedWidget;
-    accuracyPage_->addWidget(accuracy_);
-    accuracyPage_->addWidget(noAnswers_);
     curves_ = new QWidget;
     auto *charts = new QHBoxLayout(curves_);
     charts->setContentsMargins(0, 0, 0, 0);
     charts->addWidget(loss_, 3);
-    charts->addWidget(accuracyPage_, 2);
+    charts->addWidget(accuracy_, 2);  // hidden when the task has no exact answers
     // A configuration's maps in the curves' place: a click on its row, "Back to the curves" returns.
     mapsPage_ = new QWidget;
     maps_ = new HeatmapGrid;
@@ -101,24 +79,21 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
     chartsPage_->addWidget(curves_);
     chartsPage_->addWidget(mapsPage_);
 
-    table_ = new CompareTable;
-    table_->setMinimumHeight(110);
+    table_ = new CompareTable;  // as tall as its rows: the charts take the rest
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     layout->addLayout(lines);
-    layout->addLayout(buttons);
+    layout->addWidget(status_);
     layout->addWidget(chartsPage_, 3);
-    layout->addWidget(table_, 2);
+    layout->addWidget(table_, 0);
 
     table_->setToolTip(tr("Click a configuration to see its attention maps at the end of its run"));
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { showMaps(row); });
 
-    timer_ = new QTimer(this);
-    timer_->setInterval(kPullMs);
-    connect(timer_, &QTimer::timeout, this, [this] { pull(); });
-    status_->setText(tr("Each line is one configuration: the lab's values with these keys changed."));
+    status_->setText(tr("Each line is one configuration: the lab's values with these keys changed. Start trains "
+                        "them side by side."));
     updateButtons();
 }
 
@@ -131,14 +106,82 @@ bool ComparePanel::running() const
 
 bool ComparePanel::accuracyShown() const
 {
-    return accuracyPage_->currentWidget() == accuracy_;
+    return !accuracy_->isHidden();
 }
 
 void ComparePanel::updateButtons()
 {
-    compare_->setEnabled(!running());
-    stop_->setEnabled(running());
     for (QLineEdit *e : lines_) e->setReadOnly(running());
+}
+
+int ComparePanel::stepsDone() const
+{
+    int n = 0;
+    for (int d : done_) n += d;
+    return n;
+}
+
+int ComparePanel::stepsTotal() const
+{
+    int n = 0;
+    for (const CompareRow &r : sizes_) n += r.config.steps;
+    return std::max(1, n);
+}
+
+int ComparePanel::longestRun() const
+{
+    int steps = 1;
+    for (const CompareRow &r : rows_.empty() ? sizes_ : rows_) steps = std::max(steps, r.config.steps);
+    return steps;
+}
+
+void ComparePanel::setPaused(bool paused)
+{
+    if (job_) job_->setPaused(paused);
+}
+
+bool ComparePanel::held() const
+{
+    return !job_ || job_->held();
+}
+
+void ComparePanel::join()
+{
+    if (job_) job_->join();
+}
+
+void ComparePanel::clear()
+{
+    job_.reset();  // abandons and joins: at most one step per configuration
+    sizes_.clear();
+    rows_.clear();
+    frames_.clear();
+    done_.clear();
+    colours_.clear();
+    showCurves();
+    startCharts({});
+    table_->setRows({}, false, {});
+    status_->setText(tr("Each line is one configuration: the lab's values with these keys changed. Start trains "
+                        "them side by side."));
+    updateButtons();
+}
+
+void ComparePanel::showStep(int step)
+{
+    if (rows_.empty()) return;
+    step = std::clamp(step, 0, longestRun());
+    for (int i = 0; i < int(rows_.size()); ++i) {
+        const CompareRow &r = rows_[std::size_t(i)];
+        const std::size_t n = std::min(r.curve.size(), std::size_t(step));
+        QList<QPointF> loss, accuracy;
+        for (const auto &p : r.heldoutCurve)
+            if (p.step <= step) {
+                loss.append(QPointF(p.step, p.loss));
+                accuracy.append(QPointF(p.step, p.accuracy));
+            }
+        loss_->setCurves(i, std::vector<double>(r.curve.begin(), r.curve.begin() + std::ptrdiff_t(n)), loss);
+        accuracy_->setCurves(i, {}, accuracy);
+    }
 }
 
 QString ComparePanel::startCompare()
@@ -169,8 +212,8 @@ QString ComparePanel::startCompare()
     showCurves();
     startCharts(sizes_);
     table_->setRows(sizes_, false, colours_);
+    done_.assign(sizes_.size(), 0);
     job_ = std::make_unique<CompareJob>(std::move(entries), availableCores());
-    timer_->start();
     status_->setText(tr("Training %1 configurations side by side …").arg(sizes_.size()));
     updateButtons();
     return {};
@@ -186,48 +229,51 @@ void ComparePanel::startCharts(const std::vector<CompareRow> &rows)
     }
     loss_->start(labels, steps, colours_);
     accuracy_->start(labels, steps, colours_);
-    anyAccuracy_ = false;
-    setAccuracyKnown(true);
+    setAccuracyKnown(rows.empty() || transformerHasAnswers(rows.front().config.task));
 }
 
 void ComparePanel::setAccuracyKnown(bool exactAnswers)
 {
-    accuracyPage_->setCurrentWidget(exactAnswers ? static_cast<QWidget *>(accuracy_) : noAnswers_);
+    // Without exact answers the loss chart takes the width and the table drops the column (on a
+    // slide every pixel of both counts).
+    accuracy_->setVisible(exactAnswers);
+    table_->setColumnHidden(CompareTable::AccuracyColumn, !exactAnswers);
 }
 
 void ComparePanel::stop()
 {
     if (job_) {
-        job_->cancel();
+        job_->cancel();  // also wakes a pause
         status_->setText(tr("Stopping after the current step …"));
     }
 }
 
-void ComparePanel::pull()
+bool ComparePanel::pull()
 {
-    if (!job_) return;
+    if (!job_) return true;
     CompareJob::Update u = job_->take();
-    for (int i = 0; i < int(u.losses.size()); ++i) loss_->appendTraining(i, u.losses[std::size_t(i)]);
+    for (int i = 0; i < int(u.losses.size()); ++i) {
+        loss_->appendTraining(i, u.losses[std::size_t(i)]);
+        if (i < int(done_.size())) done_[std::size_t(i)] += int(u.losses[std::size_t(i)].size());
+    }
     for (int i = 0; i < int(u.heldout.size()); ++i)
         for (const TransformerResult::HeldoutPoint &p : u.heldout[std::size_t(i)]) {
             loss_->appendHeldout(i, p.step, p.loss);
             accuracy_->appendHeldout(i, p.step, p.accuracy);
-            if (std::isfinite(p.accuracy)) anyAccuracy_ = true;
-            else if (!anyAccuracy_) setAccuracyKnown(false);
         }
     if (!u.error.empty()) {
-        timer_->stop();
         job_.reset();
         status_->setText(tr("Not run: %1").arg(QString::fromStdString(u.error)));
         updateButtons();
-        return;
+        return true;
     }
     if (u.rows) {
-        timer_->stop();
         job_.reset();
         frames_ = std::move(u.maps);
         finish(std::move(*u.rows));
+        return true;
     }
+    return false;
 }
 
 void ComparePanel::finish(std::vector<CompareRow> rows)
@@ -275,7 +321,6 @@ bool ComparePanel::mapsShown() const
 
 void ComparePanel::showRows(const std::vector<CompareRow> &rows)
 {
-    timer_->stop();
     job_.reset();
     colours_.clear();
     frames_.clear();  // maps come made from the job's worker only

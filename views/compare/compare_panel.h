@@ -2,10 +2,13 @@
 // The transformer lab's comparison mode (issue 29): up to four configurations, each a line of
 // overrides of the lab's current values ("kv_heads=1", "attn_gate=on", "loop=2, layers=1"; "base"
 // or an empty line's placeholder is the lab's values themselves; an empty line is left out), trained
-// side by side on the same task, seed and data by a CompareJob (never on the GUI thread: a 30 Hz
-// timer takes what the workers published). It shows one loss chart (held-out curves, the training
-// loss faint behind them) and one accuracy chart with a colour per configuration, and the table of
-// sizes and figures. Computes nothing: core/compare builds the configurations and trains them.
+// side by side on the same task, seed and data by a CompareJob (never on the GUI thread). The lab's
+// run controls drive it as they drive a single training (Start, Pause, Stop, a lecture's space and a
+// slide's "train": "on-enter"): the lab calls startCompare(), then pull() on its 30 Hz timer, which
+// takes what the workers published. It shows one loss chart (held-out curves, the training loss
+// faint behind them) and one accuracy chart with a colour per configuration, and the table of sizes
+// and figures; after a comparison, showStep redraws the curves as they were at a step (animations).
+// Computes nothing: core/compare builds the configurations and trains them.
 #include "core/compare/compare_run.h"
 
 #include <QWidget>
@@ -17,9 +20,7 @@
 
 class QLabel;
 class QLineEdit;
-class QPushButton;
 class QStackedWidget;
-class QTimer;
 
 namespace fb {
 
@@ -38,20 +39,33 @@ public:
     explicit ComparePanel(BaseSource base, QWidget *parent = nullptr);
     ~ComparePanel() override;  // abandons a running comparison and joins
 
-    // Starts a comparison of the lines' configurations; "" or the one line shown instead.
+    // Starts a comparison of the lines' configurations; "" or the one line shown instead. The owner
+    // then calls pull() until it returns true.
     QString startCompare();
-    void stop();
+    // Takes what the workers published into the charts; true once the comparison has ended (its
+    // rows drawn, or its error shown) or when none runs.
+    bool pull();
+    void stop();  // after the configurations' current steps; the rows keep what each reached
+    void setPaused(bool paused);
+    bool held() const;  // no step runs until resumed (parked in the pause, or ended)
+    void join();        // blocks until the workers have returned (the command line only)
+    // Abandons a running comparison (joined within a step) and empties the charts and the table.
+    void clear();
     bool running() const;
+    int stepsDone() const;   // training steps done over every configuration
+    int stepsTotal() const;  // planned, over every configuration
+    int longestRun() const;  // the most steps any configuration plans (the charts' step axis)
+    // The ended comparison's curves as they were at step (0 .. longestRun()): what an animation draws.
+    void showStep(int step);
+    bool hasRows() const { return !rows_.empty(); }
     // A comparison that ended, drawn as such (what the job hands back at the end; tests).
     void showRows(const std::vector<CompareRow> &rows);
     void setFontScale(double scale);
 
     QLineEdit *line(int i) const { return lines_[std::size_t(i)]; }
-    QPushButton *compareButton() const { return compare_; }
-    QPushButton *stopButton() const { return stop_; }
     CompareChart *lossChart() const { return loss_; }
     CompareChart *accuracyChart() const { return accuracy_; }
-    bool accuracyShown() const;  // false: "no exact answers for this task" in its place
+    bool accuracyShown() const;  // false: the task has no exact answers (the chart and column hidden)
     // A configuration's attention maps at its end, in place of the curves (a click on its row in the
     // table); false when it has none (not trained yet). showCurves returns to the curves.
     bool showMaps(int row);
@@ -61,8 +75,11 @@ public:
     CompareTable *table() const { return table_; }
     QLabel *status() const { return status_; }
 
+Q_SIGNALS:
+    // Return pressed in a line: the lab starts the comparison, as its Start does.
+    void startRequested();
+
 private:
-    void pull();
     void finish(std::vector<CompareRow> rows);
     void startCharts(const std::vector<CompareRow> &rows);
     void setAccuracyKnown(bool exactAnswers);
@@ -70,13 +87,9 @@ private:
 
     BaseSource base_;
     std::vector<QLineEdit *> lines_;
-    QPushButton *compare_ = nullptr;
-    QPushButton *stop_ = nullptr;
     QLabel *status_ = nullptr;
     CompareChart *loss_ = nullptr;
     CompareChart *accuracy_ = nullptr;
-    QLabel *noAnswers_ = nullptr;
-    QStackedWidget *accuracyPage_ = nullptr;
     QStackedWidget *chartsPage_ = nullptr;  // the curves, or one configuration's maps
     QWidget *curves_ = nullptr;
     QWidget *mapsPage_ = nullptr;
@@ -85,11 +98,10 @@ private:
     std::vector<std::shared_ptr<const TransformerFrame>> frames_;  // [row] its maps (null: none)
     std::vector<CompareRow> rows_;  // the rows the table shows
     CompareTable *table_ = nullptr;
-    QTimer *timer_ = nullptr;
     std::unique_ptr<CompareJob> job_;
     std::vector<int> colours_;  // each configuration's colour: its line in the panel
     std::vector<CompareRow> sizes_;  // the rows before training (labels, sizes)
-    bool anyAccuracy_ = false;
+    std::vector<int> done_;          // [configuration] training steps pulled
 };
 
 } // namespace fb

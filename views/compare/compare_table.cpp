@@ -7,7 +7,9 @@
 #include <QHeaderView>
 #include <QPainter>
 #include <QPixmap>
+#include <QScrollBar>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fb {
@@ -40,7 +42,7 @@ QString breakable(QString label)
 CompareTable::CompareTable(QWidget *parent)
     : QTableWidget(0, ColumnCount, parent)
 {
-    setHorizontalHeaderLabels({ tr("configuration"), tr("params"), tr("MFLOP\n/step"), tr("KV bytes\n/token"),
+    setHorizontalHeaderLabels({ tr("variant"), tr("params"), tr("MFLOP\n/step"), tr("KV bytes\n/token"),
                                 tr("ms\n/step"), tr("held-out\nloss"), tr("accuracy"), tr("sink\nshare"),
                                 tr("status") });
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -50,6 +52,7 @@ CompareTable::CompareTable(QWidget *parent)
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setWordWrap(true);
+    horizontalHeaderItem(ConfigColumn)->setToolTip(tr("The configuration: the lab's values with these keys changed"));
     horizontalHeaderItem(KvColumn)->setToolTip(
         tr("KV cache at inference per cached token: 2 × layers × loops × kv_heads × d_head × 4 bytes (float32). "
            "With a sliding window at most `window` tokens are cached."));
@@ -96,6 +99,33 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
             setItem(r, c, item);
         }
     }
+    resizeRowsToContents();
+    updateGeometry();
+}
+
+QSize CompareTable::sizeHint() const
+{
+    QSize size = QTableWidget::sizeHint();
+    const int rows = std::max(rowCount(), 2);  // an empty table keeps room for two
+    int body = verticalHeader()->length();
+    if (rowCount() < rows) body += (rows - rowCount()) * verticalHeader()->defaultSectionSize();
+    int h = horizontalHeader()->sizeHint().height() + body + 2 * frameWidth();
+    if (horizontalScrollBar()->isVisible()) h += horizontalScrollBar()->sizeHint().height();
+    size.setHeight(h);
+    return size;
+}
+
+QSize CompareTable::minimumSizeHint() const
+{
+    return QSize(QTableWidget::minimumSizeHint().width(), sizeHint().height());
+}
+
+void CompareTable::resizeEvent(QResizeEvent *event)
+{
+    QTableWidget::resizeEvent(event);
+    const int before = sizeHint().height();
+    resizeRowsToContents();
+    if (sizeHint().height() != before || height() != before) updateGeometry();
 }
 
 QString CompareTable::cell(int row, Column column) const

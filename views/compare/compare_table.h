@@ -23,6 +23,13 @@ public:
     // colours: each row's colour index (its line in the panel); empty: 0, 1, 2 ...
     void setRows(const std::vector<CompareRow> &rows, bool trained, const std::vector<int> &colours = {});
     QString cell(int row, Column column) const;
+
+    // Tall enough for the header and every row (up to four, wrapped labels too), no taller.
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;  // wrapped rows change the height asked
 };
 
 } // namespace fb

@@ -122,7 +122,7 @@ QString LabView::caption() const
     QStringList parts;
     for (const auto &p : spec_.params) {
         const ParamValues &v = panel_->values();
-        if (p.kind == ParamKind::Text) continue;
+        if (p.kind == ParamKind::Text || !spec_.isUsed(p, v)) continue;
         const QString value = (p.kind == ParamKind::Choice) ? QString::fromStdString(v.text(p.key))
                                                             : QString::fromStdString(formatNumber(v.number(p.key)));
         parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(p.key), value);

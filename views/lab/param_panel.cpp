@@ -128,6 +128,8 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
         title += QStringLiteral(" <span style='color:#666'>%1</span>").arg(compactRange(p));
     auto *label = new QLabel(title);
     label->setToolTip(tip);
+    r.label = label;
+    r.tip = tip;
     label->setWordWrap(true);
     const std::string key = p.key;
 
@@ -162,6 +164,7 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
             browseButton->setObjectName(QStringLiteral("browse_") + QString::fromStdString(key));
             browseButton->setToolTip(tr("Choose the %1").arg(QString::fromStdString(p.label)));
             connect(browseButton, &QPushButton::clicked, this, [this, key] { browse(key); });
+            r.browse = browseButton;
             line->addWidget(browseButton);
             grid->addLayout(line, row++, 0, 1, 2);
         } else {
@@ -176,6 +179,7 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
         r.check = new QCheckBox(QString::fromStdString(p.label));
         r.check->setToolTip(tip);
         delete label;
+        r.label = nullptr;
         grid->addWidget(r.check, row++, 0, 1, 2);
         connect(r.check, &QCheckBox::toggled, this, [this, key](bool on) {
             ParamValues c = values_;
@@ -410,6 +414,33 @@ void ParamPanel::syncControls()
         }
     }
     syncing_ = false;
+    syncUsed();
+}
+
+void ParamPanel::syncUsed()
+{
+    for (auto &[key, r] : rows_) {
+        const ParamSpec &p = *r.spec;
+        const bool used = spec_.isUsed(p, values_);
+        QString tip = r.tip;
+        if (!used) {
+            const auto it = values_.texts.find(p.usedWith);
+            tip = tr("Not read with %1 = %2 (only with %1 = %3)\n")
+                      .arg(QString::fromStdString(p.usedWith),
+                           it == values_.texts.end() ? QString() : QString::fromStdString(it->second),
+                           QString::fromStdString([&p] {
+                               std::string all;
+                               for (const std::string &v : p.usedWithValues) all += (all.empty() ? "" : ", ") + v;
+                               return all;
+                           }()))
+                + r.tip;
+        }
+        for (QWidget *w : std::initializer_list<QWidget *> { r.label, r.combo, r.edit, r.check, r.spin, r.slider, r.browse })
+            if (w) {
+                w->setEnabled(used);
+                w->setToolTip(tip + (w == r.slider && p.logScale ? tr("\nlogarithmic slider") : QString()));
+            }
+    }
 }
 
 } // namespace fb

@@ -16,6 +16,7 @@ class QCheckBox;
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QPushButton;
 class QLineEdit;
 class QSlider;
 
@@ -87,6 +88,9 @@ private:
         QLineEdit *edit = nullptr;
         QLabel *message = nullptr;  // the refusal of a change of this row, right under it
         QLabel *note = nullptr;     // setNote's line, hidden when empty
+        QLabel *label = nullptr;
+        QPushButton *browse = nullptr;
+        QString tip;                // the controls' tooltip
     };
 
     void buildRow(const ParamSpec &spec, QGridLayout *grid, int &row);
@@ -96,6 +100,8 @@ private:
     // validator refuses continues to the next accepted one.
     void proposeStep(const std::string &key, double value, bool skipRefused);
     void syncControls();
+    // Greys the rows the values make the lab not read (LabSpec::isUsed), saying why in their tooltips.
+    void syncUsed();
     // Shows text under key's row (empty key: at the foot of the panel) and hides the other messages.
     void showMessage(const QString &text, bool error, const std::string &key = {});
 

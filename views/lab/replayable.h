@@ -23,6 +23,12 @@ public:
     virtual int replaySteps() const = 0;
     // The chart as it looked at step (0 .. S) of the ended run; replaySteps() shows all of it again.
     virtual void showStep(int step) = 0;
+    // True when showStep draws what the lab pulled while the run went on (the transformer's replay
+    // keeps the frames it pulled): a recording then lets the lab's timer run until the run ends,
+    // rather than waiting for the end, which would see the last frame only.
+    virtual bool recordsLivePulls() const { return false; }
+    // The exportable a recording draws unless told otherwise (its index in the lab's exportables).
+    virtual int recordedChart() const { return 0; }
 };
 
 } // namespace fb

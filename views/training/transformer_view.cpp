@@ -1,5 +1,6 @@
 #include "views/training/transformer_view.h"
 
+#include "views/compare/compare_chart.h"
 #include "views/compare/compare_panel.h"
 
 #include "core/transformer/transformer_json.h"
@@ -29,10 +30,18 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 namespace fb {
+
+namespace {
+bool isInduction(TransformerTask task)
+{
+    return task == TransformerTask::Induction || task == TransformerTask::InductionFixed;
+}
+} // namespace
 
 namespace {
 
@@ -85,6 +94,10 @@ TransformerView::TransformerView(QWidget *parent)
     compare_ = new ComparePanel([this](TransformerConfig &c) { return transformerFrom(values(), c); });
     compare_->setVisible(false);
     chartArea()->addWidget(compare_, 1);
+    compareChartIndex_ = int(exportables().size());
+    registerExportable(compare_->lossChart());
+    registerExportable(compare_->accuracyChart());
+    connect(compare_, &ComparePanel::startRequested, this, [this] { start(); });
     compareToggle_ = new QPushButton(tr("Compare mode"));
     compareToggle_->setObjectName(QStringLiteral("compareMode"));
     compareToggle_->setCheckable(true);
@@ -92,6 +105,7 @@ TransformerView::TransformerView(QWidget *parent)
                                   "attn_gate=on, window=8 ...) and compare their curves, sizes and figures"));
     connect(compareToggle_, &QPushButton::toggled, this, [this](bool on) { setCompareMode(on); });
     controls()->addButton(compareToggle_);
+    connect(this, &TrainingLabView::stateChanged, this, [this] { updateModeButtons(); });
     linkTextTask(panel());
     connect(writing_, &WritingPanel::sentenceMaps, this, [this](std::shared_ptr<const TransformerFrame> f) {
         sentenceShown_ = true;
@@ -117,6 +131,103 @@ void TransformerView::setCompareMode(bool on)
     compare_->setVisible(on);
     tabs_->setVisible(!on);
     belowBox_->setVisible(!on && tabs_->currentIndex() == 0);
+    controls()->startButton()->setToolTip(on ? tr("Trains the configurations below side by side")
+                                             : expected_.isEmpty() ? QString() : tr("Trains for %1").arg(expected_));
+    updateModeButtons();
+}
+
+bool TransformerView::compareMode() const
+{
+    return compareToggle_->isChecked();
+}
+
+void TransformerView::updateModeButtons()
+{
+    const bool active = state() == State::Running || state() == State::Paused || state() == State::Stopping;
+    compareToggle_->setEnabled(!active);
+    compareToggle_->setToolTip(active ? tr("Stop or reset the run to switch between one model and the comparison")
+                                      : tr("Train up to four variants of these values side by side (kv_heads=1, "
+                                           "attn_gate=on, window=8 ...) and compare their curves, sizes and figures"));
+    // A comparison keeps no ghost curves: its chart shows every configuration already.
+    controls()->ghostButton()->setVisible(!compareMode());
+    controls()->clearGhostsButton()->setVisible(!compareMode());
+}
+
+QString TransformerView::startTraining()
+{
+    if (state() == State::Running || state() == State::Paused || state() == State::Stopping)
+        return tr("a training is already running");
+    start();
+    if (state() == State::Running) return {};
+    const QString note = compareMode() ? compare_->status()->text() : QString();
+    return note.isEmpty() ? tr("the values cannot be trained") : note;
+}
+
+int TransformerView::replaySteps() const
+{
+    if (comparing_ && state() != State::Idle) return compare_->longestRun();
+    if (state() != State::Idle && config_.steps > 0) return config_.steps;
+    return int(values().integer("steps"));
+}
+
+void TransformerView::showStep(int step)
+{
+    if (state() != State::Done) return;
+    if (comparing_) {
+        compare_->showStep(step);
+        return;
+    }
+    if (!result_) return;
+    if (replayCurve_.empty()) replayCurve_ = chart_->losses();
+    step = std::clamp(step, 0, replaySteps());
+    // As the live view drew it: the curves up to the step, the maps the replay kept for it.
+    chart_->startRun(config_.steps, runMaxLoss_, isInduction(config_.task));
+    const std::size_t n = std::min(replayCurve_.size(), std::size_t(step));
+    chart_->appendLosses(std::vector<double>(replayCurve_.begin(), replayCurve_.begin() + std::ptrdiff_t(n)));
+    drawHeldout(step);
+    chart_->setPhaseChange(result_->phaseChangeStep >= 0 && result_->phaseChangeStep <= step ? result_->phaseChangeStep : -1);
+    interpret_->replay()->showStep(step);
+}
+
+void TransformerView::drawHeldout(int upTo)
+{
+    std::vector<int> steps;
+    std::vector<double> loss, repeat, accuracy, trainAccuracy;
+    const auto add = [&](int step, double l, double r, double a, double t) {
+        if (step > upTo) return;
+        steps.push_back(step);
+        loss.push_back(l);
+        repeat.push_back(r);
+        accuracy.push_back(a);
+        trainAccuracy.push_back(t);
+    };
+    for (const auto &p : result_->heldoutCurve) add(p.step, p.loss, p.secondHalfLoss, p.accuracy, p.trainAccuracy);
+    if (result_->heldoutCurve.empty() || result_->heldoutCurve.back().step < result_->stepsDone)  // the final figures
+        add(result_->stepsDone, result_->heldoutLoss, result_->secondHalfLoss, result_->accuracy, result_->trainAccuracy);
+    chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat), std::move(accuracy), std::move(trainAccuracy));
+}
+
+void TransformerView::setRunPaused(bool paused)
+{
+    if (comparing_) compare_->setPaused(paused);
+    else if (run_) run_->setPaused(paused);
+}
+
+bool TransformerView::runHeld() const
+{
+    return comparing_ ? compare_->held() : run_ && run_->isHeld();
+}
+
+void TransformerView::cancelRun()
+{
+    if (comparing_) compare_->stop();
+    else if (run_) run_->cancel();
+}
+
+void TransformerView::joinRun()
+{
+    if (comparing_) compare_->join();
+    else if (run_) run_->join();
 }
 
 QJsonObject TransformerView::extraState() const
@@ -145,7 +256,10 @@ QString TransformerView::setExtraState(const QJsonObject &state)
                 .arg(kMaxCompareConfigs);
     }
     if (QString err = TrainingLabView::setExtraState(state); !err.isEmpty()) return err;
-    if (compare_->running()) compare_->stop();
+    // The slide shows what it says: a run of the other mode, or a comparison of other lines, is cleared.
+    bool sameLines = true;
+    for (int i = 0; i < lines.size(); ++i) sameLines = sameLines && compare_->line(i)->text() == lines[i];
+    if (TrainingLabView::state() != State::Idle && (compareMode() != !lines.isEmpty() || (comparing_ && !sameLines))) reset();
     if (!lines.isEmpty())
         for (int i = 0; i < kMaxCompareConfigs; ++i) compare_->line(i)->setText(i < lines.size() ? lines[i] : QString());
     setCompareMode(!lines.isEmpty());
@@ -154,11 +268,13 @@ QString TransformerView::setExtraState(const QJsonObject &state)
 
 int TransformerView::stepsDone() const
 {
+    if (comparing_ && state() != State::Idle) return compare_->stepsDone();
     return int(chart_->losses().size());
 }
 
 int TransformerView::stepsTotal() const
 {
+    if (comparing_ && state() != State::Idle) return compare_->stepsTotal();
     return state() == State::Idle ? int(values().integer("steps")) : std::max(1, config_.steps);
 }
 
@@ -191,7 +307,7 @@ void TransformerView::draw(const TransformerPreview &preview)
                        tr("Parameters, Adam, workspaces and batches"));
     // How long Start will train, beside Start (the run's own progress bar says the time left).
     expected_ = QString::fromStdString(p.expected);
-    if (state() == State::Idle)
+    if (state() == State::Idle && !compareMode())
         controls()->startButton()->setToolTip(expected_.isEmpty() ? QString() : tr("Trains for %1").arg(expected_));
     readouts()->setRow(QStringLiteral("expected"), tr("Expected time"), plannedText(),
                        tr("Steps × work per step over this machine's measured speed: a lower estimate"));
@@ -211,6 +327,13 @@ QString TransformerView::runLabel() const
 
 QString TransformerView::beginRun()
 {
+    if (compareMode() && !saved_) {
+        // The comparison trains beside the single model's run, which stays as it ended.
+        const QString err = compare_->startCompare();
+        if (err.isEmpty()) comparing_ = true;
+        return err;
+    }
+    comparing_ = false;
     TransformerConfig c;
     const std::shared_ptr<SavedModel> saved = std::exchange(saved_, nullptr);
     if (saved) c = saved->model.config;
@@ -221,9 +344,9 @@ QString TransformerView::beginRun()
     config_.probeSeconds = 0.08;    // about 12 a second, whatever the model's speed
     config_.snapshotWeights = true;  // the writing panel writes with the newest
     clearLive();
-    const bool induction = config_.task == TransformerTask::Induction || config_.task == TransformerTask::InductionFixed;
     const int V = saved ? saved->run.vocab : transformerVocabulary(config_);
-    chart_->startRun(config_.steps, std::log(double(std::max(V, 2))), induction);
+    runMaxLoss_ = std::log(double(std::max(V, 2)));
+    chart_->startRun(config_.steps, runMaxLoss_, isInduction(config_.task));
     lengths_->clearRows();
     interpret_->clear();
     writing_->setModel(nullptr, {});
@@ -267,6 +390,7 @@ void TransformerView::clearLive()
     framesShown_ = 0;
     lastFrameStep_ = -1;
     pendingReplay_ = -1;
+    replayCurve_.clear();
     gateMean_ = heldout_ = repeat_ = bestScore_ = accuracy_ = trainAccuracy_ = TransformerSnapshot::nan;
     heldoutStep_ = -1;
 }
@@ -275,6 +399,8 @@ void TransformerView::clearRun(bool keepHistory)
 {
     (void)keepHistory;  // the lab lists no runs but its ghosts
     run_.reset();  // abandons and joins: at most one training step
+    compare_->clear();
+    comparing_ = false;
     clearLive();
     chart_->startRun(config_.steps > 0 ? config_.steps : 1500, std::log(16.0), false);
     lengths_->clearRows();
@@ -311,6 +437,7 @@ int TransformerView::ghostCount() const
 
 bool TransformerView::pullRun()
 {
+    if (comparing_) return compare_->pull();
     if (!run_) return true;
     TransformerRun::Update u = run_->take();
     chart_->appendLosses(u.losses);
@@ -338,32 +465,14 @@ bool TransformerView::pullRun()
     }
     if (u.result) {
         result_ = std::move(u.result);
-        std::vector<int> steps;
-        std::vector<double> loss, repeat, accuracy, trainAccuracy;
-        for (const auto &p : result_->heldoutCurve) {
-            steps.push_back(p.step);
-            loss.push_back(p.loss);
-            repeat.push_back(p.secondHalfLoss);
-            accuracy.push_back(p.accuracy);
-            trainAccuracy.push_back(p.trainAccuracy);
-        }
-        if (steps.empty() || steps.back() < result_->stepsDone) {  // the final held-out figures
-            steps.push_back(result_->stepsDone);
-            loss.push_back(result_->heldoutLoss);
-            repeat.push_back(result_->secondHalfLoss);
-            accuracy.push_back(result_->accuracy);
-            trainAccuracy.push_back(result_->trainAccuracy);
-        }
-        chart_->setHeldout(std::move(steps), std::move(loss), std::move(repeat), std::move(accuracy),
-                           std::move(trainAccuracy));
+        drawHeldout(result_->stepsDone);
         chart_->setPhaseChange(result_->phaseChangeStep);
         interpret_->setResult(*result_);
         if (pendingReplay_ >= 0) interpret_->replay()->showStep(std::exchange(pendingReplay_, -1));
         if (result_->model && result_->model->corpus)
             writing_->setModel(result_->model, tr("the trained model (the best held-out loss, step %1)").arg(result_->bestStep));
         if (writing_->model()) tabs_->setTextTask(true);
-        lengths_->setRows(result_->lengths,
-                          config_.task == TransformerTask::Induction || config_.task == TransformerTask::InductionFixed);
+        lengths_->setRows(result_->lengths, isInduction(config_.task));
         if (!result_->message.empty()) readouts()->setNote(QString::fromStdString(result_->message).toHtmlEscaped());
     } else if (!u.error.empty()) {
         readouts()->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>")

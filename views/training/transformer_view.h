@@ -9,6 +9,7 @@
 #include "core/labs/transformer_lab.h"
 #include "core/transformer/transformer_report.h"
 #include "views/lab/lab_view_for.h"
+#include "views/lab/replayable.h"
 #include "views/training/training_lab_view.h"
 #include "views/training/transformer_run.h"
 
@@ -28,7 +29,7 @@ class TransformerLossChart;
 class WritingPanel;
 class WritingTabs;
 
-class TransformerView : public LabViewFor<TransformerLab, TransformerPreview, TrainingLabView> {
+class TransformerView : public LabViewFor<TransformerLab, TransformerPreview, TrainingLabView>, public Replayable {
     Q_OBJECT
 public:
     // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
@@ -54,12 +55,30 @@ public:
     const std::optional<TransformerResult> &result() const { return result_; }
     WritingPanel *writing() const { return writing_; }
     WritingTabs *tabs() const { return tabs_; }
-    // The comparison mode (issue 29): the Compare button beside the run controls swaps the maps and
-    // curves for the comparison panel (views/compare), which trains up to four configurations of the
-    // lab's values side by side.
+    // The comparison mode (issue 29): the Compare mode button beside the run controls swaps the maps
+    // and curves for the comparison panel (views/compare), which trains up to four configurations of
+    // the lab's values side by side. In it the run controls (Start, Pause, Stop, a lecture's space, a
+    // slide's "train": "on-enter", an animation's recording) drive the comparison. Switching the mode
+    // during a run is refused (the button is disabled); a scene that switches it resets the run.
     ComparePanel *comparePanel() const { return compare_; }
     QPushButton *compareButton() const { return compareToggle_; }
     void setCompareMode(bool on);
+    bool compareMode() const;
+    bool comparing() const { return comparing_; }  // the current (or last) run is a comparison
+    // The exportables' index of the comparison's loss chart (its accuracy chart follows it).
+    int compareChartIndex() const { return compareChartIndex_; }
+
+    // Replayable: an animation records the run (or the comparison): the loss curves up to the step
+    // and the maps as the replay kept them then (the comparison: its curves up to the step).
+    QString startTraining() override;
+    int trainingStepsDone() const override { return stepsDone(); }
+    int trainingStepsTotal() const override { return stepsTotal(); }
+    bool isTrained() const override { return state() == State::Done; }
+    int replaySteps() const override;
+    void showStep(int step) override;
+    bool recordsLivePulls() const override { return true; }
+    // The maps forming; in compare mode the comparison's loss chart.
+    int recordedChart() const override { return compareMode() ? compareChartIndex_ : 0; }
     // File → Open model: the lab as the model file's run ended (losses, maps, length table), ready to
     // write; the panel shows its values (a text model keeps the text file chosen: a model file has
     // none). A running training is abandoned first.
@@ -75,10 +94,10 @@ protected:
 
     QString beginRun() override;
     bool pullRun() override;
-    void setRunPaused(bool paused) override { run_->setPaused(paused); }
-    bool runHeld() const override { return run_ && run_->isHeld(); }
-    void cancelRun() override { run_->cancel(); }
-    void joinRun() override { if (run_) run_->join(); }
+    void setRunPaused(bool paused) override;
+    bool runHeld() const override;
+    void cancelRun() override;
+    void joinRun() override;
     void clearRun(bool keepHistory) override;
     void keepGhostCurves() override;
     void clearGhostCurves() override;
@@ -91,6 +110,8 @@ protected:
 private:
     QString runLabel() const;
     void clearLive();
+    void updateModeButtons();
+    void drawHeldout(int upTo);  // the run's held-out points up to step upTo on the loss chart  // the mode button and the ghosts follow the run's state and the mode
 
     TransformerLossChart *chart_ = nullptr;
     HeatmapGrid *maps_ = nullptr;
@@ -101,6 +122,8 @@ private:
     QWidget *belowBox_ = nullptr;      // the loss curves and the length table
     ComparePanel *compare_ = nullptr;  // shown instead of the two above in comparison mode
     QPushButton *compareToggle_ = nullptr;
+    bool comparing_ = false;  // beginRun started a comparison
+    int compareChartIndex_ = -1;
     std::shared_ptr<SavedModel> saved_;  // a model file opened, for beginRun
     bool sentenceShown_ = false;         // the maps show the student's sentence, not the probe's
     std::unique_ptr<TransformerRun> run_;
@@ -109,6 +132,8 @@ private:
     int framesShown_ = 0;
     int lastFrameStep_ = -1;
     int pendingReplay_ = -1;  // holdReplayAt before the run ended
+    std::vector<double> replayCurve_;  // the ended run's losses, while an animation redraws its steps
+    double runMaxLoss_ = 2.77;         // ln V of the run: the loss chart's top at its start
     double gateMean_ = TransformerSnapshot::nan;
     double heldout_ = TransformerSnapshot::nan, repeat_ = TransformerSnapshot::nan;
     double accuracy_ = TransformerSnapshot::nan, trainAccuracy_ = TransformerSnapshot::nan;

@@ -178,6 +178,15 @@ private Q_SLOTS:
         QTest::newRow("extension") << base + QStringList { "--out", "OUT/a.avi" } << "--out";
         QTest::newRow("missing folder") << base + QStringList { "--out", "OUT/none/a.mp4" } << "does not exist";
         QTest::newRow("chart 2") << base + QStringList { "--chart", "2", "--out", "OUT/a.mp4" } << "[1, 1]";
+        const QStringList transformer { "animate", "transformer", "--frames", "3", "--size", "64x40", "--set", "steps=5" };
+        QTest::newRow("config of a lab without one") << QStringList { "animate", "decay-bound", "--sweep", "base=100:1000",
+                                                                      "--config", "kv_heads=1", "--out", "OUT/a.gif" } << "--config";
+        QTest::newRow("bad config") << transformer + QStringList { "--config", "kv_heads=3", "--out", "OUT/a.gif" }
+                                    << "configuration 1 (kv_heads=3): kv_heads";
+        QTest::newRow("five configs") << transformer + QStringList { "--config", "a=1", "--config", "b=1", "--config", "c=1",
+                                                                     "--config", "d=1", "--config", "e=1", "--out", "OUT/a.gif" }
+                                      << "1 to 4";
+        QTest::newRow("transformer sweep") << transformer + QStringList { "--sweep", "lr=0.001:0.01", "--out", "OUT/a.gif" } << "--sweep";
     }
     void badInputExits2AndWritesNothing()
     {
@@ -185,6 +194,23 @@ private Q_SLOTS:
         QFETCH(QString, names);
         const QString problem = fb::test::badInputWritesNothingProblem(args, names);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    // The transformer lab records its run too, and with --config a comparison: its loss chart, the
+    // curves growing from the first frame (no held-out point yet past step 0) to the last.
+    void transformerComparisonRecorded()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("frames/"));
+        const Run r = run({ "animate", "transformer", "--set", "steps=20", "--set", "eval_every=10", "--set", "d_model=16",
+                            "--set", "layers=1", "--set", "seq_len=12", "--set", "batch=8", "--config", "",
+                            "--config", "kv_heads=1", "--frames", "3", "--size", "320x200", "--no-caption", "--out", out });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList files = QDir(out).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 3);
+        const QImage first(QDir(out).filePath(files.first())), last(QDir(out).filePath(files.last()));
+        QCOMPARE(last.size(), kSize);
+        QVERIFY(test::imageDifference(first, last).mean > 0.05);  // the curves grew
     }
 
     // The window's path: AnimationRun trains a hidden copy of the lab (reporting its steps), then

@@ -5,6 +5,8 @@
 #include "app/window/main_window.h"
 #include "views/lab/lab_view.h"
 #include "views/lab/param_panel.h"
+#include "views/compare/compare_panel.h"
+#include "views/compare/compare_table.h"
 #include "views/training/transformer_view.h"
 
 #include <QAction>
@@ -154,7 +156,7 @@ private Q_SLOTS:
         QCOMPARE(w.openPath(kDeck), QString());
         LectureMode *lecture = w.lecture();
         int slide = -1;
-        for (int i = 0; i < lecture->deck().scenes.size(); ++i)
+        for (int i = 0; i < lecture->deck().scenes.size() && slide < 0; ++i)
             if (lecture->deck().scenes[i].lab == QLatin1String("transformer")) slide = i;
         QVERIFY2(slide >= 0, "the shipped deck has a transformer slide");
         QVERIFY(lecture->deck().scenes[slide].trainOnEnter);
@@ -191,6 +193,61 @@ private Q_SLOTS:
         QTRY_VERIFY(lecture->header()->text().contains(QStringLiteral("space trains again")));
         QTest::keyClick(&w, Qt::Key_Space);  // again, from the clicker's side of the room
         QVERIFY(lab->state() == TrainingLabView::State::Running || lab->state() == TrainingLabView::State::Done);
+        lecture->leave();
+        lab->reset();
+    }
+
+    // The shipped deck's comparison slide, after a single run on another slide: entering it clears
+    // that run and trains its configurations side by side (a clicker has no Start key); space pauses
+    // and resumes the comparison; the single-model slide afterwards leaves compare mode and trains
+    // its own model again.
+    void aComparisonSlideTrainsItsConfigurations()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.openPath(kDeck), QString());
+        LectureMode *lecture = w.lecture();
+        int single = -1, compare = -1;
+        for (int i = 0; i < lecture->deck().scenes.size(); ++i) {
+            const Scene &s = lecture->deck().scenes[i];
+            if (s.lab != QLatin1String("transformer")) continue;
+            if (s.extra.contains(QStringLiteral("compare"))) compare = i;
+            else if (single < 0) single = i;
+        }
+        QVERIFY2(single >= 0 && compare >= 0, "the shipped deck has a single and a comparison transformer slide");
+        QVERIFY(lecture->deck().scenes[compare].trainOnEnter);
+        lecture->enter();
+        QCOMPARE(lecture->show(single), QString());
+        auto *lab = qobject_cast<TransformerView *>(w.currentLab());
+        QVERIFY(lab);
+        QVERIFY(!lab->compareMode());
+        QVERIFY(lab->state() != TrainingLabView::State::Idle);
+        QCOMPARE(lecture->show(compare), QString());
+        QCOMPARE(w.currentLab(), lab);
+        QVERIFY(lab->compareMode());
+        QVERIFY(lab->comparing());
+        QCOMPARE(lab->comparePanel()->table()->rowCount(), 3);
+        QVERIFY(lab->state() == TrainingLabView::State::Running || lab->state() == TrainingLabView::State::Done);
+        if (lab->state() == TrainingLabView::State::Running) {
+            QTest::keyClick(&w, Qt::Key_Space);
+            QCOMPARE(lab->state(), TrainingLabView::State::Paused);
+            QVERIFY(lecture->header()->text().contains(QStringLiteral("space resumes")));
+            QTest::keyClick(&w, Qt::Key_Space);
+            QCOMPARE(lab->state(), TrainingLabView::State::Running);
+            lab->stop();
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(lab->state() == TrainingLabView::State::Done, 120000);
+        QCOMPARE(lab->comparePanel()->table()->rowCount(), 3);
+        QVERIFY(!lab->comparePanel()->running());
+        // back to the single model's slide: one model again, trained anew on entering
+        QCOMPARE(lecture->show(single), QString());
+        QVERIFY(!lab->compareMode());
+        QVERIFY(!lab->comparing());
+        QVERIFY(lab->state() == TrainingLabView::State::Running || lab->state() == TrainingLabView::State::Done);
+        QVERIFY(lab->runValues() == lecture->deck().scenes[single].values);
+        lab->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(lab->state() == TrainingLabView::State::Done, 120000);
         lecture->leave();
         lab->reset();
     }

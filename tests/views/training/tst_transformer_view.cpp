@@ -456,8 +456,9 @@ private Q_SLOTS:
         QVERIFY(view->tabs()->isVisible());
     }
 
-    // A comparison trained from the panel on its worker: a row per line, finished, held-out curves
-    // drawn; a bad line is refused in one line naming its configuration and key, nothing started.
+    // A comparison trained by the lab's Start on its worker: a row per line, finished, held-out
+    // curves drawn; a bad line is refused in one line naming its configuration and key, nothing
+    // started. The mode cannot be switched during the run.
     void compareRunsFromThePanel()
     {
         auto view = makeView(20);
@@ -468,20 +469,35 @@ private Q_SLOTS:
         panel->line(1)->setText(QStringLiteral("kv_heads=3"));
         panel->line(2)->clear();
         panel->line(3)->clear();
-        const QString err = panel->startCompare();
+        QVERIFY(!view->button(QStringLiteral("ghost"))->isVisibleTo(view.get()));
+        view->start();
+        QCOMPARE(view->state(), TrainingLabView::State::Idle);
+        const QString err = panel->status()->text();
         QVERIFY2(err.contains(QStringLiteral("configuration 2")) && err.contains(QStringLiteral("kv_heads")),
                  qPrintable(err));
         QVERIFY(!panel->running());
         panel->line(1)->setText(QStringLiteral("kv_heads=1"));
-        QVERIFY(panel->startCompare().isEmpty());
+        view->start();
+        QCOMPARE(view->state(), TrainingLabView::State::Running);
+        QVERIFY(view->comparing());
         QVERIFY(panel->running());
-        QVERIFY(!panel->compareButton()->isEnabled());
-        QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), kPatienceMs);
+        QVERIFY(!view->compareButton()->isEnabled());
+        QCOMPARE(view->stepsTotal(), 40);  // two configurations of 20 steps
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TrainingLabView::State::Done, kPatienceMs);
+        QVERIFY(!panel->running());
+        QVERIFY(view->compareButton()->isEnabled());
+        QCOMPARE(view->stepsDone(), 40);
         QCOMPARE(panel->table()->rowCount(), 2);
         for (int r = 0; r < 2; ++r)
             QCOMPARE(panel->table()->cell(r, CompareTable::StatusColumn), QStringLiteral("finished"));
         QCOMPARE(panel->lossChart()->heldoutPoints(0).size(), 2);  // steps 0 and 20
         QVERIFY(!panel->accuracyShown());  // induction: no exact answers
+        // an animation's frames: the curves as they were at a step, then all of them again
+        QCOMPARE(view->replaySteps(), 20);
+        view->showStep(10);
+        QCOMPARE(panel->lossChart()->heldoutPoints(0).size(), 1);
+        view->showStep(view->replaySteps());
+        QCOMPARE(panel->lossChart()->heldoutPoints(1).size(), 2);
         // a click on a configuration's row shows its attention maps in the curves' place
         QVERIFY(!panel->mapsShown());
         QTest::mouseClick(panel->table()->viewport(), Qt::LeftButton, {},
@@ -509,7 +525,8 @@ private Q_SLOTS:
             view->grab().save(dir + QStringLiteral("/transformer_compare.png"));
     }
 
-    // Stop ends a comparison after the current steps: every row says where it was cancelled.
+    // Pause holds a comparison (no step runs), Stop ends it after the current steps: every row says
+    // where it was cancelled. Reset empties the table.
     void compareStops()
     {
         auto view = makeView(100000);
@@ -519,7 +536,7 @@ private Q_SLOTS:
         panel->line(1)->clear();
         panel->line(2)->setText(QStringLiteral("window=4"));
         panel->line(3)->clear();
-        QVERIFY(panel->startCompare().isEmpty());
+        QCOMPARE(view->toggleTraining(), QStringLiteral("training"));  // a lecture's space
         // each configuration keeps its line's colour, the empty line skipped
         const auto swatchOf = [panel](int row) {
             return QColor(panel->table()->item(row, CompareTable::ConfigColumn)->icon().pixmap(8, 8).toImage().pixel(4, 4));
@@ -527,12 +544,38 @@ private Q_SLOTS:
         QCOMPARE(swatchOf(0), seriesColor(0));
         QCOMPARE(swatchOf(1), seriesColor(2));
         QTRY_VERIFY_WITH_TIMEOUT(panel->lossChart()->heldoutPoints(1).size() >= 1, kPatienceMs);
-        QVERIFY(panel->stopButton()->isEnabled());
-        panel->stop();
-        QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), kPatienceMs);
+        QCOMPARE(view->toggleTraining(), QStringLiteral("paused"));
+        QTRY_VERIFY_WITH_TIMEOUT(view->isHeld(), kPatienceMs);
+        QCOMPARE(view->toggleTraining(), QStringLiteral("training"));
+        QVERIFY(view->button(QStringLiteral("stop"))->isEnabled());
+        view->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TrainingLabView::State::Done, kPatienceMs);
+        QVERIFY(!panel->running());
         for (int r = 0; r < 2; ++r)
             QVERIFY2(panel->table()->cell(r, CompareTable::StatusColumn).startsWith(QStringLiteral("cancelled at step")),
                      qPrintable(panel->table()->cell(r, CompareTable::StatusColumn)));
+        view->reset();
+        QCOMPARE(panel->table()->rowCount(), 0);
+        QVERIFY(!view->comparing());
+    }
+
+    // An animation records the single run too: the loss curve up to the step and the replay's maps of
+    // that step, then the whole run again at the last frame.
+    void replayShowsAStep()
+    {
+        auto view = makeView(60);
+        QCOMPARE(view->startTraining(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view->isTrained(), kPatienceMs);
+        QCOMPARE(view->replaySteps(), 60);
+        QCOMPARE(int(view->chart()->losses().size()), 60);
+        const int points = view->chart()->heldoutPoints();
+        view->showStep(30);
+        QCOMPARE(int(view->chart()->losses().size()), 30);
+        QCOMPARE(view->chart()->heldoutPoints(), 2);  // steps 0 and 20
+        view->showStep(view->replaySteps());
+        QCOMPARE(int(view->chart()->losses().size()), 60);
+        QCOMPARE(view->chart()->heldoutPoints(), points);
+        QCOMPARE(view->chart()->replayStep(), -1);  // live again
     }
 };
 
