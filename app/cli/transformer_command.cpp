@@ -3,6 +3,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/progress_line.h"
 #include "core/io/atomic_file.h"
+#include "core/interpret/run_history.h"
 #include "core/model/model_file.h"
 #include "core/transformer/transformer_estimate.h"
 #include "core/transformer/transformer_json.h"
@@ -12,6 +13,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -68,9 +70,18 @@ int runTransformerTrain(const QStringList &given)
                      cores, cores);
         config.threads = cores;
     }
-    // No live snapshots: the command line prints only the final figures.
-    config.probeEvery = 0;
+    // No live snapshots: the command line prints only the final figures. A model file keeps a
+    // replay, as the window's would: about a hundred snapshots, evenly thinned (they change no number).
+    config.probeEvery = savePath.isEmpty() ? 0 : std::max(1, config.steps / int(ModelFile::kMaxReplay));
     config.probeSeconds = 0.0;
+    RunHistory<TransformerSnapshot> replay(ModelFile::kMaxReplay);
+    std::function<void(const TransformerSnapshot &)> onSnapshot;
+    if (!savePath.isEmpty())
+        onSnapshot = [&replay](const TransformerSnapshot &s) {
+            TransformerSnapshot kept = s;
+            kept.weights = nullptr;
+            replay.add(kept.step, std::move(kept));
+        };
     ProgressLine progress("training");
     // A run of minutes says so before it starts (on a terminal, every run does; the progress line follows).
     const double seconds = transformerExpectedSeconds(config, measuredFlopsPerSecond(config.dModel));
@@ -80,14 +91,16 @@ int runTransformerTrain(const QStringList &given)
     if (progress.enabled()) onStep = [&](const TransformerProgress &p) { progress.update(p.step, p.steps); };
     TransformerResult result;
     try {
-        result = trainTransformer(config, onStep);
+        result = trainTransformer(config, onStep, onSnapshot);
     } catch (const std::exception &e) {
         return failBadInput(QString::fromUtf8(e.what()));
     }
     if (!savePath.isEmpty()) {
         if (!result.model)
             return failBadInput(QStringLiteral("save: the run ended without a model, nothing written to '%1'").arg(savePath));
-        if (const std::string err = ModelFile::save(savePath.toStdString(), *result.model, result); !err.empty())
+        std::vector<TransformerSnapshot> snapshots;
+        for (std::size_t i = 0; i < replay.size(); ++i) snapshots.push_back(replay.value(i));
+        if (const std::string err = ModelFile::save(savePath.toStdString(), *result.model, result, snapshots); !err.empty())
             return failBadInput(QStringLiteral("save: %1").arg(QString::fromStdString(err)));
     }
     JsonWriter json;

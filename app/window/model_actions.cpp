@@ -59,7 +59,7 @@ QString ModelActions::saveModel(const QString &path)
     auto copy = std::make_shared<SavedModel>(std::move(*model));
     path_ = path;
     save_ = std::make_unique<SaveRun>([copy, file = path.toStdString()](RunControl &, SaveRun::Outbox &) {
-        if (const std::string err = ModelFile::save(file, copy->model, copy->run); !err.empty())
+        if (const std::string err = ModelFile::save(file, copy->model, copy->run, copy->replay); !err.empty())
             throw std::runtime_error(err);
         return 0;
     });

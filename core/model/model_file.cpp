@@ -14,8 +14,8 @@ namespace fb {
 
 namespace {
 
-constexpr const char *kTags[] = { "CONF", "SHAP", "VOCA", "PARM", "RUN_" };
-constexpr std::uint32_t kSections = 5;
+constexpr const char *kTags[] = { "CONF", "SHAP", "VOCA", "PARM", "RUN_", "REPL" };
+constexpr std::uint32_t sectionsOf(std::uint32_t version) { return version >= 4 ? 6 : 5; }
 constexpr std::size_t kMaxMessage = 4096;       // bytes of the run's message
 constexpr std::size_t kMaxSample = 1 << 20;     // bytes of the final snapshot's sample
 constexpr std::size_t kMaxLengthRows = 16;      // rows of the length table (6 today)
@@ -332,6 +332,31 @@ bool readRun(ByteReader &r, const TransformerConfig &c, const TransformerShape &
     return r.ok();
 }
 
+bool readReplay(ByteReader &r, const TransformerConfig &c, const TransformerShape &s, const TransformerResult &run,
+                std::vector<TransformerSnapshot> &out)
+{
+    std::size_t count = 0;
+    r.count(count, "the replay", ModelFile::kMaxReplay, 40);
+    out.resize(count);
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < count && r.ok(); ++i) {
+        TransformerSnapshot &snap = out[i];
+        if (!readSnapshot(r, c, s, snap)) return false;
+        r.f64(snap.accuracy, "a replay snapshot's accuracy");
+        r.f64(snap.trainAccuracy, "a replay snapshot's training accuracy");
+        if (snap.step > run.stepsDone)
+            return r.fail("a replay snapshot's step " + std::to_string(snap.step) + " is after the run's last ("
+                          + std::to_string(run.stepsDone) + ")");
+        if (i > 0 && snap.step < out[i - 1].step)
+            return r.fail("the replay's steps must ascend, got " + std::to_string(snap.step) + " after "
+                          + std::to_string(out[i - 1].step));
+        for (const Eigen::MatrixXf &m : snap.attention) bytes += std::size_t(m.size()) * 4;
+        if (bytes > ModelFile::kMaxReplayBytes)
+            return r.fail("the replay's maps exceed " + std::to_string(ModelFile::kMaxReplayBytes >> 20) + " MB");
+    }
+    return r.ok();
+}
+
 // A section's payload: tag, length, payload and CRC checked.
 bool section(ByteReader &r, const char *tag, std::string_view &payload)
 {
@@ -372,26 +397,58 @@ bool readSection(ByteReader &file, const char *tag, F &&read)
 
 } // namespace
 
-std::string ModelFile::encode(const TrainedTransformer &model, const TransformerResult &run)
+std::vector<std::size_t> ModelFile::thinReplay(const std::vector<TransformerSnapshot> &replay)
+{
+    std::vector<std::size_t> kept;
+    if (replay.empty()) return kept;
+    std::size_t largest = 1;
+    for (const TransformerSnapshot &s : replay) {
+        std::size_t bytes = 0;
+        for (const Eigen::MatrixXf &m : s.attention) bytes += std::size_t(m.size()) * 4;
+        largest = std::max(largest, bytes);
+    }
+    const std::size_t n = replay.size();
+    const std::size_t room = std::max<std::size_t>(1, std::min(kMaxReplay, kMaxReplayBytes / largest));
+    if (n <= room) {
+        for (std::size_t i = 0; i < n; ++i) kept.push_back(i);
+        return kept;
+    }
+    // room indices evenly over 0 .. n - 1, the first and the last included
+    for (std::size_t k = 0; k < room; ++k) {
+        const std::size_t i = room == 1 ? n - 1 : (k * (n - 1) + (room - 1) / 2) / (room - 1);
+        if (kept.empty() || kept.back() != i) kept.push_back(i);
+    }
+    return kept;
+}
+
+std::string ModelFile::encode(const TrainedTransformer &model, const TransformerResult &run,
+                              const std::vector<TransformerSnapshot> &replay)
 {
     ByteWriter out;
-    out.raw(kMagic).u32(kVersion).u32(kSections);
+    out.raw(kMagic).u32(kVersion).u32(sectionsOf(kVersion));
     auto add = [&](const char *tag, const ByteWriter &payload) {
         const std::string tagged = std::string(tag, 4) + payload.bytes();
         out.raw(std::string_view(tag, 4)).u32(std::uint32_t(payload.bytes().size())).raw(payload.bytes());
         out.u32(crc32(tagged));
     };
-    ByteWriter conf, shape, vocab, params, result;
+    ByteWriter conf, shape, vocab, params, result, history;
     writeConfig(conf, model.config);
     writeShape(shape, model.shape);
     writeVocabulary(vocab, model.config.task == TransformerTask::Text ? model.corpus.get() : nullptr);
     writeParams(params, model.params);
     writeRun(result, run);
+    const std::vector<std::size_t> kept = thinReplay(replay);
+    history.u32(std::uint32_t(kept.size()));
+    for (std::size_t i : kept) {
+        writeSnapshot(history, replay[i]);
+        history.f64(replay[i].accuracy).f64(replay[i].trainAccuracy);
+    }
     add(kTags[0], conf);
     add(kTags[1], shape);
     add(kTags[2], vocab);
     add(kTags[3], params);
     add(kTags[4], result);
+    add(kTags[5], history);
     return out.take();
 }
 
@@ -406,8 +463,8 @@ std::string ModelFile::decode(std::string_view bytes, SavedModel &out)
         return "it is a model file of version " + std::to_string(version) + "; this FullBand reads versions 1 to "
                + std::to_string(kVersion);
     if (!file.u32(sections, "the section count")) return file.error();
-    if (sections != kSections)
-        return "the section count must be " + std::to_string(kSections) + " in version " + std::to_string(version)
+    if (sections != sectionsOf(version))
+        return "the section count must be " + std::to_string(sectionsOf(version)) + " in version " + std::to_string(version)
                + ", got " + std::to_string(sections);
     SavedModel m;
     const bool read = readSection(file, kTags[0], [&](ByteReader &r) { return readConfig(r, m.model.config, version); })
@@ -415,7 +472,10 @@ std::string ModelFile::decode(std::string_view bytes, SavedModel &out)
         && readSection(file, kTags[2],
                        [&](ByteReader &r) { return readVocabulary(r, m.model.config, m.model.shape, m.model.corpus); })
         && readSection(file, kTags[3], [&](ByteReader &r) { return readParams(r, m.model.shape, m.model.params); })
-        && readSection(file, kTags[4], [&](ByteReader &r) { return readRun(r, m.model.config, m.model.shape, m.run, version); });
+        && readSection(file, kTags[4], [&](ByteReader &r) { return readRun(r, m.model.config, m.model.shape, m.run, version); })
+        && (version < 4 || readSection(file, kTags[5], [&](ByteReader &r) {
+                return readReplay(r, m.model.config, m.model.shape, m.run, m.replay);
+            }));
     if (!read) return file.error();
     if (file.remaining() != 0)
         return "it has " + std::to_string(file.remaining()) + " bytes after its last section";
@@ -423,9 +483,10 @@ std::string ModelFile::decode(std::string_view bytes, SavedModel &out)
     return {};
 }
 
-std::string ModelFile::save(const std::string &path, const TrainedTransformer &model, const TransformerResult &run)
+std::string ModelFile::save(const std::string &path, const TrainedTransformer &model, const TransformerResult &run,
+                            const std::vector<TransformerSnapshot> &replay)
 {
-    return writeFileAtomically(path, encode(model, run));
+    return writeFileAtomically(path, encode(model, run, replay));
 }
 
 std::string ModelFile::load(const std::string &path, SavedModel &out)

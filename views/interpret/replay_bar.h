@@ -27,6 +27,7 @@ public:
     void clear();
     bool live() const { return live_; }
     int framesKept() const { return int(history_.size()); }
+    const Frame &frame(int i) const { return history_.value(std::size_t(i)); }  // 0 .. framesKept() - 1, oldest first
     QSlider *slider() const { return slider_; }
     // Moves the slider to the frame at or before step (tests, the lecture).
     void showStep(int step);

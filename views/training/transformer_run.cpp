@@ -23,7 +23,14 @@ TransformerRun::TransformerRun(TransformerConfig config, double pace)
             },
             [&out, task = config.task](const TransformerSnapshot &s) {
                 std::shared_ptr<const TransformerFrame> f = makeFrame(s, task);
-                out.publish([&](Pending &u) { u.frame = std::move(f); });
+                out.publish([&](Pending &u) {
+                    if (u.frame) u.history.push_back(std::move(u.frame));  // every frame reaches the replay
+                    u.frame = std::move(f);
+                    if (s.weights) {
+                        u.weights = s.weights;
+                        u.weightsStep = s.step;
+                    }
+                });
             },
             &control);
         r.curve.clear();  // the view has every loss from take()
@@ -41,10 +48,17 @@ TransformerRun::TransformerRun(SavedModel saved)
         TransformerResult r = std::move(file->run);
         r.model = model;
         std::shared_ptr<TransformerFrame> f = makeFrame(r.finalSnapshot, model->config.task);
-        if (model->corpus) f->weights = model;
+        std::vector<std::shared_ptr<const TransformerFrame>> history;
+        for (const TransformerSnapshot &snap : file->replay)
+            if (snap.step < r.finalSnapshot.step) history.push_back(makeFrame(snap, model->config.task));
         out.publish([&](Pending &u) {
             u.losses = std::move(r.curve);
             u.frame = std::move(f);
+            u.history = std::move(history);
+            if (model->corpus) {
+                u.weights = model;
+                u.weightsStep = r.bestStep;
+            }
         });
         r.curve.clear();
         return r;
@@ -66,7 +80,9 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     f->accuracy = snap.accuracy;
     f->trainAccuracy = snap.trainAccuracy;
     f->sample = snap.sample;
-    f->weights = snap.weights;
+    auto source = std::make_shared<TransformerSnapshot>(snap);
+    source->weights = nullptr;
+    f->snapshot = std::move(source);
     HeatmapGridData &m = f->maps;
     m.title = QStringLiteral("Attention on the probe sequence, step %1").arg(snap.step);
     m.masked = true;
@@ -106,6 +122,9 @@ TransformerRun::Update TransformerRun::take()
     Update u;
     u.losses = std::move(t.update.losses);
     u.frame = std::move(t.update.frame);
+    u.history = std::move(t.update.history);
+    u.weights = std::move(t.update.weights);
+    u.weightsStep = t.update.weightsStep;
     u.result = std::move(t.result);
     u.error = std::move(t.error);
     return u;

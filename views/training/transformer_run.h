@@ -31,7 +31,7 @@ struct TransformerFrame {
     double accuracy = TransformerSnapshot::nan;       // the answer tasks: held-out accuracy at heldoutStep
     double trainAccuracy = TransformerSnapshot::nan;  // modular-addition: on the training pairs
     std::string sample;
-    std::shared_ptr<const TrainedTransformer> weights;  // text: the weights at this step, for writing
+    std::shared_ptr<const TransformerSnapshot> snapshot;  // what it was made of, without weights (a model file's replay)
 };
 
 // What the lab draws of a parameter change: the sizes and the untrained model's maps (if any).
@@ -45,6 +45,13 @@ public:
     struct Update {
         std::vector<double> losses;                    // new training losses, in step order
         std::shared_ptr<const TransformerFrame> frame; // the newest snapshot since the last take (or null)
+        // the frames before it since the last take, oldest first (a model file's run: its replay):
+        // the replay keeps every frame, the maps show the newest
+        std::vector<std::shared_ptr<const TransformerFrame>> history;
+        // text with config.snapshotWeights: the newest weights (frames keep none: the replay would
+        // hold a copy of the model per frame), and their step
+        std::shared_ptr<const TrainedTransformer> weights;
+        int weightsStep = -1;
         std::optional<TransformerResult> result;       // once, after the run ended
         std::string error;                             // once, if the trainer threw
     };
@@ -81,6 +88,9 @@ private:
     struct Pending {
         std::vector<double> losses;
         std::shared_ptr<const TransformerFrame> frame;
+        std::vector<std::shared_ptr<const TransformerFrame>> history;
+        std::shared_ptr<const TrainedTransformer> weights;
+        int weightsStep = -1;
     };
     using Run = BackgroundRun<Pending, TransformerResult>;
 

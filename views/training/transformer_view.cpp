@@ -340,8 +340,8 @@ QString TransformerView::beginRun()
     else if (const std::string err = transformerFrom(values(), c); !err.empty()) return QString::fromStdString(err);
     run_.reset();
     config_ = std::move(c);
-    config_.probeEvery = 0;         // snapshots by time only:
-    config_.probeSeconds = 0.08;    // about 12 a second, whatever the model's speed
+    config_.probeEvery = config_.evalEvery;  // a snapshot at every held-out evaluation (a short run's
+    config_.probeSeconds = 0.08;             // replay too) and about 12 a second, whatever the speed
     config_.snapshotWeights = true;  // the writing panel writes with the newest
     clearLive();
     const int V = saved ? saved->run.vocab : transformerVocabulary(config_);
@@ -380,6 +380,9 @@ std::optional<SavedModel> TransformerView::modelToSave() const
     s.run = *result_;
     s.run.model = nullptr;
     s.run.curve = chart_->losses();  // the run hands its losses over step by step
+    const ReplayBar *replay = interpret_->replay();
+    for (int i = 0; i < replay->framesKept(); ++i)
+        if (const auto &f = replay->frame(i); f && f->snapshot) s.replay.push_back(*f->snapshot);
     return s;
 }
 
@@ -441,6 +444,13 @@ bool TransformerView::pullRun()
     if (!run_) return true;
     TransformerRun::Update u = run_->take();
     chart_->appendLosses(u.losses);
+    for (const auto &earlier : u.history) {  // every frame is kept for the replay, its held-out point drawn
+        interpret_->recordFrame(earlier);
+        if (earlier->heldoutStep >= 0)
+            chart_->appendHeldout(earlier->heldoutStep, earlier->heldoutLoss, earlier->secondHalfLoss, earlier->accuracy,
+                                  earlier->trainAccuracy);
+    }
+    if (u.weights) writing_->setModel(u.weights, tr("the weights at step %1").arg(u.weightsStep));
     if (u.frame) {
         const TransformerFrame &f = *u.frame;
         interpret_->recordFrame(u.frame);
@@ -461,7 +471,7 @@ bool TransformerView::pullRun()
             for (double s : layer)
                 if (std::isfinite(s) && !(bestScore_ >= s)) bestScore_ = s;
         if (!f.sample.empty()) writing_->showSample(tr("Sample at step %1: ").arg(f.step) + QString::fromStdString(f.sample));
-        if (f.weights) writing_->setModel(f.weights, tr("the weights at step %1").arg(f.step));
+
     }
     if (u.result) {
         result_ = std::move(u.result);

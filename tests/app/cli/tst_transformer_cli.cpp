@@ -1,6 +1,7 @@
 // `fullband train --set model=transformer` as a script runs it: the built binary (FULLBAND_BIN), one
 // JSON object on stdout, and one stderr line naming the key with exit code 2 for bad values.
 // Runs are a few steps of small models: seconds each, also under the sanitizers.
+#include "core/model/model_file.h"
 #include "support/cli_process.h"
 
 #include <QJsonArray>
@@ -242,6 +243,14 @@ private Q_SLOTS:
         QCOMPARE(config.value(QStringLiteral("weight_decay")).toDouble(), 0.1);  // the text task's default
         QCOMPARE(config.value(QStringLiteral("layers")).toInt(), 1);             // a key given wins
         QVERIFY(QFileInfo(model).size() > 0);
+        // the file keeps a replay, as the window's does: here a snapshot of every step (30 < 96), the
+        // untrained model's and the final one
+        fb::SavedModel saved;
+        QCOMPARE(fb::ModelFile::load(model.toStdString(), saved), std::string());
+        QVERIFY2(saved.replay.size() >= 31 && saved.replay.size() <= 32, qPrintable(QString::number(saved.replay.size())));
+        QCOMPARE(saved.replay.front().step, 0);
+        QCOMPARE(saved.replay.back().step, 30);
+        for (std::size_t i = 1; i < saved.replay.size(); ++i) QVERIFY(saved.replay[i].step >= saved.replay[i - 1].step);
 
         const Run g = fb::test::runFullband({ QStringLiteral("generate"), model, QStringLiteral("--prompt"),
                                               QStringLiteral("A2[\"la"), QStringLiteral("--chars"), QStringLiteral("50"),

@@ -4,6 +4,8 @@
 #include "app/window/main_window.h"
 #include "app/window/model_actions.h"
 #include "views/training/transformer_loss_chart.h"
+#include "views/interpret/interpret_tabs.h"
+#include "views/interpret/replay_bar.h"
 #include "views/training/transformer_view.h"
 #include "views/writing/writing_panel.h"
 #include "core/lab/lab.h"
@@ -207,6 +209,12 @@ private Q_SLOTS:
         QCOMPARE(opened.at(2).at(0).toString(), QString());
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, 120000);
         QVERIFY(view->chart()->losses() == losses);
+        // the model file kept the run's replay (a snapshot at every held-out evaluation at least): the
+        // slide holds the frame of step 10, as it was trained
+        QVERIFY(view->interpret()->replay()->framesKept() >= 3);
+        QVERIFY(!view->interpret()->replay()->live());
+        QCOMPARE(view->chart()->replayStep(), 10);
+        QVERIFY(view->maps()->data().title.endsWith(QStringLiteral("step 10")));
         // and one naming a damaged file: its one line, the lab as it was
         const QString badSlide = dir.filePath(QStringLiteral("bad-slide.fullband"));
         {

@@ -89,6 +89,16 @@ void putU32(std::string &s, std::size_t at, std::uint32_t v)
     for (int k = 0; k < 4; ++k) s[at + std::size_t(k)] = char((v >> (8 * k)) & 0xff);
 }
 
+// A version-4 file as version 3 wrote it: without the REPL section (the last), 5 sections.
+std::string withoutReplay(const std::string &bytes, std::uint32_t version = 3)
+{
+    const auto [offset, length] = findSection(bytes, "REPL");
+    std::string old = bytes.substr(0, offset - 8) + bytes.substr(offset + length + 4);
+    putU32(old, 8, version);
+    putU32(old, 12, 5);
+    return old;
+}
+
 } // namespace
 
 class TestModelFile : public QObject {
@@ -196,9 +206,9 @@ private Q_SLOTS:
         refused("", { "not a FullBand model file" });
         refused("hello, world\n", { "not a FullBand model file" });
         refused(std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'), { "not a FullBand model file" });
-        std::string v4 = textBytes_;
-        putU32(v4, 8, 4);
-        refused(v4, { "version 4", "reads versions 1 to 3" });
+        std::string v5 = textBytes_;
+        putU32(v5, 8, 5);
+        refused(v5, { "version 5", "reads versions 1 to 4" });
         std::string v0 = textBytes_;
         putU32(v0, 8, 0);
         refused(v0, { "version 0" });
@@ -213,7 +223,7 @@ private Q_SLOTS:
     void versionOneAndOptions()
     {
         const std::string v2 = ModelFile::encode(*inductionRun_.model, inductionRun_);
-        std::string v1 = rewriteSection(v2, "CONF", [](std::string &p) { p.resize(145); });
+        std::string v1 = rewriteSection(withoutReplay(v2), "CONF", [](std::string &p) { p.resize(145); });
         // without version 3's accuracies at the end of RUN_ (4 doubles and 2 per held-out point)
         const std::size_t accuracies = 8 * (4 + 2 * inductionRun_.heldoutCurve.size());
         v1 = rewriteSection(v1, "RUN_", [&](std::string &p) { p.resize(p.size() - accuracies); });
@@ -239,8 +249,7 @@ private Q_SLOTS:
         QCOMPARE(opts.model.config.pos, PositionalScheme::Alibi);
         QCOMPARE(opts.model.shape.window, 3);
         QCOMPARE(ModelFile::encode(opts.model, opts.run), bytes);
-        std::string old = bytes;
-        putU32(old, 8, 1);
+        std::string old = withoutReplay(bytes, 1);
         old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(145); });
         refused(old, { "pos" });
 
@@ -259,12 +268,77 @@ private Q_SLOTS:
         QCOMPARE(answers.run.heldoutCurve.back().accuracy, sorted.heldoutCurve.back().accuracy);
     }
 
+    // Version 4 keeps the run's replay: every snapshot's maps and figures read back bit for bit, the
+    // file written again from them the same; a version-3 file (no replay) reads with none. Hostile
+    // replays (too many, steps descending or after the run) are refused.
+    void replay()
+    {
+        TransformerConfig c = tinyInduction();
+        c.probeEvery = 1;
+        c.probeSeconds = 0.0;
+        std::vector<TransformerSnapshot> snaps;
+        const TransformerResult run = trainTransformer(c, {}, [&](const TransformerSnapshot &s) { snaps.push_back(s); });
+        QVERIFY(run.model);
+        QVERIFY(snaps.size() >= 4);
+        const std::string bytes = ModelFile::encode(*run.model, run, snaps);
+        SavedModel back;
+        QCOMPARE(ModelFile::decode(bytes, back), std::string());
+        QCOMPARE(back.replay.size(), snaps.size());
+        for (std::size_t i = 0; i < snaps.size(); ++i) {
+            QCOMPARE(back.replay[i].step, snaps[i].step);
+            QCOMPARE(back.replay[i].attention.size(), snaps[i].attention.size());
+            for (std::size_t m = 0; m < snaps[i].attention.size(); ++m)
+                QVERIFY(back.replay[i].attention[m] == snaps[i].attention[m]);  // bit for bit
+            QCOMPARE(back.replay[i].heldoutStep, snaps[i].heldoutStep);
+        }
+        QCOMPARE(ModelFile::encode(back.model, back.run, back.replay), bytes);
+        SavedModel v3;
+        QCOMPARE(ModelFile::decode(withoutReplay(bytes), v3), std::string());
+        QVERIFY(v3.replay.empty());
+        QCOMPARE(v3.run.stepsDone, run.stepsDone);
+
+        std::vector<TransformerSnapshot> reversed(snaps.rbegin(), snaps.rend());
+        refused(ModelFile::encode(*run.model, run, reversed), { "replay's steps must ascend" });
+        std::vector<TransformerSnapshot> late = snaps;
+        late.back().step = c.steps;  // allowed by the configuration ...
+        TransformerResult shortRun = run;
+        shortRun.stepsDone = c.steps - 1;  // ... but after the run's last step
+        shortRun.curve.resize(std::size_t(shortRun.stepsDone));
+        refused(ModelFile::encode(*run.model, shortRun, late), { "after the run's last" });
+        refused(rewriteSection(bytes, "REPL", [](std::string &p) { putU32(p, 0, 97); }), { "replay must hold at most 96" });
+    }
+
+    // A long replay is thinned evenly to at most 96 snapshots, the first and the last kept; large maps
+    // to at most 32 MB of them.
+    void replayThinning()
+    {
+        std::vector<TransformerSnapshot> many(200);
+        for (int i = 0; i < 200; ++i) {
+            many[std::size_t(i)].step = i;
+            many[std::size_t(i)].attention = { Eigen::MatrixXf::Zero(4, 4) };
+        }
+        std::vector<std::size_t> kept = ModelFile::thinReplay(many);
+        QCOMPARE(kept.size(), ModelFile::kMaxReplay);
+        QCOMPARE(kept.front(), std::size_t(0));
+        QCOMPARE(kept.back(), std::size_t(199));
+        for (std::size_t i = 1; i < kept.size(); ++i) {
+            QVERIFY(kept[i] > kept[i - 1]);
+            QVERIFY(kept[i] - kept[i - 1] <= 3);  // evenly: 199 / 95 ~ 2.1
+        }
+        for (auto &s : many) s.attention = { Eigen::MatrixXf::Zero(512, 512) };  // 1 MB each
+        kept = ModelFile::thinReplay(many);
+        QCOMPARE(kept.size(), std::size_t(32));
+        QCOMPARE(kept.back(), std::size_t(199));
+        QCOMPARE(ModelFile::thinReplay(std::vector<TransformerSnapshot>(5)).size(), std::size_t(5));
+        QVERIFY(ModelFile::thinReplay({}).empty());
+    }
+
     // Every prefix of the file is refused (sampled every few bytes, and around each section's start).
     void truncated()
     {
         for (std::size_t n = 0; n < textBytes_.size(); n += (n < 64 ? 1 : 97))
             refused(textBytes_.substr(0, n), {});
-        refused(textBytes_.substr(0, textBytes_.size() - 1), { "RUN_", "truncated" });
+        refused(textBytes_.substr(0, textBytes_.size() - 1), { "REPL", "truncated" });
         refused(textBytes_ + "x", { "1 bytes after its last section" });
     }
 
