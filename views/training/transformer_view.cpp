@@ -7,7 +7,9 @@
 #include "views/widgets/heatmap_grid.h"
 #include "views/interpret/head_ablation_panel.h"
 #include "views/interpret/interpret_tabs.h"
+#include "views/interpret/offset_profile_chart.h"
 #include "views/interpret/replay_bar.h"
+#include "views/interpret/value_grid.h"
 #include "views/training/length_table.h"
 #include "views/widgets/readout_panel.h"
 #include "views/training/training_control_bar.h"
@@ -86,6 +88,10 @@ TransformerView::TransformerView(QWidget *parent)
     below->addWidget(chart_, 3);
     below->addWidget(lengths_, 2);
     registerExportable(chart_);
+    // The model taken apart, for slides too: the heads' ablation grid, the logit lens, the offsets.
+    registerExportable(interpret_->ablation()->grid());
+    registerExportable(interpret_->lens());
+    registerExportable(interpret_->offsets());
     chartArea()->addWidget(belowBox, 1);
     belowBox_ = belowBox;
     connect(tabs_, &QTabWidget::currentChanged, belowBox,

@@ -2,6 +2,8 @@
 // event loop runs; the attention maps change while it trains (snapshots drawn live), pause parks
 // the worker, and at the end the length table and the induction scores are shown. Tiny sizes, so
 // that it takes seconds, also under the sanitizers.
+#include <QSet>
+#include "views/widgets/exportable.h"
 #include "views/interpret/head_ablation_panel.h"
 #include "views/interpret/interpret_tabs.h"
 #include "views/interpret/offset_profile_chart.h"
@@ -202,6 +204,22 @@ private Q_SLOTS:
         HeadAblationPanel *panel = tabs->ablation();
         QCOMPARE(int(panel->grid()->data().values.size()), 1);  // 1 layer x 2 heads
         QCOMPARE(int(panel->grid()->data().values[0].size()), 2);
+        // Export chart offers the pages too: the ablation grid, the logit lens and the offsets, each
+        // drawn (not blank) at a slide's size
+        QStringList titles;
+        for (Exportable *e : view->exportables()) titles << e->exportTitle();
+        QCOMPARE(titles.size(), 7);
+        QCOMPARE(view->exportables()[2], static_cast<Exportable *>(panel->grid()));
+        QCOMPARE(view->exportables()[3], static_cast<Exportable *>(tabs->lens()));
+        QCOMPARE(view->exportables()[4], static_cast<Exportable *>(tabs->offsets()));
+        QCOMPARE(view->compareChartIndex(), 5);
+        for (int i = 2; i <= 4; ++i) {
+            const QImage image = view->exportables()[i]->renderImage(QSize(800, 500));
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 7)
+                for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+            QVERIFY2(colours.size() > 5, qPrintable(titles[i]));
+        }
 
         QTest::mouseClick(view->maps(), Qt::LeftButton, {}, view->maps()->panelRect(1).center().toPoint());
         QCOMPARE(int(panel->heads().size()), 1);
