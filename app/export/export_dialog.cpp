@@ -17,6 +17,8 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 
+#include <algorithm>
+
 namespace fb {
 
 ExportDialog::ExportDialog(LabView *lab, std::function<QString(const ExportDialog &)> saver, QWidget *parent)
@@ -28,6 +30,7 @@ ExportDialog::ExportDialog(LabView *lab, std::function<QString(const ExportDialo
     auto *form = new QFormLayout(this);
     chart_ = new QComboBox;
     for (Exportable *e : lab->exportables()) chart_->addItem(e->exportTitle());
+    chart_->setCurrentIndex(std::clamp(lab->preferredExportable(), 0, std::max(0, chart_->count() - 1)));
     form->addRow(tr("Chart"), chart_);
 
     QSettings settings;

@@ -200,13 +200,13 @@ void LectureMode::updateHeader()
     // The deck's title too, unless the slide's own is long: the header stays one or two lines.
     if (!deck_.title.isEmpty() && text.size() + deck_.title.size() <= 70)
         text += QStringLiteral("   ·   ") + deck_.title;
-    if (player_->isActive() && player_->isPaused()) text += tr("   ·   ⏸ paused (space plays)");
+    if (player_->isActive() && player_->isPaused()) text += tr("   ·   paused (space plays)");
     // A training slide says what space does now.
     if (const TrainingLabView *trainer = currentTrainer()) {
         switch (trainer->state()) {
         case TrainingLabView::State::Idle: text += tr("   ·   space trains"); break;
         case TrainingLabView::State::Running: text += tr("   ·   space pauses"); break;
-        case TrainingLabView::State::Paused: text += tr("   ·   ⏸ paused (space resumes)"); break;
+        case TrainingLabView::State::Paused: text += tr("   ·   paused (space resumes)"); break;
         case TrainingLabView::State::Stopping: break;
         case TrainingLabView::State::Done: text += tr("   ·   space trains again"); break;
         }

@@ -22,6 +22,7 @@ void writeCompareJson(JsonWriter &json, const std::vector<CompareRow> &rows, int
             .field("kv_cache_bytes", r.kv.cacheBytes)
             .field("ms_per_step", r.msPerStep)
             .field("heldout_loss", r.heldoutLoss)
+            .field("second_half_loss", r.secondHalfLoss)
             .field("accuracy", r.accuracy)
             .field("sink_share", r.sinkShare);
         json.key("sink_share_by_head").beginArray();
@@ -29,7 +30,12 @@ void writeCompareJson(JsonWriter &json, const std::vector<CompareRow> &rows, int
         json.endArray();
         json.key("heldout_curve").beginArray();
         for (const auto &p : r.heldoutCurve)
-            json.beginObject().field("step", p.step).field("loss", p.loss).field("accuracy", p.accuracy).endObject();
+            json.beginObject()
+                .field("step", p.step)
+                .field("loss", p.loss)
+                .field("second_half_loss", p.secondHalfLoss)
+                .field("accuracy", p.accuracy)
+                .endObject();
         json.endArray();
         json.field("steps", r.config.steps)
             .field("steps_done", r.stepsDone)

@@ -8,6 +8,8 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 
 namespace fb {
 
@@ -31,6 +33,7 @@ CompareRow compareRow(const CompareEntry &entry, const TransformerResult &r)
     row.flopsPerStep = r.flopsPerStep;
     row.msPerStep = r.msPerStep;
     row.heldoutLoss = r.heldoutLoss;
+    row.secondHalfLoss = r.secondHalfLoss;
     row.accuracy = r.accuracy;
     row.sinkShare = r.sinkShare;
     row.sinkShareByHead = r.sinkShareByHead;
@@ -52,11 +55,10 @@ std::vector<CompareRow> trainComparison(const std::vector<CompareEntry> &entries
     const int n = int(entries.size());
     std::vector<CompareRow> rows(entries.size());
     if (n == 0) return rows;
-    const int together = std::clamp(threads, 1, n);
-    const int each = std::max(1, threads / together);
-    auto trainOne = [&](int i) {
+    auto trainOne = [&](int i, int each, bool cpuClock) {
         TransformerConfig config = entries[std::size_t(i)].config;
         config.threads = each;
+        config.cpuClock = cpuClock;
         std::function<void(const TransformerProgress &)> step;
         if (onStep) step = [&onStep, i](const TransformerProgress &p) { onStep(i, p); };
         std::function<void(const TransformerSnapshot &)> snap;
@@ -64,15 +66,37 @@ std::vector<CompareRow> trainComparison(const std::vector<CompareEntry> &entries
         TransformerResult r = trainTransformer(config, step, snap, control);
         rows[std::size_t(i)] = compareRow(entries[std::size_t(i)], r);
     };
-    if (together == 1) {
-        for (int i = 0; i < n; ++i) trainOne(i);
+    // Fewer configurations than cores: each gets its share of them (oneTBB). More: every one trains
+    // at the same time on a thread of its own and the system shares the cores between them by turns,
+    // so the curves grow together (not two at once and the rest waiting); their steps are timed by
+    // their threads' CPU clocks, so ms/step is each one's own cost, not the time it waited.
+    if (n > threads) {
+        std::vector<std::thread> workers;
+        workers.reserve(std::size_t(n));
+        std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            workers.emplace_back([&, i] {
+                try {
+                    trainOne(i, 1, true);
+                } catch (...) {
+                    errors[std::size_t(i)] = std::current_exception();
+                }
+            });
+        for (std::thread &w : workers) w.join();
+        for (const std::exception_ptr &e : errors)
+            if (e) std::rethrow_exception(e);
         return rows;
     }
-    tbb::task_arena arena(together);
+    const int each = std::max(1, threads / n);
+    if (n == 1) {
+        trainOne(0, each, false);
+        return rows;
+    }
+    tbb::task_arena arena(n);
     arena.execute([&] {
         tbb::parallel_for(tbb::blocked_range<int>(0, n, 1),
                           [&](const tbb::blocked_range<int> &r) {
-                              for (int i = r.begin(); i < r.end(); ++i) trainOne(i);
+                              for (int i = r.begin(); i < r.end(); ++i) trainOne(i, each, each == 1);
                           },
                           tbb::simple_partitioner());
     });

@@ -2,18 +2,17 @@
 // Trains the configurations of a comparison (core/compare/compare_config.h) on the same task, seed
 // and data, and reports a row per configuration for the table, the charts and `fullband compare`.
 //
-// Sharing the cores: up to `threads` configurations train at the same time, one worker each (a
-// oneTBB arena of min(threads, configurations) threads, one task per configuration); a configuration
-// gets threads / that many threads of its own (so one configuration alone uses them all). At the
-// transformer lab's sizes one training on one thread wastes nothing to synchronisation, so running
-// configurations side by side finishes first on two cores (a training's steps are too small to
-// split well over two threads). The numbers do not depend on it: every training is deterministic
-// whatever its thread count (core/transformer/transformer_trainer.h); only ms/step does, since
-// trainings running together share the memory bandwidth. Measured on two cores (induction
-// defaults, 300 steps, a quiet machine): one training took 14.9 ms/step on one thread and 9.8 on two
-// (1.5x); two configurations took 5.7 s side by side against 10.4 s one after the other on one
-// thread (about 6.9 s at 1.5x on two). With another program busy on the cores: 24.6 against 36.9
-// ms/step, 10.3 s against 15.6 s.
+// Sharing the cores: with no more configurations than `threads`, they train at the same time, one
+// oneTBB worker each (an arena of that many threads), a configuration getting threads / n threads of
+// its own (so one configuration alone uses them all). With more configurations than threads, every
+// one trains at the same time on a thread of its own and the system shares the cores between them
+// by turns, so all curves grow together. The numbers do not depend on it: every training is
+// deterministic whatever its thread count (core/transformer/transformer_trainer.h). ms/step of a
+// configuration on one thread is its steps' CPU time on that thread (TransformerConfig::cpuClock):
+// its own cost, not the time it waited for a core; trainings running together still share the
+// memory bandwidth. Measured on two cores (induction defaults, 300 steps, a quiet machine): one
+// training took 14.9 ms/step on one thread and 9.8 on two (1.5x); two configurations took 5.7 s side
+// by side against 10.4 s one after the other on one thread.
 
 #include "core/compare/compare_config.h"
 #include "core/compare/kv_footprint.h"
@@ -37,6 +36,7 @@ struct CompareRow {
     KvFootprint kv;          // at inference (kvFootprint)
     double msPerStep = nan;
     double heldoutLoss = nan;
+    double secondHalfLoss = nan;  // induction tasks: the held-out loss on the repeat
     double accuracy = nan;   // NaN unless the task has exact answers
     double sinkShare = nan;
     std::vector<std::vector<double>> sinkShareByHead;  // [layer][head]

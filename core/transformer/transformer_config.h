@@ -91,6 +91,10 @@ struct TransformerConfig {
     double clip = 0.0;       // clip the gradient's 2-norm like torch.nn.utils.clip_grad_norm_; 0 = off
     double divergeLoss = 0.0;  // a step loss above this stops the run as diverged; 0 = 10 ln V
     int threads = 1;         // worker threads of one training (oneTBB); the result does not depend on it
+    // threads = 1 only: time the steps by the thread's CPU clock, not the wall clock, so ms/step is
+    // the step's own cost where trainings share the cores by turns (a comparison of more
+    // configurations than cores). Changes no number but ms/step.
+    bool cpuClock = false;
     // What the trainer reports while it runs.
     int evalEvery = 100;     // held-out loss every this many steps (0 = only at the end)
     int evalSequences = 0;   // held-out sequences (0 = 4 * batch, as the reference)

@@ -14,11 +14,22 @@
 #include "core/transformer/transformer_tasks.h"
 
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
 namespace fb {
+
+namespace {
+// This thread's CPU time (what its steps cost, whoever else shares the core).
+double threadCpuSeconds()
+{
+    timespec t {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+} // namespace
 
 namespace {
 
@@ -165,6 +176,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         keep(0);
     }
     if (onSnapshot) takeSnapshot(0);
+    const bool cpuClock = c.cpuClock && c.threads == 1;
     for (int step = 1; step <= c.steps; ++step) {
         if (pauseOrStop(control, pausedFor)) {
             result.status = TrainStatus::Cancelled;
@@ -172,6 +184,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
             break;
         }
         const Clock::time_point stepStart = Clock::now();
+        const double cpuStart = cpuClock ? threadCpuSeconds() : 0.0;
         tasks.drawTraining(dataRng, batch);
         const double loss = net.forward(ws, batch, tables, mode, passes);
         if (!std::isfinite(loss) || loss > limit) {
@@ -187,7 +200,7 @@ TransformerResult trainTransformer(const TransformerConfig &config,
             break;
         }
         result.curve.push_back(loss);
-        result.seconds += seconds(Clock::now() - stepStart);
+        result.seconds += cpuClock ? threadCpuSeconds() - cpuStart : seconds(Clock::now() - stepStart);
         if (taken.fault == StepFault::WeightNotFinite) {
             diverge(step, "its Adam update made a weight non-finite");
             break;

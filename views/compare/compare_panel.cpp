@@ -135,6 +135,11 @@ int ComparePanel::longestRun() const
     return steps;
 }
 
+void ComparePanel::expectAnswers(bool exactAnswers)
+{
+    if (!running() && rows_.empty()) setAccuracyKnown(exactAnswers);
+}
+
 void ComparePanel::setPaused(bool paused)
 {
     if (job_) job_->setPaused(paused);
@@ -176,10 +181,12 @@ void ComparePanel::showStep(int step)
         QList<QPointF> loss, accuracy;
         for (const auto &p : r.heldoutCurve)
             if (p.step <= step) {
-                loss.append(QPointF(p.step, p.loss));
+                loss.append(QPointF(p.step, repeat_ ? p.secondHalfLoss : p.loss));
                 accuracy.append(QPointF(p.step, p.accuracy));
             }
-        loss_->setCurves(i, std::vector<double>(r.curve.begin(), r.curve.begin() + std::ptrdiff_t(n)), loss);
+        loss_->setCurves(i, repeat_ ? std::vector<double>()
+                                    : std::vector<double>(r.curve.begin(), r.curve.begin() + std::ptrdiff_t(n)),
+                         loss);
         accuracy_->setCurves(i, {}, accuracy);
     }
 }
@@ -227,9 +234,13 @@ void ComparePanel::startCharts(const std::vector<CompareRow> &rows)
         labels << QString::fromStdString(r.label);
         steps = std::max(steps, r.config.steps);
     }
+    repeat_ = !rows.empty() && (rows.front().config.task == TransformerTask::Induction
+                                || rows.front().config.task == TransformerTask::InductionFixed);
+    loss_->setTitle(repeat_ ? tr("Repeat loss: held-out loss on the repeat") : tr("Held-out loss"));
+    table_->setColumnHidden(CompareTable::RepeatColumn, !repeat_);
     loss_->start(labels, steps, colours_);
     accuracy_->start(labels, steps, colours_);
-    setAccuracyKnown(rows.empty() || transformerHasAnswers(rows.front().config.task));
+    if (!rows.empty()) setAccuracyKnown(transformerHasAnswers(rows.front().config.task));
 }
 
 void ComparePanel::setAccuracyKnown(bool exactAnswers)
@@ -253,12 +264,15 @@ bool ComparePanel::pull()
     if (!job_) return true;
     CompareJob::Update u = job_->take();
     for (int i = 0; i < int(u.losses.size()); ++i) {
-        loss_->appendTraining(i, u.losses[std::size_t(i)]);
-        if (i < int(done_.size())) done_[std::size_t(i)] += int(u.losses[std::size_t(i)].size());
+        if (!repeat_) loss_->appendTraining(i, u.losses[std::size_t(i)]);  // (the whole sequence's loss)
+        if (i >= int(done_.size()) || u.losses[std::size_t(i)].empty()) continue;
+        done_[std::size_t(i)] += int(u.losses[std::size_t(i)].size());
+        // its steps done, its final evaluations (anatomy, sink share) run until the others end too
+        if (done_[std::size_t(i)] >= sizes_[std::size_t(i)].config.steps) table_->setStatus(i, tr("evaluating"));
     }
     for (int i = 0; i < int(u.heldout.size()); ++i)
         for (const TransformerResult::HeldoutPoint &p : u.heldout[std::size_t(i)]) {
-            loss_->appendHeldout(i, p.step, p.loss);
+            loss_->appendHeldout(i, p.step, repeat_ ? p.secondHalfLoss : p.loss);
             accuracy_->appendHeldout(i, p.step, p.accuracy);
         }
     if (!u.error.empty()) {
@@ -283,10 +297,10 @@ void ComparePanel::finish(std::vector<CompareRow> rows)
         const CompareRow &r = rows[std::size_t(i)];
         QList<QPointF> loss, accuracy;
         for (const auto &p : r.heldoutCurve) {
-            loss.append(QPointF(p.step, p.loss));
+            loss.append(QPointF(p.step, repeat_ ? p.secondHalfLoss : p.loss));
             accuracy.append(QPointF(p.step, p.accuracy));
         }
-        loss_->setCurves(i, r.curve, loss);
+        loss_->setCurves(i, repeat_ ? std::vector<double>() : r.curve, loss);
         accuracy_->setCurves(i, {}, accuracy);
         if (std::isfinite(r.accuracy)) exact = true;
     }

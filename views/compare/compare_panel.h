@@ -58,6 +58,12 @@ public:
     // The ended comparison's curves as they were at step (0 .. longestRun()): what an animation draws.
     void showStep(int step);
     bool hasRows() const { return !rows_.empty(); }
+    // Before a comparison (none running, none shown): whether the lab's task has exact answers, so
+    // the accuracy chart and column are there before Start, as they will be after it.
+    void expectAnswers(bool exactAnswers);
+    // Induction tasks: the loss chart and the table's extra column give the held-out loss on the
+    // repeat (the first half is random: the whole sequence's loss hides the differences).
+    bool showsRepeat() const { return repeat_; }
     // A comparison that ended, drawn as such (what the job hands back at the end; tests).
     void showRows(const std::vector<CompareRow> &rows);
     void setFontScale(double scale);
@@ -102,6 +108,7 @@ private:
     std::vector<int> colours_;  // each configuration's colour: its line in the panel
     std::vector<CompareRow> sizes_;  // the rows before training (labels, sizes)
     std::vector<int> done_;          // [configuration] training steps pulled
+    bool repeat_ = false;            // the held-out loss on the repeat (induction tasks)
 };
 
 } // namespace fb

@@ -16,6 +16,8 @@ namespace fb {
 
 namespace {
 
+constexpr int kNarrow = 760;  // px: below it the FLOPs column is left out
+
 QIcon swatch(const QColor &colour)
 {
     QPixmap p(12, 12);
@@ -43,7 +45,7 @@ CompareTable::CompareTable(QWidget *parent)
     : QTableWidget(0, ColumnCount, parent)
 {
     setHorizontalHeaderLabels({ tr("variant"), tr("params"), tr("MFLOP\n/step"), tr("KV bytes\n/token"),
-                                tr("ms\n/step"), tr("held-out\nloss"), tr("accuracy"), tr("sink\nshare"),
+                                tr("ms\n/step"), tr("held-out\nloss"), tr("repeat\nloss"), tr("accuracy"), tr("sink\nshare"),
                                 tr("status") });
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(ConfigColumn, QHeaderView::Stretch);
@@ -61,6 +63,9 @@ CompareTable::CompareTable(QWidget *parent)
            "and the memory bandwidth)"));
     horizontalHeaderItem(AccuracyColumn)->setToolTip(tr("Held-out accuracy of the answer tokens; — when the task "
                                                         "has no exact answers"));
+    horizontalHeaderItem(RepeatColumn)->setToolTip(tr("Induction tasks: the held-out loss on the repeat, the "
+                                                      "predictions an induction head can make (ideal 0)"));
+    setColumnHidden(RepeatColumn, true);
     horizontalHeaderItem(SinkColumn)->setToolTip(tr("Mean attention the queries after the first put on position 0"));
 }
 
@@ -72,8 +77,7 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
         QString status = tr("training");
         if (trained) {
             status = QString::fromStdString(trainStatusName(row.status));
-            if (row.status == TrainStatus::Cancelled)
-                status = tr("cancelled at step %1 of %2").arg(row.stepsDone).arg(row.config.steps);
+            if (row.status == TrainStatus::Cancelled) status = tr("stopped at %1").arg(row.stepsDone);
         }
         const QString kvTip = tr("%1 tokens cached at T = %2: %3")
                                   .arg(row.kv.cachedTokens)
@@ -84,8 +88,9 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
             text::grouped(double(row.params)),
             text::fixed(row.flopsPerStep / 1e6, 1),
             text::grouped(row.kv.bytesPerToken),
-            trained ? orDash(row.msPerStep, 2) : QStringLiteral("…"),
-            trained ? orDash(row.heldoutLoss, 4) : QStringLiteral("…"),
+            trained ? (row.stepsDone > 0 ? orDash(row.msPerStep, 2) : QStringLiteral("—")) : QStringLiteral("…"),
+            trained ? orDash(row.heldoutLoss, 3) : QStringLiteral("…"),
+            trained ? orDash(row.secondHalfLoss, 3) : QStringLiteral("…"),
             trained ? orDash(row.accuracy, 3) : QStringLiteral("…"),
             trained ? orDash(row.sinkShare, 3) : QStringLiteral("…"),
             status,
@@ -95,6 +100,13 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
             if (c != ConfigColumn && c != StatusColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c == ConfigColumn) item->setIcon(swatch(seriesColor(r < int(colours.size()) ? colours[std::size_t(r)] : r)));
             if (c == KvColumn) item->setToolTip(kvTip);
+            if (c == ParamsColumn)
+                item->setToolTip(tr("%1 MFLOP per training step").arg(row.flopsPerStep / 1e6, 0, 'f', 1));
+            if (c == LossColumn || c == RepeatColumn)
+                item->setToolTip(QString::number(c == LossColumn ? row.heldoutLoss : row.secondHalfLoss, 'f', 6));
+            if (c == StatusColumn && (trained && row.status == TrainStatus::Cancelled))
+                item->setToolTip(tr("Stopped at step %1 of %2; the figures are those of the weights it reached")
+                                     .arg(row.stepsDone).arg(row.config.steps));
             if (c == StatusColumn && !row.message.empty()) item->setToolTip(QString::fromStdString(row.message));
             setItem(r, c, item);
         }
@@ -122,10 +134,18 @@ QSize CompareTable::minimumSizeHint() const
 
 void CompareTable::resizeEvent(QResizeEvent *event)
 {
+    // Narrow (a slide with its parameters or explanation shown): the FLOPs go to the parameters'
+    // tooltips, and the configurations' names keep the room to be read.
+    setColumnHidden(FlopsColumn, event->size().width() < kNarrow);
     QTableWidget::resizeEvent(event);
     const int before = sizeHint().height();
     resizeRowsToContents();
     if (sizeHint().height() != before || height() != before) updateGeometry();
+}
+
+void CompareTable::setStatus(int row, const QString &status)
+{
+    if (QTableWidgetItem *i = item(row, StatusColumn); i && i->text() != status) i->setText(status);
 }
 
 QString CompareTable::cell(int row, Column column) const

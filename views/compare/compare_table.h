@@ -13,8 +13,8 @@ struct CompareRow;
 class CompareTable : public QTableWidget {
     Q_OBJECT
 public:
-    enum Column { ConfigColumn, ParamsColumn, FlopsColumn, KvColumn, MsColumn, LossColumn, AccuracyColumn,
-                  SinkColumn, StatusColumn, ColumnCount };
+    enum Column { ConfigColumn, ParamsColumn, FlopsColumn, KvColumn, MsColumn, LossColumn, RepeatColumn,
+                  AccuracyColumn, SinkColumn, StatusColumn, ColumnCount };
 
     explicit CompareTable(QWidget *parent = nullptr);
 
@@ -23,6 +23,8 @@ public:
     // colours: each row's colour index (its line in the panel); empty: 0, 1, 2 ...
     void setRows(const std::vector<CompareRow> &rows, bool trained, const std::vector<int> &colours = {});
     QString cell(int row, Column column) const;
+    // A configuration's status while the comparison runs ("evaluating" once its steps are done).
+    void setStatus(int row, const QString &status);
 
     // Tall enough for the header and every row (up to four, wrapped labels too), no taller.
     QSize sizeHint() const override;

@@ -38,6 +38,8 @@ public:
     // What the lab shows, beside or above its charts (each view's explanationText()); collapsible.
     ExplanationPanel *explanation() const { return explanation_; }
     QList<Exportable *> exportables() const { return exportables_; }
+    // The exportable Export chart offers first: the one the lab shows now (index into exportables()).
+    virtual int preferredExportable() const { return 0; }
 
     // Sets parameters (as scenes and the command line do). Refused values keep the current state
     // and return the message. An undoable change is a step on the lab's undo stack; animations set

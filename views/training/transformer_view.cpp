@@ -139,6 +139,12 @@ void TransformerView::setCompareMode(bool on)
     belowBox_->setVisible(!on && tabs_->currentIndex() == 0);
     controls()->startButton()->setToolTip(on ? tr("Trains the configurations below side by side")
                                              : expected_.isEmpty() ? QString() : tr("Trains for %1").arg(expected_));
+    // After a comparison the one model's view shows its own run if it has one (the comparison does
+    // not touch it), else the untrained model of the values; the comparison stays for compare mode.
+    if (state() == State::Done) {
+        if (!on && comparing_ && !run_) recompute();
+        updateProgress();
+    }
     updateModeButtons();
 }
 
@@ -274,14 +280,14 @@ QString TransformerView::setExtraState(const QJsonObject &state)
 
 int TransformerView::stepsDone() const
 {
-    if (comparing_ && state() != State::Idle) return compare_->stepsDone();
+    if (comparing_ && compareMode() && state() != State::Idle) return compare_->stepsDone();
     return int(chart_->losses().size());
 }
 
 int TransformerView::stepsTotal() const
 {
-    if (comparing_ && state() != State::Idle) return compare_->stepsTotal();
-    return state() == State::Idle ? int(values().integer("steps")) : std::max(1, config_.steps);
+    if (comparing_ && compareMode() && state() != State::Idle) return compare_->stepsTotal();
+    return state() == State::Idle || !run_ ? int(values().integer("steps")) : std::max(1, config_.steps);
 }
 
 void TransformerView::draw(const TransformerPreview &preview)
@@ -289,7 +295,9 @@ void TransformerView::draw(const TransformerPreview &preview)
     const TransformerLabResult &p = preview.sizes;
     valuesShown();  // a run of other values than these is cleared
     tabs_->setTextTask(p.task == TransformerTask::Text || writing_->model());
-    if (state() == State::Idle) {
+    compare_->expectAnswers(transformerHasAnswers(p.task));
+    // No model of its own trained yet (before a run, after Reset, after a comparison): the untrained one.
+    if (state() == State::Idle || (!run_ && !compareMode())) {
         updateProgress();
         // The empty loss chart spans the run Start would train (not an earlier run's length).
         if (stepsDone() == 0) chart_->setPlannedSteps(int(values().integer("steps")));

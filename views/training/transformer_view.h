@@ -78,7 +78,8 @@ public:
     void showStep(int step) override;
     bool recordsLivePulls() const override { return true; }
     // The maps forming; in compare mode the comparison's loss chart.
-    int recordedChart() const override { return compareMode() ? compareChartIndex_ : 0; }
+    int recordedChart() const override { return preferredExportable(); }
+    int preferredExportable() const override { return compareMode() ? compareChartIndex_ : 0; }
     // File → Open model: the lab as the model file's run ended (losses, maps, length table), ready to
     // write; the panel shows its values (a text model keeps the text file chosen: a model file has
     // none). A running training is abandoned first.

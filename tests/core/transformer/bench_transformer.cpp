@@ -234,6 +234,56 @@ double fmaPeakGflops()
     return best;
 }
 
+// The ceiling the matrix products set: every product of one training step of c (forward, and the two
+// products of each in the backward pass), timed alone with Eigen on one thread, at the shapes the
+// step uses. Their FLOPs over their time is the most a step made of nothing else could reach; the
+// rest of a step (softmax, norms, GELU, Adam, the data) only adds time.
+double productCeilingGflops(const TransformerConfig &c, int vocab)
+{
+    using Clock = std::chrono::steady_clock;
+    const int N = c.batch * c.seqLen, d = c.dModel, T = c.seqLen, dh = c.dModel / c.heads;
+    struct Product {
+        int m, k, n;
+        long long count;  // per step
+    };
+    std::vector<Product> forward = {
+        { N, d, 3 * d, c.layers },                                  // q, k, v
+        { T, dh, T, (long long)c.layers * c.batch * c.heads },      // scores
+        { T, T, dh, (long long)c.layers * c.batch * c.heads },      // weights x values
+        { N, d, d, c.layers },                                      // output projection
+        { N, d, 4 * d, c.layers },                                  // FFN up
+        { N, 4 * d, d, c.layers },                                  // FFN down
+        { N, d, vocab, 1 },                                         // unembedding
+    };
+    std::vector<Product> all;
+    for (const Product &p : forward) {
+        all.push_back(p);
+        all.push_back({ p.m, p.n, p.k, p.count });  // dA = dC B^T
+        all.push_back({ p.k, p.m, p.n, p.count });  // dB = A^T dC
+    }
+    double flops = 0.0, seconds = 0.0;
+    std::printf("%-28s %10s %10s\n", "product (m x k x n)", "GFLOP/s", "per step");
+    for (const Product &p : all) {
+        const Eigen::MatrixXf a = Eigen::MatrixXf::Random(p.m, p.k), b = Eigen::MatrixXf::Random(p.k, p.n);
+        Eigen::MatrixXf out(p.m, p.n);
+        const double each = 2.0 * p.m * p.k * p.n;
+        const int reps = std::max(20, int(4e8 / each));
+        out.noalias() = a * b;
+        double best = 1e30;
+        for (int run = 0; run < 3; ++run) {
+            const auto start = Clock::now();
+            for (int r = 0; r < reps; ++r) out.noalias() = a * b;
+            best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count() / reps);
+        }
+        if (!std::isfinite(out.sum())) std::printf("(not finite)\n");
+        flops += each * double(p.count);
+        seconds += best * double(p.count);
+        const std::string shape = std::to_string(p.m) + " x " + std::to_string(p.k) + " x " + std::to_string(p.n);
+        std::printf("%-28s %10.1f %9lldx\n", shape.c_str(), each / best / 1e9, p.count);
+    }
+    return flops / seconds / 1e9;
+}
+
 void peak(int steps, const std::string &textPath)
 {
     loadAverage();
@@ -260,6 +310,7 @@ void peak(int steps, const std::string &textPath)
         TransformerConfig config;
     };
     double ms[2][2] = {};
+    double gf[2] = {};  // GFLOP/s with one thread
     const Size sizes[] = { { "text (4L, 4H, d 128, T 64, batch 12)", text }, { "induction defaults (2L, 4H, d 64, T 32, batch 32)", defaults(steps) } };
     std::printf("%-52s %8s %10s %10s %9s\n", "size", "threads", "ms/step", "GFLOP/s", "of peak");
     for (int s = 0; s < 2; ++s)
@@ -269,14 +320,19 @@ void peak(int steps, const std::string &textPath)
             const TransformerResult r = trainTransformer(c);
             const double gflops = r.flopsPerStep / (r.msPerStep * 1e-3) / 1e9;
             ms[s][threads - 1] = r.msPerStep;
+            if (threads == 1) gf[s] = gflops;
             std::printf("%-52s %8d %10.2f %10.1f %8.0f%%", sizes[s].name, threads, r.msPerStep, gflops,
                         100.0 * gflops / peakGflops);
             if (threads == 2) std::printf("  (x%.2f of 1 thread)", ms[s][0] / r.msPerStep);
             std::printf("\n");
         }
+    std::printf("== the text size's matrix products alone (Eigen, one thread): the ceiling of a step ==\n");
+    const double ceiling = productCeilingGflops(text, TextCorpus(text.text, text.seqLen).vocabSize());
+    std::printf("products alone: %.1f GFLOP/s, %.0f%% of peak (the whole step, one thread: %.0f%%)\n", ceiling,
+                100.0 * ceiling / peakGflops, 100.0 * gf[0] / peakGflops);
     std::printf("{\"peak_gflops\": %.2f, \"text_ms_per_step\": %.3f, \"text_ms_per_step_2_threads\": %.3f, "
-                "\"induction_ms_per_step\": %.3f, \"induction_ms_per_step_2_threads\": %.3f}\n",
-                peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1]);
+                "\"induction_ms_per_step\": %.3f, \"induction_ms_per_step_2_threads\": %.3f, \"products_gflops\": %.2f}\n",
+                peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1], ceiling);
 }
 
 } // namespace

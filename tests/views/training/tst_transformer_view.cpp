@@ -444,6 +444,7 @@ private Q_SLOTS:
         rows[0].sinkShare = 0.5;
         rows[0].status = TrainStatus::Finished;
         rows[0].config.steps = 20;
+        rows[0].config.task = TransformerTask::Accumulator;  // no exact answers, no repeat
         rows[0].curve = { 2.0, 1.9, 1.8 };
         rows[0].heldoutCurve = { { 0, 2.1 }, { 20, 1.2345 } };
         rows[1] = rows[0];
@@ -456,10 +457,10 @@ private Q_SLOTS:
         CompareTable *t = panel->table();
         QCOMPARE(t->rowCount(), 2);
         QCOMPARE(t->cell(0, CompareTable::ConfigColumn), QStringLiteral("base"));
-        QCOMPARE(t->cell(0, CompareTable::LossColumn), QStringLiteral("1.2345"));
+        QCOMPARE(t->cell(0, CompareTable::LossColumn), QStringLiteral("1.234"));
         QCOMPARE(t->cell(0, CompareTable::AccuracyColumn), QStringLiteral("—"));
         QCOMPARE(t->cell(1, CompareTable::KvColumn), QStringLiteral("256"));
-        QVERIFY(t->cell(1, CompareTable::StatusColumn).contains(QStringLiteral("cancelled at step 7")));
+        QVERIFY(t->cell(1, CompareTable::StatusColumn).contains(QStringLiteral("stopped at 7")));
         QCOMPARE(panel->lossChart()->curves(), 2);
         QCOMPARE(panel->lossChart()->heldoutPoints(1).size(), 2);
         QVERIFY(!panel->accuracyShown());  // no exact answers
@@ -510,6 +511,11 @@ private Q_SLOTS:
             QCOMPARE(panel->table()->cell(r, CompareTable::StatusColumn), QStringLiteral("finished"));
         QCOMPARE(panel->lossChart()->heldoutPoints(0).size(), 2);  // steps 0 and 20
         QVERIFY(!panel->accuracyShown());  // induction: no exact answers
+        // induction: the chart and a column give the loss on the repeat (the first half is random)
+        QVERIFY(panel->showsRepeat());
+        QVERIFY(!panel->table()->isColumnHidden(CompareTable::RepeatColumn));
+        QVERIFY(panel->table()->cell(0, CompareTable::RepeatColumn) != QStringLiteral("—"));
+        QVERIFY(panel->lossChart()->heldoutPoints(0).back().y() < 3.0);
         // an animation's frames: the curves as they were at a step, then all of them again
         QCOMPARE(view->replaySteps(), 20);
         view->showStep(10);
@@ -541,6 +547,16 @@ private Q_SLOTS:
         QVERIFY(other->extraState().isEmpty());
         if (const QString dir = qEnvironmentVariable("FULLBAND_SHOTS"); !dir.isEmpty())
             view->grab().save(dir + QStringLiteral("/transformer_compare.png"));
+        // out of compare mode with no model of its own trained: the untrained model's maps and no
+        // steps; back in it, the comparison as it ended
+        view->maps()->setData({});
+        view->setCompareMode(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->maps()->data().images.isEmpty(), kPatienceMs);
+        QVERIFY(view->maps()->data().title.contains(QStringLiteral("before training")));
+        QCOMPARE(view->stepsDone(), 0);
+        view->setCompareMode(true);
+        QCOMPARE(panel->table()->rowCount(), 2);
+        QCOMPARE(view->stepsDone(), 40);
     }
 
     // Pause holds a comparison (no step runs), Stop ends it after the current steps: every row says
@@ -570,7 +586,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TrainingLabView::State::Done, kPatienceMs);
         QVERIFY(!panel->running());
         for (int r = 0; r < 2; ++r)
-            QVERIFY2(panel->table()->cell(r, CompareTable::StatusColumn).startsWith(QStringLiteral("cancelled at step")),
+            QVERIFY2(panel->table()->cell(r, CompareTable::StatusColumn).startsWith(QStringLiteral("stopped at")),
                      qPrintable(panel->table()->cell(r, CompareTable::StatusColumn)));
         view->reset();
         QCOMPARE(panel->table()->rowCount(), 0);
