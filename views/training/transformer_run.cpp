@@ -103,7 +103,10 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
             QString score, shortScore;
             if (std::size_t(l) < snap.inductionScore.size() && std::size_t(h) < snap.inductionScore[l].size()) {
                 score = QStringLiteral(" · ind %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
-                shortScore = QStringLiteral(" ind %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
+                // one line in a narrow panel ("L2H1 .91"): three lines ("L2H1" / "ind" / "0.91") took the
+                // height of the maps themselves on a 1024 x 768 slide
+                shortScore = QStringLiteral(" %1").arg(snap.inductionScore[l][h], 0, 'f', 2);
+                if (shortScore.startsWith(QLatin1String(" 0."))) shortScore.remove(1, 1);
             }
             m.panelTitles << QStringLiteral("L%1 H%2%3").arg(l + 1).arg(h + 1).arg(score);
             m.shortTitles << QStringLiteral("L%1H%2%3").arg(l + 1).arg(h + 1).arg(shortScore);
