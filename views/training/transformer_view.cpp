@@ -85,8 +85,8 @@ TransformerView::TransformerView(QWidget *parent)
     auto *belowBox = new QWidget;  // hidden while the writing tab is shown: the writing takes the height
     auto *below = new QHBoxLayout(belowBox);
     below->setContentsMargins(0, 0, 0, 0);
-    below->addWidget(chart_, 3);
-    below->addWidget(lengths_, 2);
+    below->addWidget(chart_, 2);  // two thirds: room for the legend beside the curves on a slide
+    below->addWidget(lengths_, 1);
     registerExportable(chart_);
     // The model taken apart, for slides too: the heads' ablation grid, the logit lens, the offsets.
     registerExportable(interpret_->ablation()->grid());
