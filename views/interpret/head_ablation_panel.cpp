@@ -256,7 +256,13 @@ Ablation HeadAblationPanel::parts() const
 QString HeadAblationPanel::partNames() const
 {
     QStringList names;
-    for (const std::string &name : ablationNames(parts())) names << QString::fromStdString(name);
+    // As people read them: heads by name, "FFN L1" for the command line's F1, "feedback gate".
+    for (const std::string &name : ablationNames(parts())) {
+        QString n = QString::fromStdString(name);
+        if (n.size() > 1 && n.front() == QLatin1Char('F') && n.mid(1).toInt() > 0) n = tr("FFN L%1").arg(n.mid(1));
+        else if (n == QLatin1String("feedback")) n = tr("feedback gate");
+        names << n;
+    }
     return names.join(QStringLiteral(", "));
 }
 

@@ -274,6 +274,7 @@ QString TransformerView::setExtraState(const QJsonObject &state)
     if (TrainingLabView::state() != State::Idle && (compareMode() != !lines.isEmpty() || (comparing_ && !sameLines))) reset();
     if (!lines.isEmpty())
         for (int i = 0; i < kMaxCompareConfigs; ++i) compare_->line(i)->setText(i < lines.size() ? lines[i] : QString());
+    compare_->showCurves();  // a slide shows the comparison's curves, not the maps a row was clicked for
     setCompareMode(!lines.isEmpty());
     return {};
 }

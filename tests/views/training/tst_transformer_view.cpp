@@ -248,7 +248,7 @@ private Q_SLOTS:
         QCOMPARE(panel->ffnsOff(), std::vector<int> { 0 });
         panel->waitForWorker();
         QVERIFY(panel->ablatedHeldout() == r.ablationFfnHeldoutLoss[0]);
-        QVERIFY(view->readouts()->value(QStringLiteral("ablated")).startsWith(QStringLiteral("F1: ")));
+        QVERIFY(view->readouts()->value(QStringLiteral("ablated")).startsWith(QStringLiteral("FFN L1: ")));
         QVERIFY(panel->figures()->text().contains(QStringLiteral("Each FFN alone off")));
         ffn->click();
         QVERIFY(panel->ffnsOff().empty());
