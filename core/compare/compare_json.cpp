@@ -1,5 +1,7 @@
 #include "core/compare/compare_json.h"
 
+#include "core/transformer/transformer_json.h"
+
 namespace fb {
 
 void writeCompareJson(JsonWriter &json, const std::vector<CompareRow> &rows, int threads, double wallSeconds)
@@ -28,15 +30,7 @@ void writeCompareJson(JsonWriter &json, const std::vector<CompareRow> &rows, int
         json.key("sink_share_by_head").beginArray();
         for (const auto &layer : r.sinkShareByHead) json.value(layer);
         json.endArray();
-        json.key("heldout_curve").beginArray();
-        for (const auto &p : r.heldoutCurve)
-            json.beginObject()
-                .field("step", p.step)
-                .field("loss", p.loss)
-                .field("second_half_loss", p.secondHalfLoss)
-                .field("accuracy", p.accuracy)
-                .endObject();
-        json.endArray();
+        writeHeldoutCurve(json, r.heldoutCurve);
         json.field("steps", r.config.steps)
             .field("steps_done", r.stepsDone)
             .field("status", trainStatusName(r.status))

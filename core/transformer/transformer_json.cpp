@@ -15,6 +15,20 @@ double bestInductionScore(const TransformerResult &r)
     return best;
 }
 
+void writeHeldoutCurve(JsonWriter &json, const std::vector<TransformerResult::HeldoutPoint> &curve)
+{
+    json.key("heldout_curve").beginArray();
+    for (const auto &p : curve)
+        json.beginObject()
+            .field("step", p.step)
+            .field("loss", p.loss)
+            .field("second_half_loss", p.secondHalfLoss)
+            .field("accuracy", p.accuracy)
+            .field("train_accuracy", p.trainAccuracy)
+            .endObject();
+    json.endArray();
+}
+
 void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const TransformerResult &r)
 {
     json.beginObject().field("model", "transformer");
@@ -52,16 +66,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("threads", c.threads)
         .endObject();
     json.field("params", r.params).field("vocab", r.vocab).field("curve", r.curve).field("best_step", r.bestStep);
-    json.key("heldout_curve").beginArray();
-    for (const auto &p : r.heldoutCurve)
-        json.beginObject()
-            .field("step", p.step)
-            .field("loss", p.loss)
-            .field("second_half_loss", p.secondHalfLoss)
-            .field("accuracy", p.accuracy)
-            .field("train_accuracy", p.trainAccuracy)
-            .endObject();
-    json.endArray();
+    writeHeldoutCurve(json, r.heldoutCurve);
     json.field("heldout_loss", r.heldoutLoss)
         .field("second_half_loss", r.secondHalfLoss)
         .field("first_half_loss", r.firstHalfLoss)

@@ -15,6 +15,10 @@ namespace fb {
 
 void writeTransformerJson(JsonWriter &json, const TransformerConfig &config, const TransformerResult &result);
 
+// "heldout_curve": [{"step", "loss", "second_half_loss", "accuracy", "train_accuracy"}, ...], as the
+// training's JSON and each row of a comparison's write it.
+void writeHeldoutCurve(JsonWriter &json, const std::vector<TransformerResult::HeldoutPoint> &curve);
+
 // The largest induction score over every layer and head (NaN when there are none).
 double bestInductionScore(const TransformerResult &result);
 
