@@ -141,10 +141,8 @@ void TransformerView::setCompareMode(bool on)
                                              : expected_.isEmpty() ? QString() : tr("Trains for %1").arg(expected_));
     // After a comparison the one model's view shows its own run if it has one (the comparison does
     // not touch it), else the untrained model of the values; the comparison stays for compare mode.
-    if (state() == State::Done) {
-        if (!on && comparing_ && !run_) recompute();
-        updateProgress();
-    }
+    if (state() == State::Done && !on && comparing_ && !run_) recompute();
+    updateProgress();
     updateModeButtons();
 }
 

@@ -106,7 +106,11 @@ protected:
     void setSmoothing(int window) override;
     void setRunPace(double stepsPerSecond) override;
     void updateLive() override;
-    QString plannedText() const override { return expected_.section(QStringLiteral(" ("), 0, 0); }
+    // One model's estimate; none in compare mode (its configurations are known only at Start).
+    QString plannedText() const override
+    {
+        return compareMode() ? QString() : expected_.section(QStringLiteral(" ("), 0, 0);
+    }
 
 private:
     QString runLabel() const;
