@@ -196,7 +196,7 @@ baselines() {
   local torch_json ours_json
   torch_json=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$script" steps="$steps" eval_every=0 | tail -n1)
   echo "torch (1 thread): $torch_json"
-  ours_json=$("$build_dir/tests/bench_transformer" --steps "$steps" --speed --kpass | tee /dev/stderr | grep '^{"ms_per_step"')
+  ours_json=$("$build_dir/tests/bench_transformer" --steps "$steps" --speed --kpass | tee -a /dev/stderr | grep '^{"ms_per_step"')
   /usr/bin/python3 - "$torch_json" "$ours_json" <<'PY'
 import json, sys
 torch, ours = json.loads(sys.argv[1]), json.loads(sys.argv[2])
@@ -214,7 +214,7 @@ PY
   torch_text=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \
                  steps="$steps" threads=1 eval_every=0 sample=0 | tail -n1)
   echo "torch text size (1 thread): $torch_text"
-  ours_text=$("$build_dir/tests/bench_transformer" --steps "$steps" --peak --text "$text" | tee /dev/stderr |
+  ours_text=$("$build_dir/tests/bench_transformer" --steps "$steps" --peak --text "$text" | tee -a /dev/stderr |
               grep '^{"peak_gflops"')
   /usr/bin/python3 - "$torch_text" "$ours_text" <<'PY'
 import json, sys

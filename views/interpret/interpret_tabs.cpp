@@ -151,7 +151,16 @@ void InterpretTabs::setResult(const TransformerResult &r)
         for (std::size_t l = 0; l < profile_.size(); ++l)
             for (std::size_t h = 0; h < profile_[l].size(); ++h)
                 head_->addItem(QStringLiteral("L%1 H%2").arg(l + 1).arg(h + 1));
-        if (head_->count()) head_->setCurrentIndex(std::clamp(was, 0, head_->count() - 1));
+        // A new run's first choice: the best induction head (the one a lecture asks about), else L1 H1.
+        int first = 0;
+        double best = -1.0;
+        for (std::size_t l = 0; l < r.inductionScore.size(); ++l)
+            for (std::size_t h = 0; h < r.inductionScore[l].size(); ++h)
+                if (std::isfinite(r.inductionScore[l][h]) && r.inductionScore[l][h] > best) {
+                    best = r.inductionScore[l][h];
+                    first = int(l) * std::max(heads_, 1) + int(h);
+                }
+        if (head_->count()) head_->setCurrentIndex(std::clamp(was >= 0 ? was : first, 0, head_->count() - 1));
     }
     head_->setEnabled(head_->count() > 0);
     showHead(head_->currentIndex());
