@@ -72,7 +72,9 @@ int runTransformerTrain(const QStringList &given)
     }
     // No live snapshots: the command line prints only the final figures. A model file keeps a
     // replay, as the window's would: about a hundred snapshots, evenly thinned (they change no number).
-    config.probeEvery = savePath.isEmpty() ? 0 : std::max(1, config.steps / int(ModelFile::kMaxReplay));
+    // (the untrained model's and the final one besides: at most kMaxReplay offers, none thinned away)
+    const int every = (config.steps + int(ModelFile::kMaxReplay) - 3) / (int(ModelFile::kMaxReplay) - 2);
+    config.probeEvery = savePath.isEmpty() ? 0 : std::max(1, every);
     config.probeSeconds = 0.0;
     RunHistory<TransformerSnapshot> replay(ModelFile::kMaxReplay);
     std::function<void(const TransformerSnapshot &)> onSnapshot;

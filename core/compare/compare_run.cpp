@@ -50,7 +50,7 @@ CompareRow compareRow(const CompareEntry &entry, const TransformerResult &r)
 std::vector<CompareRow> trainComparison(const std::vector<CompareEntry> &entries, int threads,
                                         const std::function<void(int, const TransformerProgress &)> &onStep,
                                         const std::function<void(int, const TransformerSnapshot &)> &onSnapshot,
-                                        RunControl *control)
+                                        RunControl *control, const std::function<void(int)> &onDone)
 {
     const int n = int(entries.size());
     std::vector<CompareRow> rows(entries.size());
@@ -65,6 +65,7 @@ std::vector<CompareRow> trainComparison(const std::vector<CompareEntry> &entries
         if (onSnapshot) snap = [&onSnapshot, i](const TransformerSnapshot &s) { onSnapshot(i, s); };
         TransformerResult r = trainTransformer(config, step, snap, control);
         rows[std::size_t(i)] = compareRow(entries[std::size_t(i)], r);
+        if (onDone) onDone(i);
     };
     // Fewer configurations than cores: each gets its share of them (oneTBB). More: every one trains
     // at the same time on a thread of its own and the system shares the cores between them by turns,
@@ -74,15 +75,26 @@ std::vector<CompareRow> trainComparison(const std::vector<CompareEntry> &entries
         std::vector<std::thread> workers;
         workers.reserve(std::size_t(n));
         std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
-        for (int i = 0; i < n; ++i)
-            workers.emplace_back([&, i] {
-                try {
-                    trainOne(i, 1, true);
-                } catch (...) {
-                    errors[std::size_t(i)] = std::current_exception();
-                }
-            });
-        for (std::thread &w : workers) w.join();
+        const auto joinAll = [&workers] {
+            for (std::thread &w : workers)
+                if (w.joinable()) w.join();
+        };
+        try {
+            for (int i = 0; i < n; ++i)
+                workers.emplace_back([&, i] {
+                    try {
+                        trainOne(i, 1, true);
+                    } catch (...) {
+                        errors[std::size_t(i)] = std::current_exception();
+                        if (control) control->cancel();  // the others stop within a step
+                    }
+                });
+        } catch (...) {  // a thread that could not start: the started ones stop, then the error goes on
+            if (control) control->cancel();
+            joinAll();
+            throw;
+        }
+        joinAll();
         for (const std::exception_ptr &e : errors)
             if (e) std::rethrow_exception(e);
         return rows;

@@ -57,10 +57,12 @@ CompareRow compareRow(const CompareEntry &entry, const TransformerResult &result
 // are called on the training threads, for several entries at the same time: they must be thread-safe.
 // onSnapshot is given snapshots only when present (as trainTransformer). control (may be null): cancel
 // stops every training after its current step (the rows keep what was reached), abandon skips their
-// final evaluations. Throws std::invalid_argument for a bad configuration.
+// final evaluations; a configuration that throws cancels the others. onDone(i): configuration i has
+// returned (its thread, once). Throws std::invalid_argument for a bad configuration.
 std::vector<CompareRow> trainComparison(
     const std::vector<CompareEntry> &entries, int threads,
     const std::function<void(int, const TransformerProgress &)> &onStep = {},
-    const std::function<void(int, const TransformerSnapshot &)> &onSnapshot = {}, RunControl *control = nullptr);
+    const std::function<void(int, const TransformerSnapshot &)> &onSnapshot = {}, RunControl *control = nullptr,
+    const std::function<void(int)> &onDone = {});
 
 } // namespace fb

@@ -15,7 +15,9 @@ CompareJob::CompareJob(std::vector<CompareEntry> entries, int threads)
         e.config.snapshotWeights = false;
     }
     const int n = configurations_;
-    run_ = std::make_unique<Run>([entries = std::move(entries), threads, n](RunControl &control, Run::Outbox &out) {
+    running_ = std::make_shared<std::atomic<int>>(n);
+    run_ = std::make_unique<Run>([entries = std::move(entries), threads, n, running = running_](RunControl &control,
+                                                                                               Run::Outbox &out) {
         // The last held-out step handed on per configuration (a snapshot repeats it until the next one).
         auto last = std::make_shared<std::vector<std::atomic<int>>>(std::size_t(n));
         for (auto &s : *last) s.store(-1);
@@ -44,7 +46,7 @@ CompareJob::CompareJob(std::vector<CompareEntry> entries, int threads)
                     u.heldout[std::size_t(i)].push_back(point);
                 });
             },
-            &control);
+            &control, [&running](int) { --*running; });
         for (const CompareRow &row : finished.rows)
             finished.maps.push_back(row.finalSnapshot.attention.empty()
                                         ? nullptr

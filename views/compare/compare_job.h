@@ -8,6 +8,7 @@
 #include "core/run/background_run.h"
 #include "views/training/transformer_run.h"
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +36,12 @@ public:
     Update take();  // GUI thread; holds the lock only to swap buffers
     void cancel() { run_->cancel(); }
     void setPaused(bool paused) { run_->setPaused(paused); }
-    bool held() const { return run_->isHeld(); }
+    // Every configuration still training is parked in its pause (or all have returned).
+    bool held() const
+    {
+        const int active = *running_;
+        return run_->ended() || active == 0 || run_->control().parkedWorkers() >= active;
+    }
     bool ended() const { return run_->ended(); }
     void join() { run_->join(); }
     int configurations() const { return configurations_; }
@@ -51,6 +57,7 @@ private:
     };
     using Run = BackgroundRun<Pending, Finished>;
     int configurations_ = 0;
+    std::shared_ptr<std::atomic<int>> running_;  // configurations not yet returned
     std::unique_ptr<Run> run_;
 };
 

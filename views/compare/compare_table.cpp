@@ -107,7 +107,7 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
             if (c == StatusColumn && (trained && row.status == TrainStatus::Cancelled))
                 item->setToolTip(tr("Stopped at step %1 of %2; the figures are those of the weights it reached")
                                      .arg(row.stepsDone).arg(row.config.steps));
-            if (c == StatusColumn && !row.message.empty()) item->setToolTip(QString::fromStdString(row.message));
+            else if (c == StatusColumn && !row.message.empty()) item->setToolTip(QString::fromStdString(row.message));
             setItem(r, c, item);
         }
     }

@@ -8,6 +8,11 @@
 
 namespace fb {
 
+namespace {
+// Frames published and not yet pulled, at most (twice the replay's own bound).
+constexpr std::size_t kMaxUnread = 192;
+} // namespace
+
 TransformerRun::TransformerRun(TransformerConfig config, double pace)
     : config_(std::move(config))
     , pace_(std::make_shared<Pace>(pace))
@@ -24,7 +29,12 @@ TransformerRun::TransformerRun(TransformerConfig config, double pace)
             [&out, task = config.task](const TransformerSnapshot &s) {
                 std::shared_ptr<const TransformerFrame> f = makeFrame(s, task);
                 out.publish([&](Pending &u) {
-                    if (u.frame) u.history.push_back(std::move(u.frame));  // every frame reaches the replay
+                    if (u.frame) u.history.push_back(std::move(u.frame));  // every frame reaches the replay ...
+                    if (u.history.size() >= kMaxUnread) {  // ... unless nothing pulls (a wait for the end):
+                        std::size_t kept = 0;              // then every second one, as the replay thins
+                        for (std::size_t i = 0; i < u.history.size(); i += 2) u.history[kept++] = std::move(u.history[i]);
+                        u.history.resize(kept);
+                    }
                     u.frame = std::move(f);
                     if (s.weights) {
                         u.weights = s.weights;

@@ -175,7 +175,7 @@ QString TransformerView::startTraining()
 
 int TransformerView::replaySteps() const
 {
-    if (comparing_ && state() != State::Idle) return compare_->longestRun();
+    if (comparing_ && compareMode() && state() != State::Idle) return compare_->longestRun();
     if (state() != State::Idle && config_.steps > 0) return config_.steps;
     return int(values().integer("steps"));
 }
@@ -183,7 +183,7 @@ int TransformerView::replaySteps() const
 void TransformerView::showStep(int step)
 {
     if (state() != State::Done) return;
-    if (comparing_) {
+    if (comparing_ && compareMode()) {
         compare_->showStep(step);
         return;
     }
@@ -268,7 +268,8 @@ QString TransformerView::setExtraState(const QJsonObject &state)
     if (QString err = TrainingLabView::setExtraState(state); !err.isEmpty()) return err;
     // The slide shows what it says: a run of the other mode, or a comparison of other lines, is cleared.
     bool sameLines = true;
-    for (int i = 0; i < lines.size(); ++i) sameLines = sameLines && compare_->line(i)->text() == lines[i];
+    for (int i = 0; i < kMaxCompareConfigs; ++i)
+        sameLines = sameLines && compare_->line(i)->text() == (i < lines.size() ? lines[i] : QString());
     if (TrainingLabView::state() != State::Idle && (compareMode() != !lines.isEmpty() || (comparing_ && !sameLines))) reset();
     if (!lines.isEmpty())
         for (int i = 0; i < kMaxCompareConfigs; ++i) compare_->line(i)->setText(i < lines.size() ? lines[i] : QString());
@@ -371,6 +372,7 @@ QString TransformerView::beginRun()
 void TransformerView::openSaved(SavedModel saved, const QString &path)
 {
     if (state() != State::Idle) reset();
+    setCompareMode(false);  // the model's own maps and curves, not the comparison's panel
     const QString refused = setValues(transformerValues(saved.model.config, values().text("text")));
     saved_ = std::make_shared<SavedModel>(std::move(saved));
     start();
