@@ -17,11 +17,6 @@ namespace {
 
 constexpr double kMaxWorkspaceGiB = 2.0;
 
-bool inductionTask(TransformerTask t)
-{
-    return t == TransformerTask::InductionFixed || t == TransformerTask::Induction;
-}
-
 // The vocabulary without decoding a text (the budget does not need the exact figure).
 int vocabularyBound(const TransformerConfig &c)
 {
@@ -116,6 +111,11 @@ bool parseFeedbackMode(const std::string &text, FeedbackMode &out)
     return false;
 }
 
+bool transformerHasRepeat(TransformerTask t)
+{
+    return t == TransformerTask::InductionFixed || t == TransformerTask::Induction;
+}
+
 bool transformerHasAnswers(TransformerTask t)
 {
     switch (t) {
@@ -139,14 +139,14 @@ int answerSequenceLength(const TransformerConfig &c)
 
 int transformerInputPositions(const TransformerConfig &c, int seqLen)
 {
-    return inductionTask(c.task) || transformerHasAnswers(c.task) ? seqLen - 1 : seqLen;
+    return transformerHasRepeat(c.task) || transformerHasAnswers(c.task) ? seqLen - 1 : seqLen;
 }
 
 int transformerEvaluationLength(const TransformerConfig &c, double factor)
 {
     if (transformerHasAnswers(c.task)) return c.seqLen;
     int n = int(std::lround(factor * c.seqLen));
-    if (inductionTask(c.task) && n % 2) ++n;
+    if (transformerHasRepeat(c.task) && n % 2) ++n;
     return std::max(n, c.seqLen);
 }
 
@@ -260,7 +260,7 @@ std::string checkTransformerSettings(const TransformerConfig &c)
     const std::string T = std::to_string(c.seqLen);
     if (transformerHasAnswers(c.task))
         if (std::string err = checkAnswerTask(c); !err.empty()) return err;
-    if (inductionTask(c.task) && (c.seqLen % 2 || c.seqLen < 4))
+    if (transformerHasRepeat(c.task) && (c.seqLen % 2 || c.seqLen < 4))
         return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;
     if (c.dModel % c.heads || (c.dModel / c.heads) % 2)
         return "heads must divide d_model = " + std::to_string(c.dModel) + " with an even d_head = d_model / heads, got "

@@ -46,6 +46,8 @@ std::string feedbackModeName(FeedbackMode m);
 bool parseFeedbackMode(const std::string &text, FeedbackMode &out);
 // The tasks with exact answers: copy, reverse, sort, modular-addition, mqar, parity.
 bool transformerHasAnswers(TransformerTask t);
+// The induction tasks (induction-fixed, induction): a repeat whose loss and induction score are measured.
+bool transformerHasRepeat(TransformerTask t);
 
 struct TransformerConfig {
     // The task (key task) and its data.

@@ -28,7 +28,7 @@ int TransformerTasks::vocab() const
 
 bool TransformerTasks::hasRepeat() const
 {
-    return c_.task == TransformerTask::InductionFixed || c_.task == TransformerTask::Induction;
+    return transformerHasRepeat(c_.task);
 }
 
 int TransformerTasks::positions(int n, bool withTargets) const

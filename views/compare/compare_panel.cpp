@@ -234,8 +234,7 @@ void ComparePanel::startCharts(const std::vector<CompareRow> &rows)
         labels << QString::fromStdString(r.label);
         steps = std::max(steps, r.config.steps);
     }
-    repeat_ = !rows.empty() && (rows.front().config.task == TransformerTask::Induction
-                                || rows.front().config.task == TransformerTask::InductionFixed);
+    repeat_ = !rows.empty() && transformerHasRepeat(rows.front().config.task);
     loss_->setTitle(repeat_ ? tr("Repeat loss: held-out loss on the repeat") : tr("Held-out loss"));
     table_->setColumnHidden(CompareTable::RepeatColumn, !repeat_);
     loss_->start(labels, steps, colours_);

@@ -38,12 +38,6 @@
 
 namespace fb {
 
-namespace {
-bool isInduction(TransformerTask task)
-{
-    return task == TransformerTask::Induction || task == TransformerTask::InductionFixed;
-}
-} // namespace
 
 namespace {
 
@@ -191,7 +185,7 @@ void TransformerView::showStep(int step)
     if (replayCurve_.empty()) replayCurve_ = chart_->losses();
     step = std::clamp(step, 0, replaySteps());
     // As the live view drew it: the curves up to the step, the maps the replay kept for it.
-    chart_->startRun(config_.steps, runMaxLoss_, isInduction(config_.task));
+    chart_->startRun(config_.steps, runMaxLoss_, transformerHasRepeat(config_.task));
     const std::size_t n = std::min(replayCurve_.size(), std::size_t(step));
     chart_->appendLosses(std::vector<double>(replayCurve_.begin(), replayCurve_.begin() + std::ptrdiff_t(n)));
     drawHeldout(step);
@@ -360,7 +354,7 @@ QString TransformerView::beginRun()
     clearLive();
     const int V = saved ? saved->run.vocab : transformerVocabulary(config_);
     runMaxLoss_ = std::log(double(std::max(V, 2)));
-    chart_->startRun(config_.steps, runMaxLoss_, isInduction(config_.task));
+    chart_->startRun(config_.steps, runMaxLoss_, transformerHasRepeat(config_.task));
     lengths_->clearRows();
     interpret_->clear();
     writing_->setModel(nullptr, {});
@@ -497,7 +491,7 @@ bool TransformerView::pullRun()
         if (result_->model && result_->model->corpus)
             writing_->setModel(result_->model, tr("the trained model (the best held-out loss, step %1)").arg(result_->bestStep));
         if (writing_->model()) tabs_->setTextTask(true);
-        lengths_->setRows(result_->lengths, isInduction(config_.task));
+        lengths_->setRows(result_->lengths, transformerHasRepeat(config_.task));
         if (!result_->message.empty()) readouts()->setNote(QString::fromStdString(result_->message).toHtmlEscaped());
     } else if (!u.error.empty()) {
         readouts()->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>")
