@@ -4,6 +4,7 @@
 
 #include "core/attention/attention.h"
 #include "core/io/bounded_read.h"
+#include "core/transformer/mixer.h"
 #include "core/transformer/text_corpus.h"
 
 namespace fb {
@@ -71,7 +72,7 @@ LabSpec makeSpec()
     p.push_back(integer("p", "modulus p", 2, 211, 23, "modular-addition: the modulus (tokens 0 .. p-1 and \"=\")."));
     p.push_back(real("train_fraction", "train fraction", 0.05, 0.95, 0.5, false,
                      "modular-addition: share of the p^2 pairs trained on; the rest are held out."));
-    p.push_back(integer("seq_len", "sequence length T", 2, 256, 32,
+    p.push_back(integer("seq_len", "sequence length T", 2, 2048, 32,
                         "Tokens per sequence (even, at least 4, for the induction tasks; the tasks with exact "
                         "answers set it from their keys)."));
     p.push_back(integer("batch", "batch size", 1, 512, 32, "Sequences per training step."));
@@ -87,7 +88,7 @@ LabSpec makeSpec()
                      "Length of the extra held-out evaluation in units of T."));
     p.push_back(choice("feedback", "latent feedback", { "off", "kpass", "exact" }, "off",
                        "off; kpass: the k-pass objective of 218.6.4; exact: T sequential steps (BPTT)."));
-    p.push_back(integer("passes", "passes k", 1, 256, 2, "Passes of the k-pass objective (at most seq_len)."));
+    p.push_back(integer("passes", "passes k", 1, 2048, 2, "Passes of the k-pass objective (at most seq_len)."));
     p.push_back(real("lr", "learning rate", 1e-6, 1000, 1e-3, true, "Adam learning rate."));
     p.push_back(real("weight_decay", "weight decay", 0, 1, 0, false,
                      "AdamW's decoupled weight decay: every step the matrices and embeddings shrink by "
@@ -105,7 +106,7 @@ LabSpec makeSpec()
             param.choices.push_back("alibi");
             param.help += " alibi: no position in x, the bias -m_h (i - j) on head h's logits, m_h = 2^(-8h/H).";
         }
-    p.push_back(integer("window", "attention window", 0, 256, 0,
+    p.push_back(integer("window", "attention window", 0, 2048, 0,
                         "Sliding-window attention: key j is visible to query i iff i - window < j <= i "
                         "(0 = off, every earlier key)."));
     p.push_back(integer("kv_heads", "key/value heads", 0, 16, 0,
@@ -122,6 +123,14 @@ LabSpec makeSpec()
     p.push_back(integer("loop", "loops", 1, 8, 1,
                         "Looped depth: the layers applied this many times with the same weights (the "
                         "gradients add up over the loops); maps and scores are the first loop's."));
+    ParamSpec mixer { "mixer", "mixer", "", ParamKind::Text };
+    mixer.maxLength = 400;
+    mixer.defText = "softmax";
+    mixer.help = "What mixes the positions: softmax attention, or a linear mixer with a fixed d_head x d_head "
+                 "state per head: linear (elu+1 features), deltanet (the delta rule), gated-deltanet (the "
+                 "delta rule with a learned decay). One for every layer, or a comma-separated list of one "
+                 "per layer, e.g. gated-deltanet,gated-deltanet,gated-deltanet,softmax (a 3:1 hybrid).";
+    p.push_back(mixer);
     // The keys a task (or an option) does not read: greyed in the panel, left out of captions.
     const auto only = [&p](const std::string &key, const std::string &with, std::vector<std::string> values) {
         for (ParamSpec &param : p)
@@ -197,6 +206,7 @@ ParamValues transformerValues(const TransformerConfig &c, const std::string &tex
     v.texts["qk_norm"] = c.qkNorm ? "on" : "off";
     v.texts["attn_gate"] = c.attnGate ? "on" : "off";
     v.numbers["loop"] = c.loop;
+    v.texts["mixer"] = c.mixer;
     return v;
 }
 
@@ -293,6 +303,11 @@ std::string configFrom(const ParamValues &v, const std::string *text, Transforme
     c.qkNorm = v.text("qk_norm") == "on";
     c.attnGate = v.text("attn_gate") == "on";
     c.loop = int(v.integer("loop"));
+    {
+        std::vector<Mixer> mixers;
+        if (std::string err = parseMixers(v.text("mixer"), c.layers, mixers); !err.empty()) return err;
+        c.mixer = mixersText(mixers);
+    }
     if (c.task == TransformerTask::Text && text) {
         c.text = *text;
     } else if (c.task == TransformerTask::Text) {

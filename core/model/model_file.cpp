@@ -15,7 +15,7 @@ namespace fb {
 namespace {
 
 constexpr const char *kTags[] = { "CONF", "SHAP", "VOCA", "PARM", "RUN_", "REPL" };
-constexpr std::uint32_t sectionsOf(std::uint32_t version) { return version >= 4 ? 6 : 5; }
+constexpr std::uint32_t sectionsOf(std::uint32_t version) { return version >= 4 ? 6 : 5; }  // version 5 adds no section
 constexpr std::size_t kMaxMessage = 4096;       // bytes of the run's message
 constexpr std::size_t kMaxSample = 1 << 20;     // bytes of the final snapshot's sample
 constexpr std::size_t kMaxLengthRows = 16;      // rows of the length table (6 today)
@@ -35,6 +35,8 @@ void writeConfig(ByteWriter &w, const TransformerConfig &c)
     w.i32(c.window).i32(c.kvHeads).u8(c.rmsNorm).u8(c.qkNorm).u8(c.attnGate).i32(c.loop);
     // version 3: the keys of the tasks with exact answers
     w.i32(c.items).i32(c.pairs).i32(c.modulus).f64(c.trainFraction);
+    // version 5: the mixer of every layer
+    w.string(c.mixer);
 }
 
 void writeShape(ByteWriter &w, const TransformerShape &s)
@@ -153,6 +155,7 @@ bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
         r.integer(c.modulus, "p", INT_MIN, INT_MAX);
         r.f64(c.trainFraction, "train_fraction");
     }
+    if (version >= 5) r.string(c.mixer, "mixer", 400);  // earlier files: softmax attention everywhere
     if (!r.ok()) return false;
     // The same checks as a training's (ranges, divisibility, the 2 GiB budget), the text aside.
     if (std::string err = checkTransformerSettings(c); !err.empty()) return r.fail(err);

@@ -153,7 +153,8 @@ int transformerEvaluationLength(const TransformerConfig &c, double factor)
 int transformerLongestEvaluation(const TransformerConfig &c)
 {
     if (transformerHasAnswers(c.task)) return c.seqLen;
-    return std::max(4 * c.seqLen, transformerEvaluationLength(c, c.factor));
+    // the length table's 4T stops at the longest sequence attention accepts
+    return std::max(std::min(4 * c.seqLen, kMaxTransformerTokens), transformerEvaluationLength(c, c.factor));
 }
 
 long long transformerEvaluationColumns(const TransformerConfig &c)
@@ -179,6 +180,9 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.qkNorm = c.qkNorm;
     s.attnGate = c.attnGate;
     s.loops = c.loop;
+    if (parseMixers(c.mixer, c.layers, s.mixers).empty()
+        && std::all_of(s.mixers.begin(), s.mixers.end(), [](Mixer m) { return m == Mixer::Softmax; }))
+        s.mixers.clear();
     return s;
 }
 
@@ -206,8 +210,21 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     // q, k, v: d + 2 kv_heads d_head rows (3d without grouped-query attention)
     const double qkv = d + 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * (d / c.heads);
     const double gate = c.attnGate ? mm(d, d, N) : 0.0;  // gated attention: W_theta ln1
-    const double layer = mm(qkv, d, N) + gate + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + 2 * mm(d, keys, N);
-    const double stack = double(c.layers) * c.loop * layer, head = mm(V, d, N);  // looped: every application
+    const TransformerShape shape = transformerShape(c, int(V));
+    const double dh = d / c.heads;
+    double stack = 0.0;
+    for (int l = 0; l < c.layers; ++l) {
+        // softmax: q k' and att v over the keys; the linear mixers per position and head: S_t's update
+        // and S_t q (linear attention: 2 products of dh^2), the delta rule's S_{t-1} k too (3), and
+        // beta (alpha) from ln1
+        const Mixer m = shape.mixer(l);
+        double mix = 2 * mm(d, keys, N);
+        if (m == Mixer::Linear) mix = 2 * mm(d, dh, N);
+        if (m == Mixer::DeltaNet) mix = 3 * mm(d, dh, N) + mm(c.heads, d, N);
+        if (m == Mixer::GatedDeltaNet) mix = 3 * mm(d, dh, N) + 2 * mm(c.heads, d, N);
+        stack += c.loop * (mm(qkv, d, N) + gate + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + mix);  // looped: every application
+    }
+    const double head = mm(V, d, N);
     const double fusionE = feedback ? mm(2 * d, d, N) : 0.0, fusionH = fusionE;  // [W_a; W_b] on e, on h
     const int passes = c.feedback == FeedbackMode::KPass ? c.passes : 1;
     // forward: the e part of the fusion once, every pass's h part and stack, the head
@@ -232,6 +249,16 @@ double transformerWorkspaceBytes(const TransformerConfig &c)
     bytes += double(c.layers) * c.heads * c.seqLen * c.seqLen * sizeof(float);             // a snapshot's maps (first loop)
     if (c.task == TransformerTask::Text) bytes += 9.0 * double(c.text.size());            // decoded and encoded text
     return bytes;
+}
+
+double transformerStateBytes(const TransformerConfig &c, int layer, int length)
+{
+    std::vector<Mixer> mixers;
+    if (!parseMixers(c.mixer, c.layers, mixers).empty() || layer < 0 || layer >= c.layers) return 0.0;
+    const double dh = double(c.dModel) / c.heads, kv = c.kvHeads > 0 ? c.kvHeads : c.heads;
+    const Mixer m = mixers[std::size_t(layer)];
+    if (m == Mixer::Softmax) return 2.0 * kv * dh * length * sizeof(float);
+    return c.heads * (dh * dh + (m == Mixer::Linear ? dh : 0.0)) * sizeof(float);
 }
 
 std::string checkTransformerConfig(const TransformerConfig &c)
@@ -261,7 +288,7 @@ std::string checkTransformerSettings(const TransformerConfig &c)
     if (transformerHasAnswers(c.task))
         if (std::string err = checkAnswerTask(c); !err.empty()) return err;
     if (transformerHasRepeat(c.task) && (c.seqLen % 2 || c.seqLen < 4))
-        return "seq_len must be an even integer in [4, 256] for task " + transformerTaskName(c.task) + ", got " + T;
+        return "seq_len must be an even integer in [4, 2048] for task " + transformerTaskName(c.task) + ", got " + T;
     if (c.dModel % c.heads || (c.dModel / c.heads) % 2)
         return "heads must divide d_model = " + std::to_string(c.dModel) + " with an even d_head = d_model / heads, got "
                + std::to_string(c.heads);
@@ -274,8 +301,22 @@ std::string checkTransformerSettings(const TransformerConfig &c)
             !err.empty())
             return err;
     }
+    std::vector<Mixer> mixers;
+    if (std::string err = parseMixers(c.mixer, c.layers, mixers); !err.empty()) return err;
+    for (Mixer m : mixers) {
+        if (m == Mixer::Softmax) continue;
+        if (c.window > 0)
+            return "window must be 0 with mixer " + mixerName(m) + " (its state keeps the whole past; a window is "
+                   "softmax attention's), got " + std::to_string(c.window);
+        if (c.pos == PositionalScheme::Alibi)
+            return "pos must be none, sinusoidal or rope with mixer " + mixerName(m)
+                   + " (ALiBi biases softmax attention's scores, which a linear mixer has not), got alibi";
+    }
     if (c.feedback == FeedbackMode::KPass && c.passes > c.seqLen)
         return "passes must be an integer in [1, seq_len = " + T + "], got " + std::to_string(c.passes);
+    if (transformerEvaluationLength(c, c.factor) > kMaxTransformerTokens)
+        return "factor x seq_len must be at most " + std::to_string(kMaxTransformerTokens) + " tokens (seq_len = " + T
+               + "), got factor " + formatNumber(c.factor);
     if (c.scaling != ScalingMethod::None && c.pos != PositionalScheme::Rope)
         return "scaling must be none unless pos is rope (it rescales RoPE's frequencies), got scaling = "
                + scalingMethodName(c.scaling) + " with pos = " + positionalSchemeName(c.pos);

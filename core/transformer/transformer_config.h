@@ -17,6 +17,9 @@ namespace fb {
 
 struct TransformerShape;
 
+// The longest sequence a training or an evaluation runs, in tokens (nn::kMaxAttentionKeys positions).
+constexpr int kMaxTransformerTokens = 2048;
+
 enum class TransformerTask {
     InductionFixed,  // T/2 uniform tokens repeated once (the reference's default)
     Induction,       // a segment of s ~ U{T/4..T/2} tokens at a ~ U{0..T-2s} repeated right after itself
@@ -75,6 +78,9 @@ struct TransformerConfig {
     bool qkNorm = false;     // qk_norm: RMSNorm of each head's q and k before RoPE, a learned scale (d_head) each
     bool attnGate = false;   // attn_gate: o = SDPA(...) * sigmoid(LN1(x) W_theta), W_theta d x d per layer
     int loop = 1;            // loop: the L blocks applied this many times with shared weights (1..8)
+    // mixer: softmax attention or a linear mixer (core/transformer/mixer.h) in every layer, or one
+    // per layer, "gated-deltanet,gated-deltanet,gated-deltanet,softmax" (parseMixers)
+    std::string mixer = "softmax";
     PositionalScheme pos = PositionalScheme::Rope;
     double base = 10000.0;   // b of the sinusoidal table and of RoPE
     bool embedScale = false; // x_t = sqrt(d) E[tok_t] (Vaswani et al.) instead of E[tok_t]
@@ -155,6 +161,11 @@ long long transformerParameterCount(const TransformerConfig &config);
 // backward, 2 per multiply-add, attention's products over the visible keys only, elementwise work
 // not counted). The k-pass objective adds k - 1 forward passes without gradient.
 double transformerFlopsPerStep(const TransformerConfig &config);
+
+// The bytes layer l (0-based, of the weights) keeps per sequence at inference after `length`
+// positions: softmax attention's KV cache (2 kv_heads d_head floats per position), a linear mixer's
+// fixed state (heads d_head^2 floats, plus heads d_head for linear attention's normaliser).
+double transformerStateBytes(const TransformerConfig &config, int layer, int length);
 
 // Bytes of every buffer a training of config allocates (parameters, Adam, workspaces, batches,
 // snapshots); checkTransformerConfig refuses more than 2 GiB.

@@ -216,6 +216,7 @@ std::vector<LengthRow> TransformerEvaluator::lengthTable(FeedbackMode mode, int 
     const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;
     for (int factor : { 1, 2, 4 }) {
         const int n = transformerEvaluationLength(c_, factor);
+        if (n > kMaxTransformerTokens) break;  // the table stops at the longest sequence attention accepts
         // the same sequences for every rescaling
         std::vector<TransformerBatch> batches = drawBatches(sequences, n, true);
         for (LengthRow &row : rows) {

@@ -52,6 +52,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("qk_norm", c.qkNorm ? "on" : "off")
         .field("attn_gate", c.attnGate ? "on" : "off")
         .field("loop", c.loop)
+        .field("mixer", c.mixer)
         .field("base", c.base)
         .field("embed_scale", c.embedScale)
         .field("scaling", scalingMethodName(c.scaling))
@@ -73,6 +74,11 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("exact_heldout_loss", r.exactHeldoutLoss)
         .field("accuracy", r.accuracy)
         .field("train_accuracy", r.trainAccuracy);
+    // the bytes each layer keeps per sequence at inference, at the evaluated length T: the KV cache
+    // of softmax attention, the fixed state of a linear mixer
+    std::vector<double> stateBytes;
+    for (int l = 0; l < c.layers; ++l) stateBytes.push_back(transformerStateBytes(c, l, c.seqLen));
+    json.field("state_bytes", stateBytes);
     json.key("induction_score").beginArray();
     for (const auto &layer : r.inductionScore) json.value(layer);
     json.endArray();

@@ -4,8 +4,11 @@
 // reference's model.parameters(): E, then per block ln1, ln2, W_qkv, W_O, W1, b1, W2, b2, then ln_f,
 // W_u, and the fusion [W_a; W_b] with [b_a; b_b]; the accumulator's input weight W_obs comes last.
 // Every weight is column-major (out, in) as in torch.nn.Linear; E keeps one token per column.
+#include "core/transformer/mixer.h"
+
 #include <Eigen/Core>
 
+#include <string>
 #include <vector>
 
 namespace fb {
@@ -24,6 +27,16 @@ struct TransformerShape {
     bool qkNorm = false;    // RMSNorm of every head's q and k before RoPE, learned scales (dh) for q and for k
     bool attnGate = false;  // gated attention: o = SDPA(...) * sigmoid(W_theta LN1(x)), W_theta (d, d) per layer
     int loops = 1;          // looped depth: the L blocks applied `loops` times with the same weights
+    std::vector<Mixer> mixers;  // per layer (of the weights); empty: softmax attention everywhere
+
+    Mixer mixer(int l) const { return mixers.empty() ? Mixer::Softmax : mixers[std::size_t(l % layers)]; }
+    bool linear(int l) const { return mixer(l) != Mixer::Softmax; }
+    bool anySoftmax() const
+    {
+        for (int l = 0; l < layers; ++l)
+            if (!linear(l)) return true;
+        return false;
+    }
 
     int kv() const { return kvHeads > 0 ? kvHeads : heads; }
     int dKv() const { return kv() * dHead(); }            // rows of k, and of v
@@ -48,6 +61,8 @@ struct TransformerLayout {
         Slot W2, b2;                  // (d, 4d), (d)
         Slot qNorm, kNorm;            // QK-norm: the scales of the queries and of the keys, (dh) each; else size 0
         Slot Wg;                      // gated attention: W_theta (d, d); else size 0
+        Slot Wbeta;                   // deltanet, gated-deltanet: w_beta of every head, (H, d); else size 0
+        Slot Walpha, balpha;          // gated-deltanet: w_alpha (H, d) and b_alpha (H); else size 0
     };
     Slot E;                   // (d, V)
     std::vector<Block> blocks;
@@ -62,7 +77,9 @@ struct TransformerLayout {
         const int d = s.dModel, bias = s.rmsNorm ? 0 : d;
         add(E, d, s.vocab);
         blocks.resize(std::size_t(s.layers));
-        for (Block &b : blocks) {
+        for (int l = 0; l < s.layers; ++l) {
+            Block &b = blocks[std::size_t(l)];
+            const Mixer m = s.mixer(l);
             add(b.ln1w, d, 1);
             add(b.ln1b, bias, 1);
             add(b.ln2w, d, 1);
@@ -76,6 +93,10 @@ struct TransformerLayout {
             add(b.qNorm, s.qkNorm ? s.dHead() : 0, 1);
             add(b.kNorm, s.qkNorm ? s.dHead() : 0, 1);
             add(b.Wg, s.attnGate ? d : 0, d);
+            const bool delta = m == Mixer::DeltaNet || m == Mixer::GatedDeltaNet, gated = m == Mixer::GatedDeltaNet;
+            add(b.Wbeta, delta ? s.heads : 0, d);
+            add(b.Walpha, gated ? s.heads : 0, d);
+            add(b.balpha, gated ? s.heads : 0, 1);
         }
         add(lnfw, d, 1);
         add(lnfb, bias, 1);
@@ -110,6 +131,11 @@ struct TransformerLayout {
                 f(p + "k_norm", b.kNorm);
             }
             if (b.Wg.size()) f(p + "W_theta", b.Wg);
+            if (b.Wbeta.size()) f(p + "w_beta", b.Wbeta);
+            if (b.Walpha.size()) {
+                f(p + "w_alpha", b.Walpha);
+                f(p + "b_alpha", b.balpha);
+            }
         }
         f("ln_f.weight", lnfw);
         if (lnfb.size()) f("ln_f.bias", lnfb);

@@ -40,6 +40,9 @@ void TransformerNet<S>::init(Rng &rng)
         constant(b.qNorm, 1.0);
         constant(b.kNorm, 1.0);
         normal(b.Wg);
+        normal(b.Wbeta);
+        normal(b.Walpha);
+        constant(b.balpha, 4.0);  // alpha = sigmoid(4) = 0.98 at the start: a slow decay, a long memory
     }
     constant(L_.lnfw, 1.0);
     constant(L_.lnfb, 0.0);

@@ -3,6 +3,7 @@
 #include "core/interpret/ablation.h"
 #include "core/transformer/attention_gate.h"
 #include "core/transformer/chunked_products.h"
+#include "core/transformer/linear_mixer.h"
 #include "core/transformer/rms_norm.h"
 #include "core/transformer/transformer_layers.h"
 
@@ -86,6 +87,18 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
             nn::rope_forward<S>(a.qkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
             nn::rope_forward<S>(a.qkv.block(d, c, dkv, n), pos.cos, pos.sin, c, B);  // every head's pairs alike
         }
+        if (a.beta.size()) {
+            // the delta rule's step sizes: beta = sigmoid(w_beta ln1); gated: alpha = sigmoid(w_alpha ln1 + b_alpha)
+            auto be = a.beta.middleCols(c, n);
+            nn::product<S>(be, P(params, w.Wbeta), a.ln1.middleCols(c, n), false);
+            be = (S(1) + (-be.array()).exp()).inverse().matrix();
+            if (a.alpha.size()) {
+                auto al = a.alpha.middleCols(c, n);
+                al.colwise() = PV(params, w.balpha);
+                nn::product<S>(al, P(params, w.Walpha), a.ln1.middleCols(c, n), true);
+                al = (S(1) + (-al.array()).exp()).inverse().matrix();
+            }
+        }
     });
 
     // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights. Head h
@@ -93,6 +106,7 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     // writes it to sdpa, and atty = sdpa * gate below
     S *yout = s_.attnGate ? a.sdpa.data() : a.atty.data();
     const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T);
+    const Mixer mixer = s_.mixer(wl);
     par_.forEach(B * H, [&](Eigen::Index i) {
         const Eigen::Index b = i / H, h = i % H, g = h / G;
         const S *qkv = a.qkv.data();
@@ -100,6 +114,12 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         nn::ConstStrided<S> k(qkv + b * ld + d + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
         nn::ConstStrided<S> v(qkv + b * ld + d + dkv + g * dh, dh, p1, Eigen::OuterStride<>(B * ld));
         nn::Strided<S> y(yout + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+        if (mixer != Mixer::Softmax) {
+            // a linear mixer: its state carries the past (core/transformer/linear_mixer.h)
+            S *maps = a.att.size() ? a.att.data() + (b * H + h) * ldAtt * T : nullptr;
+            nn::linear_mixer_forward<S>(mixerHead(ws, l, b, h), y, q, k, v, p0, maps, ldAtt);
+            return;
+        }
         Eigen::Map<M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
         nn::attention_forward<S>(y, att, q, k, v, p0, pos.scale, s_.window, pos.slope(h));
     });
@@ -194,6 +214,9 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
     // One task per (sequence, key/value head): the G query heads that share its k and v add their
     // gradients into dk and dv one after the other (never two threads on the same rows).
     const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T), KV = s_.kv();
+    const Mixer mixer = s_.mixer(l);
+    if (mixer != Mixer::Softmax && B > ws.carrySequences())
+        throw std::logic_error("TransformerStack: more sequences than the linear mixers' carry holds");
     par_.forEach(B * KV, [&](Eigen::Index i) {
         const Eigen::Index b = i / KV, g = i % KV;
         const S *qkv = a.qkv.data();
@@ -207,6 +230,10 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
             nn::ConstStrided<S> q(qkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
             nn::Strided<S> dq(dqkv + (p0 * B + b) * ld + h * dh, dh, nq, st);
             nn::ConstStrided<S> dy(ws.datty.data() + (p0 * B + b) * d + h * dh, dh, nq, Eigen::OuterStride<>(B * d));
+            if (mixer != Mixer::Softmax) {
+                nn::linear_mixer_backward<S>(mixerHead(ws, l, b, h), dq, dk, dv, dy, q, k, v, p0, p1 == T);
+                continue;
+            }
             Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
             Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
             nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
@@ -233,6 +260,9 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
         auto dln1 = a.dln1.middleCols(c, n);
         nn::product<S>(dln1, P(params, w.Wqkv).transpose(), dqkv, false);
         if (s_.attnGate) nn::product<S>(dln1, P(params, w.Wg).transpose(), a.dgate.middleCols(c, n), true);  // the gate's
+        // the delta rule's beta = sigmoid(w_beta ln1) and alpha = sigmoid(w_alpha ln1 + b_alpha)
+        if (a.dbeta.size()) nn::product<S>(dln1, P(params, w.Wbeta).transpose(), a.dbeta.middleCols(c, n), true);
+        if (a.dalpha.size()) nn::product<S>(dln1, P(params, w.Walpha).transpose(), a.dalpha.middleCols(c, n), true);
         nn::norm_backward_inp<S>(s_.rmsNorm, a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
                                  a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
     });
@@ -261,6 +291,12 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
         nn::product_backward_weight<S>(par_, G(grads, w.Wo), all(a.dmid), all(a.atty));
         // atty = sdpa * sigmoid(W_theta ln1)
         if (s_.attnGate) nn::product_backward_weight<S>(par_, G(grads, w.Wg), all(a.dgate), all(a.ln1));
+        // beta = sigmoid(w_beta ln1); alpha = sigmoid(w_alpha ln1 + b_alpha)
+        if (a.dbeta.size()) nn::product_backward_weight<S>(par_, G(grads, w.Wbeta), all(a.dbeta), all(a.ln1));
+        if (a.dalpha.size()) {
+            nn::product_backward_weight<S>(par_, G(grads, w.Walpha), all(a.dalpha), all(a.ln1));
+            nn::bias_backward<S>(GV(grads, w.balpha), all(a.dalpha));
+        }
         // q, k = RMSNorm(q) g_q, RMSNorm(k) g_k per head (QK-norm)
         if (s_.qkNorm)
             nn::qknorm_backward_params<S>(GV(grads, w.qNorm), GV(grads, w.kNorm), all(a.dqkNorm), all(a.qkRaw),
@@ -274,6 +310,31 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
     // h = LN_f(x_L)
     nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), all(ws.dh), all(ws.xL),
                                 ws.lnfMean.head(N), ws.lnfRstd.head(N));
+}
+
+template <typename S>
+nn::MixerHead<S> TransformerStack<S>::mixerHead(TransformerWorkspace<S> &ws, int l, Eigen::Index b, Eigen::Index h) const
+{
+    // (sequence b, head h) of the batch of B sequences of T positions: its states at ((b H + h) T) dh dh,
+    // its z and denominators at ((b H + h) T) (dh + 1), beta and alpha in row h of the columns t B + b,
+    // its carry at (b H + h) (dh dh + dh)
+    typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
+    const Eigen::Index H = s_.heads, dh = s_.dHead(), T = ws.T, B = ws.B, bh = b * H + h;
+    nn::MixerHead<S> m;
+    m.kind = s_.mixer(l);
+    m.dh = dh;
+    m.states = a.state.data() + bh * T * dh * dh;
+    if (a.zden.size()) m.zden = a.zden.data() + bh * T * (dh + 1);
+    m.gateStride = B * H;
+    if (a.beta.size()) m.beta = a.beta.data() + b * H + h;
+    if (a.alpha.size()) m.alpha = a.alpha.data() + b * H + h;
+    if (a.dbeta.size()) m.dbeta = a.dbeta.data() + b * H + h;
+    if (a.dalpha.size()) m.dalpha = a.dalpha.data() + b * H + h;
+    if (a.carry.size()) {
+        m.dS = a.carry.data() + bh * (dh * dh + dh);
+        m.dz = m.dS + dh * dh;
+    }
+    return m;
 }
 
 template class TransformerStack<float>;

@@ -17,6 +17,7 @@
 // then computes every parameter gradient in one product over all columns. Called once over [0, T)
 // it is the ordinary backward pass; called for t = T-1 down to 0 it is backpropagation through time.
 #include "core/transformer/parallel_runner.h"
+#include "core/transformer/linear_mixer.h"
 #include "core/transformer/position_tables.h"
 #include "core/transformer/transformer_layout.h"
 #include "core/transformer/transformer_workspace.h"
@@ -61,6 +62,9 @@ private:
                       Eigen::Index p0, Eigen::Index p1, const Ablation *ablation) const;
     void blockBackwardData(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, int l,
                            Eigen::Index p0, Eigen::Index p1) const;
+
+    // The linear mixer's tensors of (sequence b, head h) in applied block l of ws's batch.
+    nn::MixerHead<S> mixerHead(TransformerWorkspace<S> &ws, int l, Eigen::Index b, Eigen::Index h) const;
 
     TransformerShape s_;
     const TransformerLayout &L_;

@@ -13,6 +13,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     maxLen = len;
     withGrad = grad;
     const Eigen::Index d = s.dModel, N = cap, attSize = Eigen::Index(s.heads) * cap * nn::attentionRows(len);
+    const Eigen::Index dH = s.dHead(), H = s.heads, carryB = (cap + len - 1) / std::max<Eigen::Index>(len, 1);
     auto mat = [N](M &m, Eigen::Index rows, bool needed = true) { m.setZero(needed ? rows : 0, needed ? N : 0); };
     auto vec = [](V &v, Eigen::Index size, bool needed = true) { v.setZero(needed ? size : 0); };
     mat(emb, d);
@@ -21,13 +22,23 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     mat(fz, 2 * d, s.feedback);
     mat(gate, d, s.feedback);
     layer.resize(std::size_t(s.depth()));
-    for (Layer &l : layer) {
+    for (int li = 0; li < s.depth(); ++li) {
+        Layer &l = layer[std::size_t(li)];
+        const Mixer m = s.mixer(li);
+        const bool linear = m != Mixer::Softmax, delta = m == Mixer::DeltaNet || m == Mixer::GatedDeltaNet;
+        vec(l.state, H * cap * dH * dH, linear);
+        vec(l.zden, H * cap * (dH + 1), m == Mixer::Linear);
+        l.beta.setZero(delta ? H : 0, delta ? N : 0);
+        l.alpha.setZero(m == Mixer::GatedDeltaNet ? H : 0, m == Mixer::GatedDeltaNet ? N : 0);
+        l.dbeta.setZero(grad && delta ? H : 0, grad && delta ? N : 0);
+        l.dalpha.setZero(grad && m == Mixer::GatedDeltaNet ? H : 0, grad && m == Mixer::GatedDeltaNet ? N : 0);
+        vec(l.carry, carryB * H * (dH * dH + dH), grad && linear);
         mat(l.x, d);
         mat(l.ln1, d);
         vec(l.ln1Mean, N);
         vec(l.ln1Rstd, N);
         mat(l.qkv, s.qkvRows());
-        vec(l.att, attSize);
+        vec(l.att, attSize, !(grad && linear));  // training a linear mixer needs no map
         mat(l.atty, d);
         mat(l.mid, d);
         mat(l.ln2, d);
@@ -61,7 +72,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     mat(datty, d, grad);
     mat(dfz, 2 * d, grad && s.feedback);
     mat(demb, d, grad);
-    vec(datt, attSize, grad);
+    vec(datt, attSize, grad && s.anySoftmax());
     B = T = 0;
 }
 
@@ -86,13 +97,23 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
     rows += qkn * s.depth() * (d + s.dKv() + s.heads + s.kv());  // qkRaw, qkRstd
     const double gated = s.attnGate ? 1.0 : 0.0;
     rows += gated * s.depth() * 2 * d;                            // sdpa, gate
-    double att = double(s.depth()) * s.heads * nn::attentionRows(len);  // per column
+    const double dh = s.dHead(), H = s.heads;
+    double att = 0;  // per column: the maps, and the linear mixers' states
+    for (int l = 0; l < s.depth(); ++l) {
+        const Mixer m = s.mixer(l);
+        if (!(grad && m != Mixer::Softmax)) att += H * nn::attentionRows(len);
+        if (m != Mixer::Softmax) att += H * dh * dh;                                     // state
+        if (m == Mixer::Linear) att += H * (dh + 1);                                     // zden
+        if (m == Mixer::DeltaNet || m == Mixer::GatedDeltaNet) att += (grad ? 2 : 1) * H;  // beta (dbeta)
+        if (m == Mixer::GatedDeltaNet) att += (grad ? 2 : 1) * H;                          // alpha (dalpha)
+        if (grad && m != Mixer::Softmax) att += H * (dh * dh + dh) / double(std::max<Eigen::Index>(len, 1));  // carry
+    }
     if (grad) {
         rows += s.depth() * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc
         rows += qkn * s.depth() * (d + s.dKv());                   // dqkNorm
         rows += gated * s.depth() * d;                            // dgate
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
-        att += double(s.heads) * nn::attentionRows(len);         // datt
+        if (s.anySoftmax()) att += double(s.heads) * nn::attentionRows(len);  // datt
     }
     return (rows + att) * double(cap) * sizeof(S);
 }

@@ -37,6 +37,13 @@ struct TransformerWorkspace {
         // gradients (withGrad): d(L)/d of the tensor named; dqkNorm (QK-norm): of the normalised q and k
         M dx, dln1, dqkv, dmid, dln2, dfc, dqkNorm;
         M dgate;        // gated attention: d(L)/d(W_theta ln1)
+        // A linear mixer (core/transformer/linear_mixer.h) instead of softmax attention; else empty.
+        // att is then filled only without gradients (evaluation: what each output reads).
+        V state;        // (B H T dh dh): S_t of (sequence b, head h) at offset ((b H + h) T + t) dh dh
+        V zden;         // linear: (B H T (dh + 1)): z_t and the denominator, same order
+        M beta, alpha;  // deltanet: (H, N) beta = sigmoid(w_beta ln1); gated-deltanet: alpha too
+        M dbeta, dalpha;  // d(L)/d of their pre-activations
+        V carry;        // (B H (dh dh + dh)) the backward's d(L)/d(S_t) and d(L)/d(z_t) of each (b, h)
     };
 
     Eigen::Index capacity = 0;  // columns
@@ -59,6 +66,9 @@ struct TransformerWorkspace {
     // gradients (withGrad)
     M dlogits, dh, dxL, datty, dfz, demb;
     V datt;         // (B H R T) scratch of the attention backward
+
+    // Sequences of a batch whose backward the linear mixers' carry holds: capacity / maxLen.
+    Eigen::Index carrySequences() const { return maxLen > 0 ? (capacity + maxLen - 1) / maxLen : 0; }
 
     // Allocates for up to capacity columns and maxLen positions. Call outside the step loop.
     void reserve(const TransformerShape &shape, Eigen::Index capacity, Eigen::Index maxLen, bool withGrad);

@@ -1,7 +1,8 @@
 // Benchmark of the transformer trainer (core/transformer/transformer_trainer.h) at the PyTorch
 // reference's defaults, and the runs behind the lab's table.
 //
-//   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] [--peak] [--text FILE]
+//   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] [--peak] [--lengths]
+//                     [--text FILE]
 //
 // --speed (the default): ms per step with one thread and with two (TBB over column blocks and
 //   (sequence, head) pairs), the GFLOP/s achieved against the matrix-product FLOPs of a step, and the
@@ -18,9 +19,12 @@
 //   feedback off, beside the chapter's (k + 2) / 3.
 // --trajectory: held-out second-half loss at steps 0, 100, 200, 300, 600 of the defaults for seeds
 //   0..3 (the reference's seed 3: 0.71 at step 100, 0.042 at 200, 0.005 at 600).
+// --lengths: softmax attention against the linear mixers, microseconds per token of a training step at
+//   T = 64 .. 2048 and the bytes a sequence keeps at inference (see lengths() below).
 // --table: what the trainings learn: pos x task x feedback, held-out loss, repeat loss, best
 //   induction score and the length generalisation at 2T / 4T (1500 steps each; minutes).
 #include "core/io/bounded_read.h"
+#include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_trainer.h"
 
 #include <chrono>
@@ -335,12 +339,77 @@ void peak(int steps, const std::string &textPath)
                 peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1], ceiling);
 }
 
+// --lengths: one training step (forward and backward, the optimiser aside) of softmax attention and
+// of each linear mixer at T = 64 .. 2048, 4096 tokens per step (batch 4096 / T), at the induction
+// defaults otherwise (2 layers, 4 heads, d 64, RoPE), one thread; per token, and the bytes each
+// sequence keeps at inference (KV cache or state), summed over the layers.
+void lengths(int steps)
+{
+    loadAverage();
+    std::printf("== cost against length: one step (forward + backward), 4096 tokens per step, 1 thread, "
+                "best of %d ==\n", steps);
+    const std::vector<Mixer> mixers { Mixer::Softmax, Mixer::Linear, Mixer::DeltaNet, Mixer::GatedDeltaNet };
+    std::printf("%6s %6s", "T", "batch");
+    for (Mixer m : mixers) std::printf(" %16s", (mixerName(m) + " us/tok").c_str());
+    for (Mixer m : mixers) std::printf(" %12s", (mixerName(m) == "softmax" ? "KV bytes" : "state bytes"));
+    std::printf("\n");
+    std::string json = "{\"lengths\": [";
+    for (int T : { 64, 128, 256, 512, 1024, 2048 }) {
+        const int B = std::max(1, 4096 / T);
+        std::printf("%6d %6d", T, B);
+        std::vector<double> perToken;
+        for (Mixer m : mixers) {
+            TransformerConfig c;
+            c.seqLen = T;
+            c.batch = B;
+            c.mixer = mixerName(m);
+            const TransformerShape shape = transformerShape(c, transformerVocabulary(c));
+            TransformerNet<float> net(shape, 1);
+            Rng rng(1);
+            net.init(rng);
+            TransformerBatch batch;
+            batch.resize(B, T, true, false);
+            for (int &t : batch.tokens) t = int(rng.below(16));
+            for (int &t : batch.targets) t = int(rng.below(16));
+            TransformerWorkspace<float> ws;
+            ws.reserve(shape, batch.columns(), T, true);
+            PositionTables<float> tables;
+            tables.build(c.pos, c.dModel, c.heads, c.base, T);
+            double best = 1e30;
+            for (int i = 0; i < steps + 1; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                net.zeroGrad();
+                net.forward(ws, batch, tables, FeedbackMode::Off, 1);
+                net.backward(ws, batch, tables, FeedbackMode::Off, 1);
+                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                if (i > 0) best = std::min(best, ms);  // the first warms the caches
+            }
+            perToken.push_back(best * 1e3 / (double(B) * T));
+            std::printf(" %16.3f", perToken.back());
+        }
+        std::string row = "{\"T\": " + std::to_string(T);
+        for (std::size_t i = 0; i < mixers.size(); ++i) {
+            TransformerConfig c;
+            c.seqLen = T;
+            c.mixer = mixerName(mixers[i]);
+            const double bytes = transformerStateBytes(c, 0, T) + transformerStateBytes(c, 1, T);
+            std::printf(" %12.0f", bytes);
+            char buf[96];
+            std::snprintf(buf, sizeof buf, ", \"%s_us_per_token\": %.4f", mixerName(mixers[i]).c_str(), perToken[i]);
+            row += buf;
+        }
+        std::printf("\n");
+        json += (T == 64 ? "" : ", ") + row + "}";
+    }
+    std::printf("%s]}\n", json.c_str());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     int steps = 300;
-    bool doSpeed = false, doKpass = false, doTrajectory = false, doTable = false, doPeak = false;
+    bool doSpeed = false, doKpass = false, doTrajectory = false, doTable = false, doPeak = false, doLengths = false;
     std::string textPath = FULLBAND_SOURCE_DIR "/README.md";
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) steps = std::max(1, std::atoi(argv[++i]));
@@ -350,18 +419,20 @@ int main(int argc, char **argv)
         else if (!std::strcmp(argv[i], "--table")) doTable = true;
         else if (!std::strcmp(argv[i], "--all")) doSpeed = doKpass = doTrajectory = doTable = doPeak = true;
         else if (!std::strcmp(argv[i], "--peak")) doPeak = true;
+        else if (!std::strcmp(argv[i], "--lengths")) doLengths = true;
         else if (!std::strcmp(argv[i], "--text") && i + 1 < argc) textPath = argv[++i];
         else {
             std::fprintf(stderr, "usage: bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] "
-                                 "[--peak] [--text FILE]\n");
+                                 "[--peak] [--lengths] [--text FILE]\n");
             return 2;
         }
     }
-    if (!doKpass && !doTrajectory && !doTable && !doPeak) doSpeed = true;
+    if (!doKpass && !doTrajectory && !doTable && !doPeak && !doLengths) doSpeed = true;
     if (doSpeed) speed(steps);
     if (doKpass) kpass(steps);
     if (doTrajectory) trajectory();
     if (doTable) table(std::max(steps, 1500));
     if (doPeak) peak(steps, textPath);
+    if (doLengths) lengths(std::min(steps, 10));
     return 0;
 }
