@@ -183,7 +183,7 @@ private Q_SLOTS:
         QTest::newRow("task") << QStringList { "task=translate" } << "task";
         QTest::newRow("pos") << QStringList { "pos=learned" } << "pos";
         QTest::newRow("window negative") << QStringList { "window=-1" } << "window";
-        QTest::newRow("window beyond") << QStringList { "window=300" } << "window";
+        QTest::newRow("window beyond") << QStringList { "window=3000" } << "window";
         QTest::newRow("scaling with alibi") << QStringList { "pos=alibi", "scaling=yarn" } << "scaling";
         QTest::newRow("kv_heads not dividing") << QStringList { "kv_heads=3" } << "kv_heads";
         QTest::newRow("kv_heads beyond") << QStringList { "kv_heads=17" } << "kv_heads";
@@ -371,7 +371,7 @@ private Q_SLOTS:
         QTest::newRow("no config") << QStringList {} << "--config";
         QTest::newRow("five configs") << QStringList { c, "", c, "", c, "", c, "", c, "" } << "--config";
         QTest::newRow("bad value") << QStringList { c, "kv_heads=1", c, "kv_heads=3" } << "configuration 2";
-        QTest::newRow("range") << QStringList { c, "window=300" } << "window";
+        QTest::newRow("range") << QStringList { c, "window=3000" } << "window";
         QTest::newRow("unknown key") << QStringList { c, "colour=red" } << "colour";
         QTest::newRow("not key=value") << QStringList { c, "attn_gate" } << "attn_gate";
         QTest::newRow("seed shared") << QStringList { c, "seed=2" } << "seed";

@@ -98,7 +98,7 @@ private Q_SLOTS:
         QVERIFY2(err.find("kv_heads") != std::string::npos, err.c_str());
         err = buildCompareEntries(base, { "window=-1" }, e);
         QVERIFY2(oneLine(err) && err.find("configuration 1") != std::string::npos, err.c_str());
-        QVERIFY2(err.find("window") != std::string::npos && err.find("256") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("window") != std::string::npos && err.find("2048") != std::string::npos, err.c_str());
         err = buildCompareEntries(base, { "colour=red" }, e);
         QVERIFY2(oneLine(err) && err.find("colour") != std::string::npos, err.c_str());
         err = buildCompareEntries(base, { "attn_gate=maybe" }, e);

@@ -94,6 +94,8 @@ std::string withoutReplay(const std::string &bytes, std::uint32_t version = 3)
 {
     const auto [offset, length] = findSection(bytes, "REPL");
     std::string old = bytes.substr(0, offset - 8) + bytes.substr(offset + length + 4);
+    // without version 5's mixer at the end of CONF (a u32 length and "softmax")
+    old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(p.size() - 4 - 7); });
     putU32(old, 8, version);
     putU32(old, 12, 5);
     return old;
@@ -206,9 +208,9 @@ private Q_SLOTS:
         refused("", { "not a FullBand model file" });
         refused("hello, world\n", { "not a FullBand model file" });
         refused(std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'), { "not a FullBand model file" });
-        std::string v5 = textBytes_;
-        putU32(v5, 8, 5);
-        refused(v5, { "version 5", "reads versions 1 to 4" });
+        std::string v6 = textBytes_;
+        putU32(v6, 8, 6);
+        refused(v6, { "version 6", "reads versions 1 to 5" });
         std::string v0 = textBytes_;
         putU32(v0, 8, 0);
         refused(v0, { "version 0" });

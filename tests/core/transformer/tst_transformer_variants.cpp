@@ -684,7 +684,7 @@ private Q_SLOTS:
         TransformerConfig c = defaults();
         c.window = -1;
         QVERIFY(checkTransformerConfig(c).find("window") == 0);
-        c.window = 257;
+        c.window = 2049;
         QVERIFY(checkTransformerConfig(c).find("window") == 0);
         c.window = 256;
         QCOMPARE(checkTransformerConfig(c), std::string());
