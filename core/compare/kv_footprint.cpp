@@ -10,15 +10,20 @@ KvFootprint kvFootprint(const TransformerConfig &c)
 {
     KvFootprint f;
     f.cachedTokens = c.window > 0 ? std::min(c.window, c.seqLen) : c.seqLen;
+    int softmaxLayers = 0;
+    for (int l = 0; l < c.layers; ++l) {
+        if (transformerLayerIsSoftmax(c, l)) ++softmaxLayers;
+        else f.stateBytes += transformerStateBytes(c, l, c.seqLen);
+    }
     KvCacheParams p;
-    p.layers = double(c.layers) * double(std::max(1, c.loop));
+    p.layers = double(softmaxLayers) * double(std::max(1, c.loop));
     p.kvHeads = c.kvHeads > 0 ? c.kvHeads : c.heads;
     p.headDim = c.heads > 0 ? double(c.dModel / c.heads) : 0.0;
     p.tokens = f.cachedTokens;
     p.bytesPerValue = kModelBytesPerValue;
     const KvCacheResult r = kvCache(p);
     f.bytesPerToken = r.bytesPerToken;
-    f.cacheBytes = r.bytes;
+    f.cacheBytes = r.bytes + f.stateBytes;
     return f;
 }
 

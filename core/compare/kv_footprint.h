@@ -12,10 +12,13 @@
 
 namespace fb {
 
+// The linear mixers (config.mixer) cache nothing per token: their layers count in stateBytes, the
+// fixed states every sequence keeps, and bytesPerToken counts the softmax layers only.
 struct KvFootprint {
-    double bytesPerToken = 0.0;  // per cached token
+    double bytesPerToken = 0.0;  // per cached token (softmax layers)
     int cachedTokens = 0;        // at T = seq_len: min(T, window), or T without a window
-    double cacheBytes = 0.0;     // bytesPerToken x cachedTokens
+    double stateBytes = 0.0;     // the linear mixers' fixed states
+    double cacheBytes = 0.0;     // bytesPerToken x cachedTokens + stateBytes
 };
 
 constexpr double kModelBytesPerValue = 4.0;  // float32

@@ -48,11 +48,10 @@ std::string parseMixers(const std::string &text, int layers, std::vector<Mixer> 
         list.push_back(m);
         if (comma == std::string::npos) break;
         start = comma + 1;
-        if (list.size() > 64) break;
+        if (list.size() > 64) break;  // far more than any layers: the count below refuses it
     }
     if (list.size() == 1) list.assign(std::size_t(std::max(layers, 1)), list.front());
-    if (int(list.size()) != layers)
-    {
+    if (int(list.size()) != layers) {
         std::string err = "mixer must name one mixer for every layer or one per layer (layers = ";
         err.append(std::to_string(layers)).append("), got ").append(std::to_string(list.size()));
         return err;

@@ -1,6 +1,7 @@
 // Names, checks and sizes of a transformer training (core/transformer/transformer_config.h).
 #include "core/transformer/transformer_config.h"
 
+#include "core/costs/costs.h"
 #include "core/interpret/ablation.h"
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_layout.h"
@@ -251,14 +252,37 @@ double transformerWorkspaceBytes(const TransformerConfig &c)
     return bytes;
 }
 
-double transformerStateBytes(const TransformerConfig &c, int layer, int length)
+namespace {
+// The mixer of layer l, softmax for a bad list or layer (the checks refuse those).
+Mixer layerMixer(const TransformerConfig &c, int layer)
 {
     std::vector<Mixer> mixers;
-    if (!parseMixers(c.mixer, c.layers, mixers).empty() || layer < 0 || layer >= c.layers) return 0.0;
-    const double dh = double(c.dModel) / c.heads, kv = c.kvHeads > 0 ? c.kvHeads : c.heads;
-    const Mixer m = mixers[std::size_t(layer)];
-    if (m == Mixer::Softmax) return 2.0 * kv * dh * length * sizeof(float);
-    return c.heads * (dh * dh + (m == Mixer::Linear ? dh : 0.0)) * sizeof(float);
+    if (!parseMixers(c.mixer, c.layers, mixers).empty() || layer < 0 || layer >= c.layers) return Mixer::Softmax;
+    return mixers[std::size_t(layer)];
+}
+} // namespace
+
+bool transformerLayerIsSoftmax(const TransformerConfig &c, int layer)
+{
+    return layerMixer(c, layer) == Mixer::Softmax;
+}
+
+double transformerStateBytes(const TransformerConfig &c, int layer, int length)
+{
+    if (layer < 0 || layer >= c.layers) return 0.0;
+    const Mixer m = layerMixer(c, layer);
+    const double dh = double(c.dModel) / c.heads, loops = std::max(1, c.loop);
+    if (m == Mixer::Softmax) {
+        // the costs lab's formula for one layer (core/costs/costs.h), the window's tokens at most
+        KvCacheParams p;
+        p.layers = loops;
+        p.kvHeads = c.kvHeads > 0 ? c.kvHeads : c.heads;
+        p.headDim = dh;
+        p.tokens = c.window > 0 ? std::min(c.window, length) : length;
+        p.bytesPerValue = sizeof(float);
+        return kvCache(p).bytes;
+    }
+    return loops * c.heads * (dh * dh + (m == Mixer::Linear ? dh : 0.0)) * sizeof(float);
 }
 
 std::string checkTransformerConfig(const TransformerConfig &c)

@@ -163,9 +163,12 @@ long long transformerParameterCount(const TransformerConfig &config);
 double transformerFlopsPerStep(const TransformerConfig &config);
 
 // The bytes layer l (0-based, of the weights) keeps per sequence at inference after `length`
-// positions: softmax attention's KV cache (2 kv_heads d_head floats per position), a linear mixer's
-// fixed state (heads d_head^2 floats, plus heads d_head for linear attention's normaliser).
+// positions, every application of it with looped depth: softmax attention's KV cache (2 kv_heads
+// d_head floats per cached position, at most `window` of them; the costs lab's formula), a linear
+// mixer's fixed state (heads d_head^2 floats, plus heads d_head for linear attention's normaliser).
 double transformerStateBytes(const TransformerConfig &config, int layer, int length);
+// Whether layer l (0-based) is softmax attention (config.mixer).
+bool transformerLayerIsSoftmax(const TransformerConfig &config, int layer);
 
 // Bytes of every buffer a training of config allocates (parameters, Adam, workspaces, batches,
 // snapshots); checkTransformerConfig refuses more than 2 GiB.

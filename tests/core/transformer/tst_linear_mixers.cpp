@@ -7,13 +7,14 @@
 // parallel pass, the maps against the outputs they explain, the parameter counts and state bytes
 // against their formulas, and the configurations that do not combine.
 // FULLBAND_SHOW_ERRORS=1 prints the largest error of each configuration.
+#include "core/compare/kv_footprint.h"
 #include "core/labs/transformer_spec.h"
 #include "core/numeric/rng.h"
 #include "core/transformer/linear_mixer.h"
 #include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_net.h"
-#include "support/gradient_check.h"
+#include "support/transformer_gradients.h"
 
 #include <QTest>
 
@@ -73,11 +74,9 @@ struct Setup {
     }
 };
 
-void randomise(TransformerNet<double> &net, std::uint64_t seed, double scale = 0.4)
+void randomise(TransformerNet<double> &net, std::uint64_t seed)
 {
-    Rng rng(seed);
-    net.init(rng);
-    for (Eigen::Index i = 0; i < net.params.size(); ++i) net.params[i] += scale * rng.normal();
+    test::randomiseTransformer(net, seed);
 }
 
 Mixer mixerOf(const QString &name)
@@ -126,10 +125,7 @@ private:
         const Eigen::VectorXd analytic = net.grads;
         auto loss = [&] { return net.forward(su.ws, su.batch, su.pos, v.feedback, 1); };
         test::GradCheck check;
-        net.layout().forEachSlot([&](const std::string &name, const TransformerLayout::Slot &s) {
-            test::checkTensor(check, name, net.params.data() + s.offset, analytic.data() + s.offset, s.size(), loss,
-                              kEntries, kStep);
-        });
+        test::checkTransformerSlots(check, net, analytic, loss, kEntries, kStep);
         if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))
             qInfo("%s: max relative error %.3g over %d entries", what, check.maxRelError, check.checked);
         if (!(analytic.norm() > 0.0)) return 1.0;
@@ -327,6 +323,13 @@ private Q_SLOTS:
         c.kvHeads = 1;
         c.mixer = "softmax";
         QCOMPARE(transformerStateBytes(c, 0, 100), 2.0 * 1 * 16 * 100 * 4);
+        // the comparison's footprint: per-token bytes of the softmax layers, the linear layers' states
+        TransformerConfig h;
+        h.mixer = "softmax,gated-deltanet";
+        const KvFootprint f = kvFootprint(h);
+        QCOMPARE(f.bytesPerToken, 2.0 * 4 * 16 * 4);
+        QCOMPARE(f.stateBytes, 4.0 * 16 * 16 * 4);
+        QCOMPARE(f.cacheBytes, 512.0 * 32 + 4096.0);
     }
 
     // What does not combine is refused with one line naming the key and what is valid.

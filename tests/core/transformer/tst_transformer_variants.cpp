@@ -18,7 +18,7 @@
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_tasks.h"
 #include "core/transformer/transformer_trainer.h"
-#include "support/gradient_check.h"
+#include "support/transformer_gradients.h"
 
 #include <QTest>
 
@@ -84,9 +84,7 @@ struct Setup {
 // Parameters away from the initialisation's tiny scale, so that every term of the gradient matters.
 void randomise(TransformerNet<double> &net, std::uint64_t seed, double scale = 0.4)
 {
-    Rng rng(seed);
-    net.init(rng);
-    for (Eigen::Index i = 0; i < net.params.size(); ++i) net.params[i] += scale * rng.normal();
+    test::randomiseTransformer(net, seed, scale);
 }
 
 TransformerConfig defaults()
@@ -111,10 +109,7 @@ private:
         const Eigen::VectorXd analytic = net.grads;
         auto loss = [&] { return net.forward(su.ws, su.batch, su.pos, v.feedback, 1); };
         test::GradCheck check;
-        net.layout().forEachSlot([&](const std::string &name, const TransformerLayout::Slot &s) {
-            test::checkTensor(check, name, net.params.data() + s.offset, analytic.data() + s.offset, s.size(), loss,
-                              kEntries);
-        });
+        test::checkTransformerSlots(check, net, analytic, loss, kEntries);
         if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))
             qInfo("%s: max relative error %.3g over %d entries", what, check.maxRelError, check.checked);
         if (!(analytic.norm() > 0.0)) return 1.0;
