@@ -120,6 +120,20 @@ void TransformerEvaluator::sizeSnapshot(TransformerSnapshot &out) const
     if (tasks_.hasRepeat())
         out.inductionScore.assign(std::size_t(c_.layers), std::vector<double>(std::size_t(c_.heads), 0.0));
     out.sample.reserve(std::size_t(4 * (c_.sampleChars + 32)));
+    out.statePositions.clear();
+    out.states.clear();
+    const TransformerShape &shape = net_.shape();
+    bool anyLinear = false;
+    for (int l = 0; l < c_.layers; ++l) anyLinear = anyLinear || shape.linear(l);
+    if (!anyLinear) return;
+    const int kept = std::min(T, TransformerSnapshot::kStatePositions), dh = shape.dHead();
+    for (int i = 0; i < kept; ++i)
+        out.statePositions.push_back(int((long long)(i + 1) * T / kept) - 1);  // ascending, ends at T - 1
+    out.states.resize(std::size_t(c_.layers * c_.heads));
+    for (int l = 0; l < c_.layers; ++l)
+        if (shape.linear(l))
+            for (int h = 0; h < c_.heads; ++h)
+                out.states[std::size_t(l * c_.heads + h)].assign(std::size_t(kept), Eigen::MatrixXf::Zero(dh, dh));
 }
 
 void TransformerEvaluator::addScores(const TransformerBatch &batch, std::vector<double> &sums,
@@ -150,6 +164,19 @@ void TransformerEvaluator::probe(TransformerSnapshot &out, FeedbackMode mode, in
                 ws_.layer[std::size_t(l)].att.data() + h * R * T, T, T, Eigen::OuterStride<>(R));
             out.attention[std::size_t(l * H + h)] = att.transpose();
         }
+    // the linear mixers' states of sequence 0, kept per position by the forward pass
+    const Eigen::Index dd = Eigen::Index(net_.shape().dHead()) * net_.shape().dHead();
+    for (int l = 0; l < c_.layers; ++l) {
+        if (!net_.shape().linear(l)) continue;
+        for (Eigen::Index h = 0; h < H; ++h) {
+            std::vector<Eigen::MatrixXf> &kept = out.states[std::size_t(l * H + h)];
+            for (std::size_t i = 0; i < kept.size(); ++i) {
+                const Eigen::Index t = out.statePositions[i];
+                kept[i] = Eigen::Map<const Eigen::MatrixXf>(ws_.layer[std::size_t(l)].state.data() + (h * ws_.T + t) * dd,
+                                                            kept[i].rows(), kept[i].cols());
+            }
+        }
+    }
     if (tasks_.hasRepeat()) {
         std::fill(scoreSums_.begin(), scoreSums_.end(), 0.0);
         std::fill(scoreCounts_.begin(), scoreCounts_.end(), 0);

@@ -42,6 +42,13 @@ struct TransformerSnapshot {
     // induction tasks: [layer][head] mean attention of each query i in the repeat on key i - s + 1,
     // on the probe batch (the probe sequence and 7 more); empty for the other tasks
     std::vector<std::vector<double>> inductionScore;
+    // The linear mixers (core/transformer/mixer.h): the state S_t of the probe sequence after each
+    // position of statePositions (every position up to kStatePositions of them, else that many evenly
+    // spread, the last always kept), [layer * heads + head][i] (d_head x d_head: value features by key
+    // features); empty for a softmax layer's heads, and both empty when no layer is linear.
+    static constexpr int kStatePositions = 32;
+    std::vector<int> statePositions;
+    std::vector<std::vector<Eigen::MatrixXf>> states;
     double gateMean = nan;         // feedback: mean of the GLU gate sigmoid(W_b u + b_b) on the probe sequence
     int heldoutStep = -1;          // step of the last held-out evaluation (-1: none yet)
     double heldoutLoss = nan;      // mean cross entropy on the held-out set at heldoutStep

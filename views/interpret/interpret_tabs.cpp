@@ -3,6 +3,7 @@
 #include "views/interpret/head_ablation_panel.h"
 #include "views/interpret/offset_profile_chart.h"
 #include "views/interpret/replay_bar.h"
+#include "views/interpret/state_page.h"
 #include "views/interpret/value_grid.h"
 #include "views/widgets/heatmap_grid.h"
 
@@ -32,6 +33,8 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     addTab(lens_, tr("Logit lens"));
     offsets_ = new OffsetProfileChart;
     addTab(offsets_, tr("Offsets"));
+    states_ = new StatePage;
+    addTab(states_, tr("States"));
     // Beside the tabs: the offsets' head (on that page only) and the replay slider.
     auto *corner = new QWidget;
     auto *row = new QHBoxLayout(corner);
@@ -40,11 +43,20 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     head_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     head_->setToolTip(tr("The head whose offset profile is drawn"));
     row->addWidget(head_);
+    row->addWidget(states_->controls(), 1);  // the states' Play and position, on their page only
     replay_ = new ReplayBar;
     row->addWidget(replay_, 1);
     setCornerWidget(corner, Qt::TopRightCorner);
     head_->setVisible(false);
-    connect(this, &QTabWidget::currentChanged, this, [this](int page) { head_->setVisible(widget(page) == offsets_); });
+    connect(this, &QTabWidget::currentChanged, this, [this](int page) {
+        head_->setVisible(widget(page) == offsets_);
+        // The states are the newest frame's only: their page shows the run live, without the replay.
+        const bool states = widget(page) == states_;
+        states_->controls()->setVisible(states);
+        replay_->setVisible(!states);
+        if (states) replay_->slider()->setValue(replay_->slider()->maximum());
+        else states_->stop();
+    });
     connect(head_, &QComboBox::currentIndexChanged, this, &InterpretTabs::showHead);
     clear();
 }
@@ -52,12 +64,15 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
 void InterpretTabs::clear()
 {
     mapsGiven_ = {};
-    setCurrentIndex(0);
+    setCurrentIndex(pinned_ && pinned_ != states_ ? indexOf(pinned_) : 0);
     tabBar()->setVisible(false);  // no run: the maps alone
     cornerWidget()->setVisible(false);
     fitRow();
     ablation_->clear();
     replay_->clear();
+    newestStates_ = nullptr;
+    states_->clear();
+    setTabVisible(indexOf(states_), false);
     ValueGridData d;
     d.title = tr("Loss read after each layer: after a run");
     d.message = tr("Start a run: when it ends, the held-out loss read through the final LayerNorm after each "
@@ -82,6 +97,45 @@ void InterpretTabs::recordFrame(std::shared_ptr<const TransformerFrame> frame)
     tabBar()->setVisible(true);
     cornerWidget()->setVisible(true);
     fitRow();
+}
+
+void InterpretTabs::showStates(const std::shared_ptr<const TransformerFrame> &frame, bool live)
+{
+    if (!frame) return;
+    if (live) {
+        // the replay's copy of the newest frame has its states dropped: the ones kept aside
+        if (frame->states || !frame->statesDropped) newestStates_ = frame->states;
+        states_->setStates(newestStates_);
+    } else {
+        states_->setStates(frame->states, tr("The replay keeps the states of its newest frame only: move the "
+                                             "replay to its right end (live)"));
+    }
+    setTabVisible(indexOf(states_), newestStates_ != nullptr);
+    if (newestStates_ && pinned_ == states_ && currentWidget() != states_) setCurrentWidget(states_);
+}
+
+QStringList InterpretTabs::pageNames()
+{
+    return { QStringLiteral("attention"), QStringLiteral("heads"), QStringLiteral("logit-lens"),
+             QStringLiteral("offsets"), QStringLiteral("states") };
+}
+
+bool InterpretTabs::setPage(const QString &name)
+{
+    const qsizetype i = pageNames().indexOf(name);
+    if (i < 0) return false;
+    QWidget *pages[] = { maps_, ablation_, lens_, offsets_, states_ };
+    pinned_ = pages[i];
+    if (pinned_ != states_ || isTabVisible(indexOf(states_))) setCurrentWidget(pinned_);
+    return true;
+}
+
+QString InterpretTabs::pageName() const
+{
+    const QWidget *pages[] = { maps_, ablation_, lens_, offsets_, states_ };
+    for (int i = 0; i < 5; ++i)
+        if (currentWidget() == pages[i]) return pageNames().at(i);
+    return pageNames().at(0);
 }
 
 void InterpretTabs::showMaps(const HeatmapGridData &maps)
@@ -188,6 +242,7 @@ void InterpretTabs::setFontScale(double scale)
 {
     ablation_->setFontScale(scale);
     lens_->setFontScale(scale);
+    states_->setFontScale(scale);
     fontScale_ = scale;
     fitRow();
 }

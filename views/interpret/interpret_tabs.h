@@ -5,6 +5,9 @@
 //   Heads       HeadAblationPanel: click heads off, the losses recomputed on a worker
 //   Logit lens  the held-out loss read after each layer, per input position (ValueGrid)
 //   Offsets     a chosen head's mean logit against offset, by RoPE pair, against the decay bound
+//   States      the linear mixers' states as the probe streams through them (StatePage; its tab
+//               only when the model has a linear mixer). The newest frame's: on this page the
+//               replay returns to live and its bar gives its place to the page's Play and position.
 // and, beside the page tabs, the replay's step slider over the run's frames (ReplayBar). Before a
 // run's first frame the tab bar is hidden (the maps alone, as the slide of an untrained model shows
 // them, with the height a projector's slide has), and the replay's bar with it.
@@ -26,6 +29,7 @@ class HeadAblationPanel;
 class HeatmapGrid;
 class OffsetProfileChart;
 class ReplayBar;
+class StatePage;
 class ValueGrid;
 
 class InterpretTabs : public QTabWidget {
@@ -39,14 +43,25 @@ public:
     void recordFrame(std::shared_ptr<const TransformerFrame> frame);
     // The maps of a replayed frame: drawn with the heads switched off now shown in grey.
     void showMaps(const HeatmapGridData &maps);
+    // The states page follows the frame the maps show: the newest frame's states, live or a
+    // replay's (the replay keeps the states of its newest frame only: an older frame says so).
+    void showStates(const std::shared_ptr<const TransformerFrame> &frame, bool live);
     void clear();
     void setFontScale(double scale);
+
+    // The page a slide names ("page" in a scene's extra): attention, heads, logit-lens, offsets or
+    // states. It stays the page shown when a run is cleared and started again (the states page: from
+    // the run's first frame, the maps until then). An unknown name changes nothing and returns false.
+    static QStringList pageNames();
+    bool setPage(const QString &name);
+    QString pageName() const;  // the page shown now
 
     HeadAblationPanel *ablation() const { return ablation_; }
     ValueGrid *lens() const { return lens_; }
     OffsetProfileChart *offsets() const { return offsets_; }
     QComboBox *offsetHead() const { return head_; }
     ReplayBar *replay() const { return replay_; }
+    StatePage *states() const { return states_; }
 
 private:
     void showHead(int index);
@@ -61,10 +76,13 @@ private:
     OffsetProfileChart *offsets_ = nullptr;
     QComboBox *head_ = nullptr;
     ReplayBar *replay_ = nullptr;
+    StatePage *states_ = nullptr;
+    std::shared_ptr<const TransformerStates> newestStates_;  // of the newest frame shown live
     HeatmapGrid *maps_ = nullptr;
     HeatmapGridData mapsGiven_;  // the maps as the run drew them, before markHeadsOff
     double fontScale_ = 1.0;
     int heads_ = 0;
+    QWidget *pinned_ = nullptr;  // the page setPage chose
     std::vector<std::vector<std::vector<double>>> profile_;               // [layer][head][delta]
     std::vector<std::vector<std::vector<std::vector<double>>>> pairs_;    // [layer][head][pair][delta]
     std::vector<std::vector<std::vector<double>>> bound_;                 // [layer][head][delta]

@@ -16,7 +16,7 @@ ReplayBar::ReplayBar(QWidget *parent)
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(4, 0, 4, 0);
     slider_ = new QSlider(Qt::Horizontal);
-    slider_->setMinimumWidth(90);
+    slider_->setMinimumWidth(60);  // beside five tabs and a page's own controls, parameters shown
     slider_->setToolTip(tr("Replay: the maps, scores and losses as they were at that step; the right end is live"));
     label_ = new QLabel;
     row->addWidget(new QLabel(tr("Replay")));
@@ -39,6 +39,12 @@ void ReplayBar::clear()
 void ReplayBar::record(Frame frame)
 {
     if (!frame) return;
+    if (frame->states) {  // the states of one frame take as much memory as its maps: the newest frame's only
+        auto copy = std::make_shared<TransformerFrame>(*frame);
+        copy->states = nullptr;
+        copy->statesDropped = true;
+        frame = std::move(copy);
+    }
     const int step = frame->step;
     history_.add(step, std::move(frame));
     const QSignalBlocker block(slider_);

@@ -23,7 +23,9 @@ public:
 
     explicit ReplayBar(QWidget *parent = nullptr);
 
-    void record(Frame frame);  // a new frame of the run (GUI thread, from the lab's pull)
+    // A new frame of the run (GUI thread, from the lab's pull); kept without its linear mixers' states
+    // (statesDropped), which the lab keeps for the newest frame only.
+    void record(Frame frame);
     void clear();
     bool live() const { return live_; }
     int framesKept() const { return int(history_.size()); }

@@ -4,6 +4,8 @@
 
 #include <QString>
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 
 namespace fb {
@@ -90,8 +92,11 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     f->accuracy = snap.accuracy;
     f->trainAccuracy = snap.trainAccuracy;
     f->sample = snap.sample;
+    f->states = makeStates(snap);
     auto source = std::make_shared<TransformerSnapshot>(snap);
     source->weights = nullptr;
+    source->states.clear();  // the frame has them coloured; a model file keeps none
+    source->statePositions.clear();
     f->snapshot = std::move(source);
     HeatmapGridData &m = f->maps;
     m.title = QStringLiteral("Attention on the probe sequence, step %1").arg(snap.step);
@@ -127,6 +132,45 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     m.tokenTicks = false;
     (void)task;
     return f;
+}
+
+std::shared_ptr<const TransformerStates> TransformerRun::makeStates(const TransformerSnapshot &snap)
+{
+    if (snap.statePositions.empty() || snap.states.empty()) return nullptr;
+    auto out = std::make_shared<TransformerStates>();
+    out->positions = snap.statePositions;
+    out->seqLen = snap.seqLen;
+    double top = 0.0;  // one scale for every position and head
+    for (const std::vector<Eigen::MatrixXf> &head : snap.states)
+        for (const Eigen::MatrixXf &s : head)
+            if (s.size()) top = std::max(top, double(s.cwiseAbs().maxCoeff()));
+    if (!(top > 0.0) || !std::isfinite(top)) top = 1.0;
+    for (std::size_t i = 0; i < snap.statePositions.size(); ++i) {
+        HeatmapGridData m;
+        m.title = QStringLiteral("State after position %1 of %2, step %3")
+                      .arg(snap.statePositions[i]).arg(snap.seqLen - 1).arg(snap.step);
+        m.maxValue = top;
+        m.xTitle = QStringLiteral("key feature");
+        m.yTitle = QStringLiteral("value feature");
+        m.valueTitle = QStringLiteral("|S|");
+        m.csvHeader = QStringLiteral("head,value_feature,key_feature,abs_state");
+        auto values = std::make_shared<std::vector<Eigen::MatrixXd>>();
+        for (int l = 0; l < snap.layers; ++l)
+            for (int h = 0; h < snap.heads; ++h) {
+                const std::size_t k = std::size_t(l * snap.heads + h);
+                if (k >= snap.states.size() || i >= snap.states[k].size()) continue;  // a softmax layer
+                values->push_back(snap.states[k][i].cast<double>().cwiseAbs());
+                QImage image;
+                HeatmapGrid::colourInto(image, values->back(), top, false);
+                m.images.append(image);
+                const double norm = double(snap.states[k][i].norm());
+                m.panelTitles << QStringLiteral("L%1 H%2 · |S| %3").arg(l + 1).arg(h + 1).arg(norm, 0, 'f', 2);
+                m.shortTitles << QStringLiteral("L%1H%2 %3").arg(l + 1).arg(h + 1).arg(norm, 0, 'f', 1);
+            }
+        m.values = values;
+        out->grids.push_back(std::move(m));
+    }
+    return out;
 }
 
 TransformerRun::Update TransformerRun::take()

@@ -18,6 +18,15 @@
 
 namespace fb {
 
+// The linear mixers' states of a snapshot's probe sequence (TransformerSnapshot::states), coloured:
+// one grid per position kept, a panel per linear head, |S_t| entries on one colour scale shared by
+// every position and head (so a state that grows is seen growing).
+struct TransformerStates {
+    std::vector<int> positions;          // the probe positions, ascending, the last T - 1
+    std::vector<HeatmapGridData> grids;  // [position index]
+    int seqLen = 0;
+};
+
 // What the lab draws of one snapshot, made on the training thread.
 struct TransformerFrame {
     int step = 0;
@@ -31,6 +40,9 @@ struct TransformerFrame {
     double accuracy = TransformerSnapshot::nan;       // the answer tasks: held-out accuracy at heldoutStep
     double trainAccuracy = TransformerSnapshot::nan;  // modular-addition: on the training pairs
     std::string sample;
+    // Linear mixers only. The replay keeps the states of its newest frame only (ReplayBar::record).
+    std::shared_ptr<const TransformerStates> states;
+    bool statesDropped = false;  // the replay's copy of a frame that had states
     std::shared_ptr<const TransformerSnapshot> snapshot;  // what it was made of, without weights (a model file's replay)
 };
 
@@ -82,6 +94,9 @@ public:
     // The frame of a snapshot (public for tests): panels titled "L1 H2 · 0.83" (the induction score).
     // Token labels on the axes except for text (whose probe is characters: positions then).
     static std::shared_ptr<TransformerFrame> makeFrame(const TransformerSnapshot &snap, TransformerTask task);
+    // The states of a snapshot coloured (null when it has none): panels "L1 H2 · |S| 3.41" (the
+    // state's Frobenius norm).
+    static std::shared_ptr<const TransformerStates> makeStates(const TransformerSnapshot &snap);
 
 private:
     // What the work publishes between two take()s.

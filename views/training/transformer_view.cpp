@@ -9,6 +9,7 @@
 #include "views/interpret/interpret_tabs.h"
 #include "views/interpret/offset_profile_chart.h"
 #include "views/interpret/replay_bar.h"
+#include "views/interpret/state_page.h"
 #include "views/interpret/value_grid.h"
 #include "views/training/length_table.h"
 #include "views/widgets/readout_panel.h"
@@ -69,6 +70,7 @@ TransformerView::TransformerView(QWidget *parent)
     connect(interpret_->ablation(), &HeadAblationPanel::figuresChanged, this, [this] { updateLive(); });
     connect(interpret_->replay(), &ReplayBar::frameChosen, this, [this](const std::shared_ptr<const TransformerFrame> &frame, bool live) {
         interpret_->showMaps(frame->maps);
+        interpret_->showStates(frame, live);
         chart_->setReplayStep(live ? -1 : frame->step);
         readouts()->setRow(QStringLiteral("replay"), tr("Replay"), live ? tr("live") : ReplayBar::describe(*frame),
                            tr("The step slider beside the maps' tabs: the run as it was at that step"));
@@ -97,6 +99,7 @@ TransformerView::TransformerView(QWidget *parent)
     compareChartIndex_ = int(exportables().size());
     registerExportable(compare_->lossChart());
     registerExportable(compare_->accuracyChart());
+    registerExportable(interpret_->states()->grid());  // after the comparison's: decks name charts by index
     connect(compare_, &ComparePanel::startRequested, this, [this] { start(); });
     compareToggle_ = new QPushButton(tr("Compare mode"));
     compareToggle_->setObjectName(QStringLiteral("compareMode"));
@@ -237,6 +240,8 @@ void TransformerView::joinRun()
 QJsonObject TransformerView::extraState() const
 {
     QJsonObject o;
+    if (const QString page = interpret_->pageName(); page != InterpretTabs::pageNames().constFirst())
+        o.insert(QStringLiteral("page"), page);
     if (!compareToggle_->isChecked()) return o;
     QJsonArray lines;
     for (int i = 0; i < kMaxCompareConfigs; ++i) lines.append(compare_->line(i)->text());
@@ -259,7 +264,11 @@ QString TransformerView::setExtraState(const QJsonObject &state)
             return tr("extra.compare must be a list of 1 to %1 configurations (text of at most 1000 characters each)")
                 .arg(kMaxCompareConfigs);
     }
+    const QJsonValue page = state.value(QStringLiteral("page"));
+    if (!page.isUndefined() && !InterpretTabs::pageNames().contains(page.toString()))
+        return tr("extra.page must be one of %1").arg(InterpretTabs::pageNames().join(QStringLiteral(", ")));
     if (QString err = TrainingLabView::setExtraState(state); !err.isEmpty()) return err;
+    interpret_->setPage(page.isUndefined() ? InterpretTabs::pageNames().constFirst() : page.toString());
     // The slide shows what it says: a run of the other mode, or a comparison of other lines, is cleared.
     bool sameLines = true;
     for (int i = 0; i < kMaxCompareConfigs; ++i)
@@ -463,7 +472,10 @@ bool TransformerView::pullRun()
     if (u.frame) {
         const TransformerFrame &f = *u.frame;
         interpret_->recordFrame(u.frame);
-        if (interpret_->replay()->live() && !sentenceShown_) maps_->setData(f.maps);
+        if (interpret_->replay()->live() && !sentenceShown_) {
+            maps_->setData(f.maps);
+            interpret_->showStates(u.frame, true);
+        }
         ++framesShown_;
         lastFrameStep_ = f.step;
         gateMean_ = f.gateMean;
@@ -583,7 +595,12 @@ QString TransformerView::explanationText()
         "induction and composition scores; the phase change (where the repeat loss falls fastest) is marked on "
         "the curves. <i>Logit lens</i>: the loss read after each layer at each position. <i>Offsets</i>: a head's "
         "mean logit against the offset i − j, split by RoPE pair, against the decay bound. <i>Replay</i> shows "
-        "the maps and losses as they were at an earlier step.</p>");
+        "the maps and losses as they were at an earlier step.</p>"
+        "<p><b>Linear mixers.</b> <i>mixer</i> replaces softmax attention in every layer (or per layer, "
+        "<i>gated-deltanet,gated-deltanet,gated-deltanet,softmax</i>) by linear attention, DeltaNet or Gated "
+        "DeltaNet: a d_head × d_head state per head instead of a cache that grows with every token. "
+        "<i>States</i> draws each such head's |S| after a position of the probe sequence; <i>Play</i> streams "
+        "the sequence through the heads. Their maps show what each output reads of every earlier value.</p>");
 }
 
 } // namespace fb

@@ -1,5 +1,7 @@
 #include "views/widgets/chart_panel.h"
 
+#include <QScopedValueRollback>
+
 #include "views/widgets/axis_hold.h"
 #include "views/widgets/export_pens.h"
 #include "views/widgets/fitted_font.h"
@@ -101,8 +103,8 @@ void ChartPanel::resizeEvent(QResizeEvent *event)
 {
     fitTexts(event->size());
     QChartView::resizeEvent(event);
-    // Once Qt Charts has laid the chart out at this size: a legend it cut after all is hidden.
-    QMetaObject::invokeMethod(this, [this] { settleLayout(); }, Qt::QueuedConnection);
+    // fitTexts queued settleLayout: once Qt Charts has laid the chart out at this size, a legend it
+    // cut after all is hidden.
 }
 
 void ChartPanel::fitTexts(QSizeF size, bool exporting)
@@ -178,6 +180,16 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
         if (logX->base() != base) logX->setBase(base);  // base 10 gets the 2 ... 9 grid (MinorGrid)
     }
     if (exporting) return;
+    // Whatever changed the texts (a new legend entry, a title, a font, a size), the legend's fit is
+    // checked again once Qt Charts has laid the chart out: a legend that still cuts the axes moves
+    // or goes, also when no resize follows (a chart must not stay cut until the next one).
+    if (!settling_ && !settleQueued_) {
+        settleQueued_ = true;
+        QMetaObject::invokeMethod(this, [this] {
+            settleQueued_ = false;
+            settleLayout();
+        }, Qt::QueuedConnection);
+    }
     if (!hidden.isEmpty()) {
         if (!tipSaved_) toolTipBeforeFit_ = toolTip();
         tipSaved_ = true;
@@ -368,6 +380,7 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
 
 void ChartPanel::settleLayout()
 {
+    const QScopedValueRollback<bool> inside(settling_, true);
     held_.release();
     fitTexts(size());  // a result may have renamed series or retitled the chart
     // The legend's layout request comes first: laying the legend out asks the chart for a layout.

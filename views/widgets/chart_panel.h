@@ -110,6 +110,8 @@ private:
     ReplotHold held_;
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;
+    bool settleQueued_ = false;  // fitTexts asked for a settleLayout after Qt's layout
+    bool settling_ = false;      // inside settleLayout: its own fits ask for none
     QList<double> logBases_;
     MinorGrid *minorGrid_ = nullptr;  // the log axes' 2 ... 9 grid; a child of the chart
 };

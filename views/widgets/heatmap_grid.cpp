@@ -387,7 +387,9 @@ void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size, const PaintedT
     if (lay.squares.isEmpty()) {
         painter.setPen(QColor(110, 110, 110));
         painter.setFont(f.axis);
-        painter.drawText(QRectF(QPointF(0, 0), size), Qt::AlignCenter, tr("Computing…"));
+        // no panels: the title says why (a page with nothing to draw), else they are on their way
+        const QRectF box = QRectF(QPointF(0, 0), size).adjusted(12, 0, -12, 0);
+        painter.drawText(box, Qt::AlignCenter | Qt::TextWordWrap, data_.title.isEmpty() ? tr("Computing…") : data_.title);
         return;
     }
     painter.setRenderHint(QPainter::TextAntialiasing);
@@ -513,7 +515,7 @@ namespace fb {
 QString HeatmapGrid::csv() const
 {
     if (!data_.values || data_.values->empty()) return {};
-    QString out = QStringLiteral("head,query,key,weight\n");
+    QString out = (data_.csvHeader.isEmpty() ? QStringLiteral("head,query,key,weight") : data_.csvHeader) + QLatin1Char('\n');
     for (std::size_t h = 0; h < data_.values->size(); ++h) {
         const Eigen::MatrixXd &w = (*data_.values)[h];
         for (Eigen::Index q = 0; q < w.rows(); ++q)

@@ -35,6 +35,7 @@ struct HeatmapGridData {
     double maxValue = 1.0;              // top of the colour scale (bottom is 0)
     bool masked = false;                // cells above the diagonal are masked (drawn grey)
     QString xTitle, yTitle, valueTitle; // axis titles and the colour bar's label
+    QString csvHeader;                  // the CSV export's columns (default "head,query,key,weight")
 };
 
 class HeatmapGrid : public QWidget, public Exportable {

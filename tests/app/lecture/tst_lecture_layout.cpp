@@ -53,7 +53,7 @@ QSize screenSize()
 
 void settle()
 {
-    for (int k = 0; k < 4; ++k) QCoreApplication::processEvents();
+    for (int k = 0; k < 10; ++k) QCoreApplication::processEvents();
 }
 
 } // namespace
@@ -268,6 +268,7 @@ private Q_SLOTS:
         QCOMPARE(lab->state(), TrainingLabView::State::Idle);
         ParamValues v = lab->values();
         v.numbers["steps"] = 20;
+        v.texts["mixer"] = "softmax,gated-deltanet";  // every page, the linear mixers' states too
         QCOMPARE(lab->setValues(v), QString());
         lab->waitForResult();  // trains the 20 steps
         QCOMPARE(lab->stepsDone(), 20);

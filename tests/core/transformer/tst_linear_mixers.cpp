@@ -14,9 +14,12 @@
 #include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_net.h"
+#include "core/transformer/transformer_trainer.h"
 #include "support/transformer_gradients.h"
 
 #include <QTest>
+
+#include <Eigen/SVD>
 
 #include <cmath>
 
@@ -330,6 +333,62 @@ private Q_SLOTS:
         QCOMPARE(f.bytesPerToken, 2.0 * 4 * 16 * 4);
         QCOMPARE(f.stateBytes, 4.0 * 16 * 16 * 4);
         QCOMPARE(f.cacheBytes, 512.0 * 32 + 4096.0);
+    }
+
+    // The lab's state heatmaps (TransformerSnapshot::states): each linear head's S_t of the probe
+    // sequence at the positions kept, the last T - 1. With every position kept (T <= 32) consecutive
+    // states differ by one rank-one update (linear attention v phi(k)', the delta rule u k'), which
+    // states in the wrong order or of the wrong head or sequence would not; softmax heads keep none.
+    void snapshotStates_data()
+    {
+        QTest::addColumn<QString>("mixer");
+        QTest::addColumn<int>("seqLen");
+        QTest::newRow("linear") << "linear" << 24;
+        QTest::newRow("deltanet") << "deltanet" << 24;
+        QTest::newRow("hybrid T 64") << "softmax,gated-deltanet" << 64;
+    }
+    void snapshotStates()
+    {
+        QFETCH(QString, mixer);
+        QFETCH(int, seqLen);
+        TransformerConfig c;
+        c.mixer = mixer.toStdString();
+        c.seqLen = seqLen;
+        c.steps = 2;
+        c.evalEvery = 0;
+        std::vector<TransformerSnapshot> snaps;
+        trainTransformer(c, {}, [&](const TransformerSnapshot &s) { snaps.push_back(s); });
+        QVERIFY(!snaps.empty());
+        const TransformerSnapshot &s = snaps.back();
+        const int kept = std::min(seqLen, TransformerSnapshot::kStatePositions), dh = c.dModel / c.heads;
+        QCOMPARE(int(s.statePositions.size()), kept);
+        QCOMPARE(s.statePositions.back(), seqLen - 1);
+        for (std::size_t i = 1; i < s.statePositions.size(); ++i) QVERIFY(s.statePositions[i] > s.statePositions[i - 1]);
+        QCOMPARE(int(s.states.size()), c.layers * c.heads);
+        for (int l = 0; l < c.layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                const std::vector<Eigen::MatrixXf> &head = s.states[std::size_t(l * c.heads + h)];
+                const bool linear = transformerShape(c, c.vocab).linear(l);
+                QCOMPARE(head.size(), linear ? std::size_t(kept) : std::size_t(0));
+                if (!linear) continue;
+                for (const Eigen::MatrixXf &m : head) {
+                    QCOMPARE(int(m.rows()), dh);
+                    QVERIFY(m.allFinite());
+                }
+                if (mixer == QLatin1String("linear") || mixer == QLatin1String("deltanet")) {
+                    for (int t = 1; t < kept; ++t) {
+                        const Eigen::MatrixXd step = (head[std::size_t(t)] - head[std::size_t(t - 1)]).cast<double>();
+                        const Eigen::JacobiSVD<Eigen::MatrixXd> svd(step);
+                        const Eigen::VectorXd sv = svd.singularValues();
+                        QVERIFY2(sv(0) > 1e-6 && sv(1) <= 1e-4 * sv(0),
+                                 qPrintable(QStringLiteral("L%1 H%2 t %3: singular values %4, %5")
+                                                .arg(l).arg(h).arg(t).arg(sv(0)).arg(sv(1))));
+                    }
+                } else {
+                    // the gated rule's state stays bounded: |S_t| <= |S_{t-1}| + |v_t| at every step
+                    QVERIFY(head.back().norm() < 1e3f);
+                }
+            }
     }
 
     // What does not combine is refused with one line naming the key and what is valid.

@@ -8,6 +8,7 @@
 #include "views/interpret/interpret_tabs.h"
 #include "views/interpret/offset_profile_chart.h"
 #include "views/interpret/replay_bar.h"
+#include "views/interpret/state_page.h"
 #include "views/interpret/value_grid.h"
 #include "views/widgets/heatmap_grid.h"
 #include "views/training/length_table.h"
@@ -208,7 +209,8 @@ private Q_SLOTS:
         // drawn (not blank) at a slide's size
         QStringList titles;
         for (Exportable *e : view->exportables()) titles << e->exportTitle();
-        QCOMPARE(titles.size(), 7);
+        QCOMPARE(titles.size(), 8);
+        QCOMPARE(view->exportables()[7], static_cast<Exportable *>(tabs->states()->grid()));
         QCOMPARE(view->exportables()[2], static_cast<Exportable *>(panel->grid()));
         QCOMPARE(view->exportables()[3], static_cast<Exportable *>(tabs->lens()));
         QCOMPARE(view->exportables()[4], static_cast<Exportable *>(tabs->offsets()));
