@@ -1,5 +1,5 @@
 # CPack: a Debian package (.deb) and a plain tarball (.tar.gz) of the installed tree.
-#   cpack --config build-pkg/CPackConfig.cmake   (packaging/fullband.sh package does it all)
+#   cpack --config build-pkg/CPackConfig.cmake   (packaging/fullband.sh package does it all; in CI, build/)
 set(CPACK_PACKAGE_NAME fullband)
 set(CPACK_PACKAGE_VENDOR "FullBand")
 # Debian requires a maintainer; set FULLBAND_PACKAGE_MAINTAINER when building a package for release.

@@ -22,7 +22,9 @@
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60), FULLBAND_BASELINES (default: ../shared/baselines beside the
 # checkout, where torch_tiny_transformer.py and torch_char_transformer.py live), BASELINE_STEPS
-# (default 300), BASELINE_TEXT (the text of the text-size comparison, default README.md).
+# (default 300), BASELINE_TEXT (the text of the text-size comparison, default README.md),
+# FULLBAND_PORTABLE=1 (run/test/build/stress/package: the portable binary the package ships, no
+# -march; package then packs the tested build itself instead of building build-pkg; CI sets it).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -78,9 +80,12 @@ install_missing() {
 }
 
 configure() {
-  local march_args=()
-  # x86-64-v3 (AVX2/FMA) lets Eigen vectorize; fall back to a portable build on older CPUs.
-  if ! grep -q -m1 avx2 /proc/cpuinfo 2>/dev/null; then march_args=(-DFULLBAND_MARCH=); fi
+  # x86-64-v3 (AVX2/FMA) lets Eigen vectorize; fall back to a portable build on older CPUs, and build
+  # portable when asked (FULLBAND_PORTABLE=1). Always given, so that a build directory follows it.
+  local march_args=(-DFULLBAND_MARCH=x86-64-v3)
+  if [ "${FULLBAND_PORTABLE:-0}" = 1 ] || ! grep -q -m1 avx2 /proc/cpuinfo 2>/dev/null; then
+    march_args=(-DFULLBAND_MARCH=)
+  fi
   cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${march_args[@]}" "$@"
 }
 
@@ -179,11 +184,16 @@ stress() {
 }
 
 package() {
-  build_dir=$here/build-pkg
   # A portable binary (no -march) for any x86-64 machine; the tests are not part of the package.
-  cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFULLBAND_MARCH= \
-        -DFULLBAND_BUILD_TESTS=OFF "$@"
-  cmake --build "$build_dir" -j "$jobs"
+  if [ "${FULLBAND_PORTABLE:-0}" = 1 ]; then
+    # The build the tests ran on is already portable: the package ships the binary they tested.
+    configure_and_build "$@"
+  else
+    build_dir=$here/build-pkg
+    cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFULLBAND_MARCH= \
+          -DFULLBAND_BUILD_TESTS=OFF "$@"
+    cmake --build "$build_dir" -j "$jobs"
+  fi
   (cd "$build_dir" && cpack -G "DEB;TGZ")
   bash "$here/packaging/check-package.sh" "$(ls -t "$build_dir"/fullband_*.deb | head -n1)"
 }

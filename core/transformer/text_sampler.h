@@ -11,10 +11,16 @@
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_net.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace fb {
+
+// The random stream of the samples ("samp"), XORed into the seed: the trainer's samples and
+// `fullband generate` (core/transformer/text_writer.h) draw the same characters from the same seed.
+inline constexpr std::uint64_t kSampleStream = 0x73616d7000000000ULL;
+
 
 class TextSampler {
 public:

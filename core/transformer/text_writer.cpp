@@ -11,7 +11,6 @@ namespace fb {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::uint64_t kSampleStream = 0x73616d7000000000ULL;  // "samp", as transformer_trainer.cpp's
 
 double since(Clock::time_point start)
 {

@@ -38,7 +38,6 @@ using Clock = std::chrono::steady_clock;
 // Independent random streams of one seed (the tags differ above bit 31).
 constexpr std::uint64_t kInitStream = 0x696e697400000000ULL;    // "init"
 constexpr std::uint64_t kDataStream = 0x6461746100000000ULL;    // "data"
-constexpr std::uint64_t kSampleStream = 0x73616d7000000000ULL;  // "samp"
 constexpr std::size_t kPromptChars = 16;                        // snapshot samples continue this much held-out text
 
 double seconds(Clock::duration d)
