@@ -92,6 +92,14 @@ void InterpretTabs::clear()
 
 void InterpretTabs::recordFrame(std::shared_ptr<const TransformerFrame> frame)
 {
+    // Every frame of the run passes here, also while the replay holds an earlier one: the newest
+    // states are taken before the replay drops them (a frame whose states were dropped keeps them).
+    if (frame && (frame->states || !frame->statesDropped)) {
+        newestStates_ = frame->states;
+        if (replay_->live() || currentWidget() == states_) states_->setStates(newestStates_);
+        setTabVisible(indexOf(states_), newestStates_ != nullptr);
+        if (newestStates_ && pinned_ == states_ && currentWidget() != states_) setCurrentWidget(states_);
+    }
     replay_->record(std::move(frame));
     if (tabBar()->isVisibleTo(this)) return;
     tabBar()->setVisible(true);
@@ -102,16 +110,13 @@ void InterpretTabs::recordFrame(std::shared_ptr<const TransformerFrame> frame)
 void InterpretTabs::showStates(const std::shared_ptr<const TransformerFrame> &frame, bool live)
 {
     if (!frame) return;
-    if (live) {
-        // the replay's copy of the newest frame has its states dropped: the ones kept aside
-        if (frame->states || !frame->statesDropped) newestStates_ = frame->states;
+    // The States page shows the run live (its tab hides the replay): a replay step moved there (a
+    // click on the loss chart, a slide's "replay") leaves it on the newest states.
+    if (live || currentWidget() == states_)
         states_->setStates(newestStates_);
-    } else {
+    else
         states_->setStates(frame->states, tr("The replay keeps the states of its newest frame only: move the "
                                              "replay to its right end (live)"));
-    }
-    setTabVisible(indexOf(states_), newestStates_ != nullptr);
-    if (newestStates_ && pinned_ == states_ && currentWidget() != states_) setCurrentWidget(states_);
 }
 
 QStringList InterpretTabs::pageNames()

@@ -43,8 +43,9 @@ public:
     void recordFrame(std::shared_ptr<const TransformerFrame> frame);
     // The maps of a replayed frame: drawn with the heads switched off now shown in grey.
     void showMaps(const HeatmapGridData &maps);
-    // The states page follows the frame the maps show: the newest frame's states, live or a
-    // replay's (the replay keeps the states of its newest frame only: an older frame says so).
+    // The states page follows the replay's frame: the newest states (recordFrame keeps them) when
+    // live or on the States page itself, else that frame's (the replay keeps the states of its newest
+    // frame only: an older frame says so).
     void showStates(const std::shared_ptr<const TransformerFrame> &frame, bool live);
     void clear();
     void setFontScale(double scale);
@@ -77,7 +78,7 @@ private:
     QComboBox *head_ = nullptr;
     ReplayBar *replay_ = nullptr;
     StatePage *states_ = nullptr;
-    std::shared_ptr<const TransformerStates> newestStates_;  // of the newest frame shown live
+    std::shared_ptr<const TransformerStates> newestStates_;  // of the newest frame recorded
     HeatmapGrid *maps_ = nullptr;
     HeatmapGridData mapsGiven_;  // the maps as the run drew them, before markHeadsOff
     double fontScale_ = 1.0;

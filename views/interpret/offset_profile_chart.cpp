@@ -1,6 +1,7 @@
 #include "views/interpret/offset_profile_chart.h"
 
 #include "views/widgets/palette.h"
+#include "views/widgets/series_points.h"
 
 #include <QLegend>
 #include <QLegendMarker>
@@ -13,14 +14,6 @@
 namespace fb {
 
 namespace {
-
-QList<QPointF> points(const std::vector<double> &values)
-{
-    QList<QPointF> out;
-    out.reserve(qsizetype(values.size()));
-    for (std::size_t i = 0; i < values.size(); ++i) out.append(QPointF(double(i), values[i]));
-    return out;
-}
 
 void extend(double &lo, double &hi, const std::vector<double> &values)
 {
@@ -75,15 +68,15 @@ void OffsetProfileChart::setHead(const QString &name, const std::vector<double> 
     }
     double lo = 0.0, hi = 0.0;
     extend(lo, hi, profile);
-    replacePoints(profile_, points(profile));
+    replacePoints(profile_, indexPoints(profile));
     for (std::size_t p = 0; p < pairs.size(); ++p) {
-        replacePoints(pairLines_[p], points(pairs[p]));
+        replacePoints(pairLines_[p], indexPoints(pairs[p]));
         extend(lo, hi, pairs[p]);
     }
     const bool withBound = rope && !bound.empty();
     bound_->setVisible(withBound);
     for (QLegendMarker *m : chart()->legend()->markers(bound_)) m->setVisible(withBound);
-    replacePoints(bound_, withBound ? points(bound) : QList<QPointF> {});
+    replacePoints(bound_, withBound ? indexPoints(bound) : QList<QPointF> {});
     if (withBound) extend(lo, hi, bound);
     setRange(axisX(), 0, std::max<double>(1.0, double(profile.size()) - 1.0), 0.0);
     setRange(axisY(), lo, hi > lo ? hi : lo + 1.0);

@@ -39,12 +39,7 @@ void ReplayBar::clear()
 void ReplayBar::record(Frame frame)
 {
     if (!frame) return;
-    if (frame->states) {  // the states of one frame take as much memory as its maps: the newest frame's only
-        auto copy = std::make_shared<TransformerFrame>(*frame);
-        copy->states = nullptr;
-        copy->statesDropped = true;
-        frame = std::move(copy);
-    }
+    frame = TransformerRun::withoutStates(std::move(frame));  // as large as its maps: the lab keeps the newest's
     const int step = frame->step;
     history_.add(step, std::move(frame));
     const QSignalBlocker block(slider_);

@@ -6,6 +6,7 @@
 #include "views/widgets/palette.h"
 #include "views/widgets/readout_panel.h"
 #include "views/widgets/selectable_text.h"
+#include "views/widgets/series_points.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -26,18 +27,6 @@
 namespace fb {
 
 namespace {
-
-QList<QPointF> points(const std::vector<double> &x, const std::vector<double> &y)
-{
-    QList<QPointF> pts;
-    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) pts.append(QPointF(x[i], y[i]));
-    return pts;
-}
-
-void hideFromLegend(QChart *chart, QAbstractSeries *series)
-{
-    for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
-}
 
 constexpr double kTablePt = 10.0;
 
@@ -174,7 +163,7 @@ void CapacityView::draw(const CapacityLabResult &r)
 {
     const CapacityParams &p = r.point;
     const double xMin = r.dMin, xMax = r.dMax;
-    const QList<QPointF> latent = points(r.widths, r.latentBits), snrOne = points(r.widths, r.snrOneBits);
+    const QList<QPointF> latent = xyPoints(r.widths, r.latentBits), snrOne = xyPoints(r.widths, r.snrOneBits);
     const QList<QPointF> bandLow { QPointF(xMin, r.bandLowBits), QPointF(xMax, r.bandLowBits) };
     const QList<QPointF> bandHigh { QPointF(xMin, r.bandHighBits), QPointF(xMax, r.bandHighBits) };
     const QList<QPointF> point { QPointF(p.d, r.chosen.tokenBits), QPointF(p.d, r.chosen.latentBits) };
@@ -182,8 +171,8 @@ void CapacityView::draw(const CapacityLabResult &r)
     chart_->replacePoints(bandHigh_, bandHigh);
     chart_->replacePoints(latent_, latent);
     chart_->replacePoints(snrOne_, snrOne);
-    chart_->replacePoints(latentMarks_, points(chapterDims(), r.markLatentBits));
-    chart_->replacePoints(snrOneMarks_, points(chapterDims(), r.markSnrOneBits));
+    chart_->replacePoints(latentMarks_, xyPoints(chapterDims(), r.markLatentBits));
+    chart_->replacePoints(snrOneMarks_, xyPoints(chapterDims(), r.markSnrOneBits));
     chart_->replacePoints(point_, point);
     chart_->replacePoints(gap_, point);
     // The y range spans every positive value drawn (log axis), with some room above and below.

@@ -10,6 +10,7 @@
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
 #include "views/widgets/scrolled_text.h"
+#include "views/widgets/series_points.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -54,13 +55,6 @@ void decades(std::initializer_list<const QList<QPointF> *> lists, double &lo, do
     hi = decadeCeil(hi * 1.0001);
 }
 
-QList<QPointF> points(const std::vector<double> &x, const std::vector<double> &y, double scale = 1.0)
-{
-    QList<QPointF> pts;
-    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) pts.append(QPointF(x[i], y[i] * scale));
-    return pts;
-}
-
 QScatterSeries *markers(const QColor &color, qreal size)
 {
     auto *s = new QScatterSeries;
@@ -69,11 +63,6 @@ QScatterSeries *markers(const QColor &color, qreal size)
     s->setColor(color);
     s->setBorderColor(Qt::white);
     return s;
-}
-
-void hideFromLegend(QChart *chart, QAbstractSeries *series)
-{
-    for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
 }
 
 void rename(QAbstractSeries *s, const QString &name)
@@ -271,7 +260,7 @@ void CostsView::draw(const CostsLabResult &r)
     // Curves in GB against context, on whole decades.
     QList<QPointF> kv[3];
     for (int v = 0; v < 3; ++v) {
-        kv[v] = points(r.contexts, r.kvBytes[std::size_t(v)], 1e-9);
+        kv[v] = xyPoints(r.contexts, r.kvBytes[std::size_t(v)], 1e-9);
         if (bars_[v]->label() != variantNames[v]) bars_[v]->setLabel(variantNames[v]);
         kvChart_->replacePoints(kvLines_[v], kv[v]);
         rename(kvLines_[v], variantNames[v]);
@@ -288,7 +277,7 @@ void CostsView::draw(const CostsLabResult &r)
     kvContextLabel_->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, kvMax),
                          Qt::AlignHCenter | Qt::AlignTop, QPointF(0, 4));
 
-    const QList<QPointF> attention = points(r.contexts, r.attentionFlops);
+    const QList<QPointF> attention = xyPoints(r.contexts, r.attentionFlops);
     const QList<QPointF> dense { QPointF(xMin, r.denseFlops), QPointF(xMax, r.denseFlops) };
     double flopsMin = 1, flopsMax = 1;
     decades({ &attention, &dense }, flopsMin, flopsMax);

@@ -4,6 +4,7 @@
 #include "views/widgets/palette.h"
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
+#include "views/widgets/series_points.h"
 
 #include <QHBoxLayout>
 #include <QJsonArray>
@@ -44,13 +45,6 @@ QList<QPointF> drawnPoints(const std::vector<double> &distance, const std::vecto
     return pts;
 }
 
-QList<QPointF> indexPoints(const std::vector<double> &values)
-{
-    QList<QPointF> pts;
-    pts.reserve(qsizetype(values.size()));
-    for (std::size_t i = 0; i < values.size(); ++i) pts.append(QPointF(double(i), values[i]));
-    return pts;
-}
 
 } // namespace
 

@@ -6,6 +6,7 @@
 #include "views/widgets/palette.h"
 #include "views/widgets/readout_panel.h"
 #include "views/widgets/selectable_text.h"
+#include "views/widgets/series_points.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -24,11 +25,6 @@
 namespace fb {
 
 namespace {
-
-void hideFromLegend(QChart *chart, QAbstractSeries *series)
-{
-    for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
-}
 
 QScatterSeries *marker(const QString &name, const QColor &color, QScatterSeries::MarkerShape shape, qreal size)
 {

@@ -20,7 +20,7 @@ namespace fb {
 namespace {
 
 constexpr double kMargin = 10.0;
-constexpr double kTickLength = 4.0;
+constexpr double kTableTickLength = 4.0;
 constexpr double kBarGap = 16.0;
 constexpr double kRampWidth = 14.0;
 constexpr double kMinMapHeight = 60.0;
@@ -101,12 +101,12 @@ PositionalTable::Layout PositionalTable::layout(const QSizeF &size) const
     const Fonts f = fonts();
     const QFontMetricsF fmTitle(f.title), fmTick(f.tick), fmAxis(f.axis);
     const double titleH = fmTitle.height() * 1.15;
-    const double topTicks = fmTick.height() + kTickLength + 3;
-    const double bottom = kTickLength + 3 + fmTick.height() + 4 + fmAxis.height();
+    const double topTicks = fmTick.height() + kTableTickLength + 3;
+    const double bottom = kTableTickLength + 3 + fmTick.height() + 4 + fmAxis.height();
     lay.leftGutter = std::max(fmAxis.height() + 6 + fmTick.horizontalAdvance(QString::number(std::max(rows() - 1, 0)))
-                                  + kTickLength + 4,
-                              fmTick.horizontalAdvance(tr("λ (tokens)")) + kTickLength + 4);
-    const double barW = kRampWidth + kTickLength + 3 + fmTick.horizontalAdvance(QStringLiteral("−0.5")) + 6 + fmAxis.height();
+                                  + kTableTickLength + 4,
+                              fmTick.horizontalAdvance(tr("λ (tokens)")) + kTableTickLength + 4);
+    const double barW = kRampWidth + kTableTickLength + 3 + fmTick.horizontalAdvance(QStringLiteral("−0.5")) + 6 + fmAxis.height();
     lay.title = QRectF(kMargin, kMargin, size.width() - 2 * kMargin, titleH);
     const double x0 = kMargin + lay.leftGutter, y0 = kMargin + titleH + topTicks;
     const double w = std::max(8.0, size.width() - kMargin - x0 - kBarGap - barW);
@@ -194,8 +194,8 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size, const Pain
     const int rowStep = wholeStep(fmTick.height() * 1.3 / cellH);
     for (int p = 0; p < n; p += rowStep) {
         const double y = map.top() + (p + 0.5) * cellH;
-        painter.drawLine(QPointF(map.left() - kTickLength, y), QPointF(map.left(), y));
-        text.draw(painter, QRectF(map.left() - lay.leftGutter, y - fmTick.height() / 2, lay.leftGutter - kTickLength - 3,
+        painter.drawLine(QPointF(map.left() - kTableTickLength, y), QPointF(map.left(), y));
+        text.draw(painter, QRectF(map.left() - lay.leftGutter, y - fmTick.height() / 2, lay.leftGutter - kTableTickLength - 3,
                                   fmTick.height()),
                   Qt::AlignRight | Qt::AlignVCenter, QString::number(p));
     }
@@ -203,9 +203,9 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size, const Pain
     const int colStep = wholeStep((fmTick.horizontalAdvance(QString::number(d)) + 14) / cellW);
     for (int i = 0; i < d; i += colStep) {
         const double x = map.left() + (i + 0.5) * cellW;
-        painter.drawLine(QPointF(x, map.bottom()), QPointF(x, map.bottom() + kTickLength));
+        painter.drawLine(QPointF(x, map.bottom()), QPointF(x, map.bottom() + kTableTickLength));
         const double w = fmTick.horizontalAdvance(QString::number(i)) + 8;
-        text.draw(painter, QRectF(x - w / 2, map.bottom() + kTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
+        text.draw(painter, QRectF(x - w / 2, map.bottom() + kTableTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
                   QString::number(i));
     }
     // Wavelengths along the top, at the middle of each labelled pair (2k, 2k + 1).
@@ -216,20 +216,20 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size, const Pain
     const double lambdaRight = kMargin + fmTick.horizontalAdvance(lambdaTitle) + 4;
     for (int k = 0; k < pairs; k += pairStep) {
         const double x = map.left() + (2 * k + 1) * cellW;
-        painter.drawLine(QPointF(x, map.top() - kTickLength), QPointF(x, map.top()));
+        painter.drawLine(QPointF(x, map.top() - kTableTickLength), QPointF(x, map.top()));
         const QString t = wavelengthText(data_.wavelength[std::size_t(k)]);
         const double w = fmTick.horizontalAdvance(t) + 8;
         if (x - w / 2 < lambdaRight) continue;  // the tick stays, its label would run into λ's
-        text.draw(painter, QRectF(x - w / 2, map.top() - kTickLength - 2 - fmTick.height(), w, fmTick.height()),
+        text.draw(painter, QRectF(x - w / 2, map.top() - kTableTickLength - 2 - fmTick.height(), w, fmTick.height()),
                   Qt::AlignCenter, t);
     }
-    text.draw(painter, QRectF(kMargin, map.top() - kTickLength - 2 - fmTick.height(), lay.leftGutter - 6, fmTick.height()),
+    text.draw(painter, QRectF(kMargin, map.top() - kTableTickLength - 2 - fmTick.height(), lay.leftGutter - 6, fmTick.height()),
               Qt::AlignLeft | Qt::AlignVCenter, lambdaTitle);
 
     // Axis titles.
     painter.setFont(f.axis);
     painter.setPen(QColor(20, 20, 20));
-    text.draw(painter, QRectF(map.left(), map.bottom() + kTickLength + 3 + fmTick.height() + 2, map.width(), fmAxis.height()),
+    text.draw(painter, QRectF(map.left(), map.bottom() + kTableTickLength + 3 + fmTick.height() + 2, map.width(), fmAxis.height()),
               Qt::AlignCenter, tr("dimension i (even: sin, odd: cos)"));
     painter.save();
     painter.translate(kMargin, map.center().y());
@@ -255,8 +255,8 @@ void PositionalTable::paintAll(QPainter &painter, const QSizeF &size, const Pain
     for (double v : { -1.0, -0.5, 0.0, 0.5, 1.0 }) {
         if ((std::fabs(v) == 0.5 && !halves) || (v == 0.0 && !middle)) continue;
         const double y = ramp.bottom() - (v + 1.0) / 2.0 * ramp.height();
-        painter.drawLine(QPointF(ramp.right(), y), QPointF(ramp.right() + kTickLength, y));
-        text.draw(painter, QRectF(ramp.right() + kTickLength + 3, y - fmTick.height() / 2, 60, fmTick.height()),
+        painter.drawLine(QPointF(ramp.right(), y), QPointF(ramp.right() + kTableTickLength, y));
+        text.draw(painter, QRectF(ramp.right() + kTableTickLength + 3, y - fmTick.height() / 2, 60, fmTick.height()),
                   Qt::AlignLeft | Qt::AlignVCenter,
                   v == 0.0 ? QStringLiteral("0") : QString::number(v).replace(QLatin1Char('-'), QChar(0x2212)));
     }

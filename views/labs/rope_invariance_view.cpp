@@ -3,6 +3,7 @@
 #include "views/widgets/chart_panel.h"
 #include "views/widgets/palette.h"
 #include "views/widgets/readout_panel.h"
+#include "views/widgets/series_points.h"
 
 #include <QLineSeries>
 #include <QValueAxis>
@@ -37,13 +38,6 @@ void roundTicks(QAbstractAxis *axis, double span, int count, bool integers)
     a->setLabelFormat(integers || step >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
 }
 
-QList<QPointF> indexPoints(const std::vector<double> &values)
-{
-    QList<QPointF> pts;
-    pts.reserve(qsizetype(values.size()));
-    for (std::size_t m = 0; m < values.size(); ++m) pts.append(QPointF(double(m), values[m]));
-    return pts;
-}
 
 } // namespace
 

@@ -4,6 +4,7 @@
 
 #include "views/training/moving_average.h"
 #include "views/widgets/palette.h"
+#include "views/widgets/series_points.h"
 
 #include <QChart>
 #include <QFont>
@@ -44,11 +45,6 @@ QColor ghostColor(int index)
     // The Okabe-Ito colours not used by the two live arms, yellow left out (too faint on white).
     static const int order[] = { 2, 3, 5, 6, 4 };
     return seriesColor(order[index % 5]);
-}
-
-void hideFromLegend(QChart *chart, QLineSeries *series)
-{
-    for (QLegendMarker *m : chart->legend()->markers(series)) m->setVisible(false);
 }
 
 } // namespace

@@ -31,7 +31,9 @@ TransformerRun::TransformerRun(TransformerConfig config, double pace)
             [&out, task = config.task](const TransformerSnapshot &s) {
                 std::shared_ptr<const TransformerFrame> f = makeFrame(s, task);
                 out.publish([&](Pending &u) {
-                    if (u.frame) u.history.push_back(std::move(u.frame));  // every frame reaches the replay ...
+                    // every frame reaches the replay (the older ones without their states: the lab shows the
+                    // newest frame's only, and 192 frames' states would be large) ...
+                    if (u.frame) u.history.push_back(withoutStates(std::move(u.frame)));
                     if (u.history.size() >= kMaxUnread) {  // ... unless nothing pulls (a wait for the end):
                         std::size_t kept = 0;              // then every second one, as the replay thins
                         for (std::size_t i = 0; i < u.history.size(); i += 2) u.history[kept++] = std::move(u.history[i]);
@@ -132,6 +134,15 @@ std::shared_ptr<TransformerFrame> TransformerRun::makeFrame(const TransformerSna
     m.tokenTicks = false;
     (void)task;
     return f;
+}
+
+std::shared_ptr<const TransformerFrame> TransformerRun::withoutStates(std::shared_ptr<const TransformerFrame> frame)
+{
+    if (!frame || !frame->states) return frame;
+    auto copy = std::make_shared<TransformerFrame>(*frame);
+    copy->states = nullptr;
+    copy->statesDropped = true;
+    return copy;
 }
 
 std::shared_ptr<const TransformerStates> TransformerRun::makeStates(const TransformerSnapshot &snap)

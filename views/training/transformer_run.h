@@ -94,6 +94,8 @@ public:
     // The frame of a snapshot (public for tests): panels titled "L1 H2 · 0.83" (the induction score).
     // Token labels on the axes except for text (whose probe is characters: positions then).
     static std::shared_ptr<TransformerFrame> makeFrame(const TransformerSnapshot &snap, TransformerTask task);
+    // The frame without its states (statesDropped), a copy; the frame itself when it has none.
+    static std::shared_ptr<const TransformerFrame> withoutStates(std::shared_ptr<const TransformerFrame> frame);
     // The states of a snapshot coloured (null when it has none): panels "L1 H2 · |S| 3.41" (the
     // state's Frobenius norm).
     static std::shared_ptr<const TransformerStates> makeStates(const TransformerSnapshot &snap);

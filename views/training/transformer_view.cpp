@@ -472,10 +472,7 @@ bool TransformerView::pullRun()
     if (u.frame) {
         const TransformerFrame &f = *u.frame;
         interpret_->recordFrame(u.frame);
-        if (interpret_->replay()->live() && !sentenceShown_) {
-            maps_->setData(f.maps);
-            interpret_->showStates(u.frame, true);
-        }
+        if (interpret_->replay()->live() && !sentenceShown_) maps_->setData(f.maps);
         ++framesShown_;
         lastFrameStep_ = f.step;
         gateMean_ = f.gateMean;

@@ -1,7 +1,5 @@
 #include "views/widgets/chart_panel.h"
 
-#include <QScopedValueRollback>
-
 #include "views/widgets/axis_hold.h"
 #include "views/widgets/export_pens.h"
 #include "views/widgets/fitted_font.h"
@@ -18,6 +16,7 @@
 #include <QLegendMarker>
 #include <QMetaObject>
 #include <QResizeEvent>
+#include <QScopedValueRollback>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
@@ -25,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace fb {
 
@@ -186,8 +186,7 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
     if (!settling_ && !settleQueued_) {
         settleQueued_ = true;
         QMetaObject::invokeMethod(this, [this] {
-            settleQueued_ = false;
-            settleLayout();
+            if (std::exchange(settleQueued_, false)) settleLayout();  // unless a direct call came first
         }, Qt::QueuedConnection);
     }
     if (!hidden.isEmpty()) {
@@ -381,6 +380,7 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
 void ChartPanel::settleLayout()
 {
     const QScopedValueRollback<bool> inside(settling_, true);
+    settleQueued_ = false;  // this call does what a queued one would
     held_.release();
     fitTexts(size());  // a result may have renamed series or retitled the chart
     // The legend's layout request comes first: laying the legend out asks the chart for a layout.

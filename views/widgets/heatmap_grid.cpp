@@ -23,7 +23,7 @@ constexpr double kMargin = 12.0;
 constexpr double kGapX = 16.0;        // between panels
 constexpr double kGapY = 12.0;        // between a panel and the next row's title
 constexpr double kColourBarGap = 22.0;
-constexpr double kTickLength = 4.0;
+constexpr double kGridTickLength = 4.0;
 constexpr double kMaxTokenWidth = 110.0;
 // Panel titles are set no smaller than this times the font scale; a word of a two-line title that
 // is wider than its panel even so (16 heads in a row on a slide) goes down to this size itself.
@@ -170,8 +170,8 @@ HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
         tickExtent = std::min(std::max(tickExtent, widest), kMaxTokenWidth);
         xTickHeight = tickExtent;
     }
-    lay.leftGutter = fmAxis.height() + 6 + tickExtent + kTickLength + 4;
-    lay.bottomGutter = kTickLength + 4 + xTickHeight + 6 + fmAxis.height();
+    lay.leftGutter = fmAxis.height() + 6 + tickExtent + kGridTickLength + 4;
+    lay.bottomGutter = kGridTickLength + 4 + xTickHeight + 6 + fmAxis.height();
     const double titleH = data_.title.isEmpty() ? 0.0 : fmTitle.height() * 1.2 + 6;
     double panelTitleH = fmPanel.height() + 4;
     const double barW = colourBar_.preferredWidth(f.tick);
@@ -330,9 +330,9 @@ void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay, const Painted
         const QRectF sq = lay.squares[r * C];
         for (int i = 0; i < N; i += k) {
             const double y = sq.top() + (i + 0.5) * cell;
-            painter.drawLine(QPointF(sq.left() - kTickLength, y), QPointF(sq.left(), y));
+            painter.drawLine(QPointF(sq.left() - kGridTickLength, y), QPointF(sq.left(), y));
             text.draw(painter, QRectF(sq.left() - lay.leftGutter, y - fmTick.height() / 2,
-                                      lay.leftGutter - kTickLength - 3, fmTick.height()),
+                                      lay.leftGutter - kGridTickLength - 3, fmTick.height()),
                       Qt::AlignRight | Qt::AlignVCenter, label(i), full(i));
         }
     }
@@ -342,17 +342,17 @@ void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay, const Painted
         const QRectF sq = lay.squares[std::min(c, int(lay.squares.size()) - 1)];
         for (int i = 0; i < N; i += k) {
             const double x = sq.left() + (i + 0.5) * cell;
-            painter.drawLine(QPointF(x, base), QPointF(x, base + kTickLength));
+            painter.drawLine(QPointF(x, base), QPointF(x, base + kGridTickLength));
             if (data_.tokenTicks) {
                 painter.save();
-                painter.translate(x, base + kTickLength + 3);
+                painter.translate(x, base + kGridTickLength + 3);
                 painter.rotate(-90);
                 text.draw(painter, QRectF(-kMaxTokenWidth, -fmTick.height() / 2, kMaxTokenWidth, fmTick.height()),
                           Qt::AlignRight | Qt::AlignVCenter, label(i), full(i));
                 painter.restore();
             } else {
                 const double w = fmTick.horizontalAdvance(label(i)) + 8;
-                text.draw(painter, QRectF(x - w / 2, base + kTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
+                text.draw(painter, QRectF(x - w / 2, base + kGridTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
                           label(i), full(i));
             }
         }

@@ -11,10 +11,13 @@
 #include "core/labs/transformer_spec.h"
 #include "core/numeric/rng.h"
 #include "core/transformer/linear_mixer.h"
-#include "core/transformer/transformer_layers.h"
+#include "core/transformer/position_tables.h"
+#include "core/transformer/transformer_batch.h"
 #include "core/transformer/transformer_config.h"
+#include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_trainer.h"
+#include "core/transformer/transformer_workspace.h"
 #include "support/transformer_gradients.h"
 
 #include <QTest>
@@ -336,9 +339,11 @@ private Q_SLOTS:
     }
 
     // The lab's state heatmaps (TransformerSnapshot::states): each linear head's S_t of the probe
-    // sequence at the positions kept, the last T - 1. With every position kept (T <= 32) consecutive
-    // states differ by one rank-one update (linear attention v phi(k)', the delta rule u k'), which
-    // states in the wrong order or of the wrong head or sequence would not; softmax heads keep none.
+    // sequence at the positions kept, the last T - 1; softmax heads keep none. They are the states the
+    // trained model keeps when it reads the probe's tokens alone (a batch of one), head by head and
+    // position by position (a wrong head, sequence or stride would differ). With every position kept
+    // (T <= 32) consecutive states differ by one rank-one update (linear attention v phi(k)', the delta
+    // rule u k').
     void snapshotStates_data()
     {
         QTest::addColumn<QString>("mixer");
@@ -357,9 +362,21 @@ private Q_SLOTS:
         c.steps = 2;
         c.evalEvery = 0;
         std::vector<TransformerSnapshot> snaps;
-        trainTransformer(c, {}, [&](const TransformerSnapshot &s) { snaps.push_back(s); });
-        QVERIFY(!snaps.empty());
-        const TransformerSnapshot &s = snaps.back();
+        const TransformerResult result = trainTransformer(c, {}, [&](const TransformerSnapshot &s) { snaps.push_back(s); });
+        QVERIFY(!snaps.empty() && result.model);
+        const TransformerSnapshot &s = snaps.back();  // the final one, of the model's weights
+        // the model alone on the probe's tokens
+        const TrainedTransformer &m = *result.model;
+        TransformerNet<float> net(m.shape);
+        net.params = m.params;
+        TransformerBatch one;
+        one.resize(1, seqLen, false, false);
+        for (int t = 0; t < seqLen; ++t) one.tokens[std::size_t(t)] = s.probeTokens[std::size_t(t)];
+        PositionTables<float> pos;
+        pos.build(c.pos, c.dModel, c.heads, c.base, seqLen);
+        TransformerWorkspace<float> ws;
+        ws.reserve(m.shape, seqLen, seqLen, false);
+        net.forward(ws, one, pos, FeedbackMode::Off, 1);
         const int kept = std::min(seqLen, TransformerSnapshot::kStatePositions), dh = c.dModel / c.heads;
         QCOMPARE(int(s.statePositions.size()), kept);
         QCOMPARE(s.statePositions.back(), seqLen - 1);
@@ -371,9 +388,15 @@ private Q_SLOTS:
                 const bool linear = transformerShape(c, c.vocab).linear(l);
                 QCOMPARE(head.size(), linear ? std::size_t(kept) : std::size_t(0));
                 if (!linear) continue;
-                for (const Eigen::MatrixXf &m : head) {
-                    QCOMPARE(int(m.rows()), dh);
-                    QVERIFY(m.allFinite());
+                for (std::size_t i = 0; i < head.size(); ++i) {
+                    QCOMPARE(int(head[i].rows()), dh);
+                    QVERIFY(head[i].allFinite());
+                    const Eigen::Index t = s.statePositions[i];
+                    const Eigen::Map<const Eigen::MatrixXf> alone(
+                        ws.layer[std::size_t(l)].state.data() + (Eigen::Index(h) * seqLen + t) * dh * dh, dh, dh);
+                    const float err = (head[i] - alone).cwiseAbs().maxCoeff(), scale = 1.0f + alone.cwiseAbs().maxCoeff();
+                    QVERIFY2(err <= 1e-4f * scale, qPrintable(QStringLiteral("L%1 H%2 position %3: %4 from the model's own")
+                                                                  .arg(l).arg(h).arg(t).arg(double(err))));
                 }
                 if (mixer == QLatin1String("linear") || mixer == QLatin1String("deltanet")) {
                     for (int t = 1; t < kept; ++t) {

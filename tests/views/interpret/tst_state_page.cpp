@@ -117,6 +117,17 @@ private Q_SLOTS:
     // maps), marked so that the lab keeps showing the newest frame's.
     void replayDropsStates()
     {
+        const auto full = TransformerRun::makeFrame(snapshot(10), TransformerTask::Induction);
+        const auto dropped = TransformerRun::withoutStates(full);
+        QVERIFY(full->states && !dropped->states && dropped->statesDropped);
+        QCOMPARE(dropped->step, 10);
+        QCOMPARE(dropped->maps.images.size(), full->maps.images.size());
+        TransformerSnapshot none = snapshot(11);
+        none.states.clear();
+        none.statePositions.clear();
+        const auto plain = TransformerRun::makeFrame(none, TransformerTask::Induction);
+        QCOMPARE(TransformerRun::withoutStates(plain), plain);  // nothing to drop: the frame itself
+        QVERIFY(!plain->statesDropped);
         ReplayBar bar;
         bar.record(TransformerRun::makeFrame(snapshot(10), TransformerTask::Induction));
         QCOMPARE(bar.framesKept(), 1);

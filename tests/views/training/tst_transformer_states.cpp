@@ -74,6 +74,31 @@ private Q_SLOTS:
         QVERIFY(page->grid()->data().title.contains(QStringLiteral("step %1").arg(view->lastFrameStep())));
     }
 
+    // Frames that arrive while the replay holds an earlier one still bring their states: back at the
+    // live end, and on the States page whatever the replay holds, the newest frame's are shown.
+    void statesFollowTheRunWhileReplaying()
+    {
+        auto view = makeView("deltanet");
+        ParamValues v = view->values();
+        v.numbers["steps"] = 1500;
+        QVERIFY(view->setValues(v).isEmpty());
+        InterpretTabs *tabs = view->interpret();
+        ReplayBar *replay = tabs->replay();
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(replay->framesKept() > 1, kPatienceMs);
+        replay->slider()->setValue(0);  // held while the run goes on
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QVERIFY(!tabs->states()->hasStates());  // the held frame's were dropped
+        replay->slider()->setValue(replay->slider()->maximum());
+        const QString newest = QStringLiteral("step %1").arg(view->lastFrameStep());
+        QVERIFY2(tabs->states()->grid()->data().title.endsWith(newest), qPrintable(tabs->states()->grid()->data().title));
+        tabs->setCurrentWidget(tabs->states());
+        QVERIFY(replay->live());
+        replay->showStep(0);  // a click on the loss chart, a slide's replay: the page stays live
+        QVERIFY(tabs->states()->hasStates());
+        QVERIFY(tabs->states()->grid()->data().title.endsWith(newest));
+    }
+
     void slidePageStaysAcrossRuns()
     {
         auto view = makeView("gated-deltanet");
