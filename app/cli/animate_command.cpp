@@ -3,7 +3,7 @@
 // fullband animate training [--set KEY=VALUE]... --frames N ... : the training run recorded (a lab
 // that trains has no --sweep; it trains once to the end, frame i shows step round(i * S / (N - 1))).
 // fullband animate transformer [--config "OVERRIDES"]... : the transformer's run recorded (its maps
-// as the replay kept them, its loss curves up to the step); with --config (1 to 4, as `fullband
+// as the replay kept them, its loss curves up to the step); with --config (1 to 5, as `fullband
 // compare` takes them) the comparison of those configurations, its loss chart by default.
 #include "app/animation/animation.h"
 #include "app/cli/cli.h"

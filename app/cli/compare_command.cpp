@@ -1,9 +1,9 @@
-// fullband compare --set KEY=VALUE... --config "OVERRIDES"... (issue 29): trains 1 to 4 configurations
+// fullband compare --set KEY=VALUE... --config "OVERRIDES"... (issue 29): trains 1 to 5 configurations
 // of the tiny transformer side by side on the same task, seed and data (core/compare) and prints one
 // JSON object with a row per configuration (core/compare/compare_json.h). The base configuration is
 // what `fullband train --set model=transformer` would train with the same --set values; each
 // --config is comma-separated KEY=VALUE overrides of it ("kv_heads=1", "loop=2, layers=1"; "" is the
-// base itself). Bad values, unknown keys, more than four configurations: one line naming it, exit 2.
+// base itself). Bad values, unknown keys, more than five configurations: one line naming it, exit 2.
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "app/cli/progress_line.h"
@@ -31,21 +31,24 @@ int runCompare(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Trains up to four configurations of the tiny transformer side by side, on the same task, seed and "
+        "Trains up to five configurations of the tiny transformer side by side, on the same task, seed and "
         "data, and prints one JSON object: {\"command\": \"compare\", \"task\", \"seed\", \"threads\", "
         "\"wall_seconds\", \"rows\": [{\"label\", \"overrides\", \"params\", \"flops_per_step\", "
         "\"kv_bytes_per_token\", \"kv_cached_tokens\", \"kv_cache_bytes\", \"ms_per_step\", \"heldout_loss\", "
-        "\"accuracy\", \"sink_share\", \"sink_share_by_head\", \"heldout_curve\", \"steps\", \"steps_done\", "
+        "\"accuracy\", \"sink_share\", \"sink_share_by_head\", \"heldout_curve\", \"recall_by_pairs\", \"steps\", "
+        "\"steps_done\", "
         "\"status\", \"message\"}]}.\n"
         "--set KEY=VALUE sets the base configuration as `fullband train --set model=transformer` takes it "
         "(its keys are listed there); every --config \"KEY=VALUE, KEY=VALUE\" is one configuration: the base with "
         "those keys changed (\"\" is the base itself; task, text and seed are shared). KV bytes per token are "
         "2 x layers x loop x kv_heads x d_head x 4 (float32); kv_cache_bytes at T = seq_len cached tokens, "
         "at most window of them with a sliding window. The configurations train at the same time, one per "
-        "core (threads=N: N cores in all, default every core); the figures do not depend on it, ms/step does."));
+        "core (threads=N: N cores in all, default every core); the figures do not depend on it, ms/step does. "
+        "With task=mqar, recall_by_pairs gives each one's held-out accuracy on sequences of exactly 1, 2, ... "
+        "pairs (pairs_min=1 trains on every count)."));
     addCommonOptions(parser);
     parser.addOption(QCommandLineOption(QStringLiteral("config"),
-                                        QStringLiteral("One configuration (1 to 4 of them): comma-separated "
+                                        QStringLiteral("One configuration (1 to 5 of them): comma-separated "
                                                        "KEY=VALUE overrides of the base."),
                                         QStringLiteral("OVERRIDES")));
     parser.addPositionalArgument(QStringLiteral("compare"), QStringLiteral("The subcommand."));

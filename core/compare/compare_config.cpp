@@ -26,6 +26,12 @@ std::string parseOverrides(const std::string &text, std::vector<std::pair<std::s
         if (end == std::string::npos) end = all.size();
         const std::string piece = trimmed(all.substr(begin, end - begin));
         const auto eq = piece.find('=');
+        if (eq == std::string::npos && !pairs.empty() && !piece.empty()) {
+            // a piece without a key continues the value before it: "mixer=gated-deltanet,softmax"
+            pairs.back().second += "," + piece;
+            begin = end + 1;
+            continue;
+        }
         if (eq == std::string::npos || eq == 0)
             return "expected KEY=VALUE separated by commas, got '" + piece + "'";
         pairs.emplace_back(trimmed(piece.substr(0, eq)), trimmed(piece.substr(eq + 1)));

@@ -12,7 +12,7 @@
 
 namespace fb {
 
-constexpr int kMaxCompareConfigs = 4;
+constexpr int kMaxCompareConfigs = 5;
 
 struct CompareEntry {
     std::string label;      // the override text as given (trimmed), or "base" when it is empty
@@ -20,8 +20,10 @@ struct CompareEntry {
     TransformerConfig config;
 };
 
-// Splits "loop=2, layers=1" into its (key, value) pairs, trimmed. Empty text: no pairs. "" or one
-// sentence naming the piece that is not KEY=VALUE.
+// Splits "loop=2, layers=1" into its (key, value) pairs, trimmed. A piece without "=" after a pair
+// continues that pair's value, so that a list can be a value: "mixer=gated-deltanet,softmax, lr=0.002"
+// is mixer "gated-deltanet,softmax" and lr 0.002. Empty text: no pairs. "" or one sentence naming the
+// piece that is not KEY=VALUE.
 std::string parseOverrides(const std::string &text, std::vector<std::pair<std::string, std::string>> &out);
 
 // base with the overrides of text applied; "" or one sentence naming the key and its valid range

@@ -31,6 +31,7 @@ void writeCompareJson(JsonWriter &json, const std::vector<CompareRow> &rows, int
         for (const auto &layer : r.sinkShareByHead) json.value(layer);
         json.endArray();
         writeHeldoutCurve(json, r.heldoutCurve);
+        writeRecallByPairs(json, r.recallByPairs);
         json.field("steps", r.config.steps)
             .field("steps_done", r.stepsDone)
             .field("status", trainStatusName(r.status))

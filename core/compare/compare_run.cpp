@@ -35,6 +35,7 @@ CompareRow compareRow(const CompareEntry &entry, const TransformerResult &r)
     row.heldoutLoss = r.heldoutLoss;
     row.secondHalfLoss = r.secondHalfLoss;
     row.accuracy = r.accuracy;
+    row.recallByPairs = r.recallByPairs;
     row.sinkShare = r.sinkShare;
     row.sinkShareByHead = r.sinkShareByHead;
     row.curve = r.curve;

@@ -38,6 +38,7 @@ struct CompareRow {
     double heldoutLoss = nan;
     double secondHalfLoss = nan;  // induction tasks: the held-out loss on the repeat
     double accuracy = nan;   // NaN unless the task has exact answers
+    std::vector<TransformerResult::RecallPoint> recallByPairs;  // mqar: accuracy by pair count
     double sinkShare = nan;
     std::vector<std::vector<double>> sinkShareByHead;  // [layer][head]
     std::vector<double> curve;                          // training loss of every step

@@ -69,6 +69,10 @@ LabSpec makeSpec()
     p.push_back(integer("pairs", "pairs", 1, 63, 8,
                         "mqar: key-value pairs, keys from the lower half of vocab, values from the upper "
                         "(vocab at least 2 pairs); seq_len = 4 pairs + 1."));
+    p.push_back(integer("pairs_min", "fewest pairs", 0, 63, 0,
+                        "mqar: each sequence holds a number of pairs drawn uniformly from pairs_min to pairs "
+                        "(the rest of it is padding without targets), so that one model learns every count and "
+                        "its recall can be read by count; 0 = always pairs."));
     p.push_back(integer("p", "modulus p", 2, 211, 23, "modular-addition: the modulus (tokens 0 .. p-1 and \"=\")."));
     p.push_back(real("train_fraction", "train fraction", 0.05, 0.95, 0.5, false,
                      "modular-addition: share of the p^2 pairs trained on; the rest are held out."));
@@ -143,6 +147,7 @@ LabSpec makeSpec()
     only("buckets", "task", { "accumulator" });
     only("items", "task", { "copy", "reverse", "sort", "parity" });
     only("pairs", "task", { "mqar" });
+    only("pairs_min", "task", { "mqar" });
     only("p", "task", { "modular-addition" });
     only("train_fraction", "task", { "modular-addition" });
     only("seq_len", "task", { "induction-fixed", "induction", "accumulator", "text" });
@@ -182,6 +187,7 @@ ParamValues transformerValues(const TransformerConfig &c, const std::string &tex
     v.numbers["buckets"] = c.buckets;
     v.numbers["items"] = c.items;
     v.numbers["pairs"] = c.pairs;
+    v.numbers["pairs_min"] = c.pairsMin;
     v.numbers["p"] = c.modulus;
     v.numbers["train_fraction"] = c.trainFraction;
     v.numbers["seq_len"] = c.seqLen;
@@ -274,6 +280,7 @@ std::string configFrom(const ParamValues &v, const std::string *text, Transforme
     c.buckets = int(v.integer("buckets"));
     c.items = int(v.integer("items"));
     c.pairs = int(v.integer("pairs"));
+    c.pairsMin = int(v.integer("pairs_min"));
     c.modulus = int(v.integer("p"));
     c.trainFraction = v.number("train_fraction");
     c.seqLen = int(v.integer("seq_len"));

@@ -7,6 +7,7 @@
 #include "core/model/byte_writer.h"
 #include "core/transformer/transformer_layout.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -15,7 +16,7 @@ namespace fb {
 namespace {
 
 constexpr const char *kTags[] = { "CONF", "SHAP", "VOCA", "PARM", "RUN_", "REPL" };
-constexpr std::uint32_t sectionsOf(std::uint32_t version) { return version >= 4 ? 6 : 5; }  // version 5 adds no section
+constexpr std::uint32_t sectionsOf(std::uint32_t version) { return version >= 4 ? 6 : 5; }  // versions 5 and 6 add no section
 constexpr std::size_t kMaxMessage = 4096;       // bytes of the run's message
 constexpr std::size_t kMaxSample = 1 << 20;     // bytes of the final snapshot's sample
 constexpr std::size_t kMaxLengthRows = 16;      // rows of the length table (6 today)
@@ -37,6 +38,8 @@ void writeConfig(ByteWriter &w, const TransformerConfig &c)
     w.i32(c.items).i32(c.pairs).i32(c.modulus).f64(c.trainFraction);
     // version 5: the mixer of every layer
     w.string(c.mixer);
+    // version 6: mqar's fewest pairs
+    w.i32(c.pairsMin);
 }
 
 void writeShape(ByteWriter &w, const TransformerShape &s)
@@ -97,6 +100,9 @@ void writeRun(ByteWriter &w, const TransformerResult &r)
     w.f64(r.accuracy).f64(r.trainAccuracy);
     for (const auto &p : r.heldoutCurve) w.f64(p.accuracy).f64(p.trainAccuracy);
     w.f64(r.finalSnapshot.accuracy).f64(r.finalSnapshot.trainAccuracy);
+    // version 6: mqar's recall by pair count
+    w.u32(std::uint32_t(r.recallByPairs.size()));
+    for (const auto &p : r.recallByPairs) w.i32(p.pairs).f64(p.accuracy);
 }
 
 // ---- reading ----
@@ -156,6 +162,7 @@ bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
         r.f64(c.trainFraction, "train_fraction");
     }
     if (version >= 5) r.string(c.mixer, "mixer", 400);  // earlier files: softmax attention everywhere
+    if (version >= 6) r.integer(c.pairsMin, "pairs_min", INT_MIN, INT_MAX);  // earlier files: always pairs
     if (!r.ok()) return false;
     // The same checks as a training's (ranges, divisibility, the 2 GiB budget), the text aside.
     if (std::string err = checkTransformerSettings(c); !err.empty()) return r.fail(err);
@@ -331,6 +338,15 @@ bool readRun(ByteReader &r, const TransformerConfig &c, const TransformerShape &
         }
         r.f64(out.finalSnapshot.accuracy, "the snapshot's accuracy");
         r.f64(out.finalSnapshot.trainAccuracy, "the snapshot's training accuracy");
+    }
+    if (version >= 6) {
+        std::size_t points = 0;
+        r.count(points, "the recall by pairs", recallPairCounts(c).size(), 12);
+        out.recallByPairs.resize(points);
+        for (auto &p : out.recallByPairs) {
+            r.integer(p.pairs, "a recall pair count", 1, std::max(c.pairs, 1));
+            r.f64(p.accuracy, "a recall accuracy");
+        }
     }
     return r.ok();
 }

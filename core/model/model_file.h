@@ -47,8 +47,9 @@ struct SavedModel {
 
 class ModelFile {
 public:
-    // 1: before the model options; 2: before the answer tasks; 3: before the replay
-    static constexpr std::uint32_t kVersion = 5;
+    // 1: before the model options; 2: before the answer tasks; 3: before the replay; 4: before the
+    // mixers; 5: before mqar's pairs_min and recall by pairs
+    static constexpr std::uint32_t kVersion = 6;
     static constexpr std::size_t kMaxReplay = 96;                    // snapshots of a replay
     static constexpr std::size_t kMaxReplayBytes = std::size_t(32) << 20;  // their attention maps
     // Files larger than this are refused unread (the largest model the budget allows is ~110 MB).

@@ -1,6 +1,7 @@
 #include "core/transformer/answer_tasks.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 
 namespace fb {
@@ -55,6 +56,13 @@ void AnswerTasks::pairSequence(int i, bool training, int *seq, unsigned char *an
     answer[3] = 1;
 }
 
+void AnswerTasks::setPairs(int pairs)
+{
+    if (c_.task != TransformerTask::Mqar || pairs < 0 || pairs > c_.pairs)
+        throw std::invalid_argument("AnswerTasks::setPairs: mqar only, 0 .. pairs");
+    fixedPairs_ = pairs;
+}
+
 void AnswerTasks::draw(Rng &rng, bool training, int *seq, unsigned char *answer)
 {
     const int n = tokens();
@@ -65,7 +73,10 @@ void AnswerTasks::draw(Rng &rng, bool training, int *seq, unsigned char *answer)
     }
     const int sep = separator();
     if (c_.task == TransformerTask::Mqar) {
-        const int P = c_.pairs, keys = c_.vocab / 2, values = c_.vocab - keys;
+        int P = c_.pairs;
+        if (fixedPairs_ > 0) P = fixedPairs_;
+        else if (c_.pairsMin > 0) P = c_.pairsMin + int(rng.below(std::uint64_t(c_.pairs - c_.pairsMin + 1)));
+        const int keys = c_.vocab / 2, values = c_.vocab - keys;
         // P distinct keys: the first P of a partial Fisher-Yates shuffle of [0, keys)
         for (int i = 0; i < keys; ++i) keyPool_[std::size_t(i)] = i;
         for (int i = 0; i < P; ++i)
@@ -84,6 +95,7 @@ void AnswerTasks::draw(Rng &rng, bool training, int *seq, unsigned char *answer)
             seq[q + 1] = seq[2 * j + 1];
             answer[q + 1] = 1;
         }
+        std::fill(seq + 4 * P + 1, seq + n, sep);  // fewer pairs than the sequence holds: padding
         return;
     }
     const int k = c_.items;

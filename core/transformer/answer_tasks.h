@@ -11,7 +11,8 @@
 //   mqar                 k_1 v_1 .. k_P v_P SEP q_1 a_1 .. q_P a_P (Arora et al. 2023, "Zoology"):
 //                        P = pairs distinct keys from [0, vocab/2), values uniform in [vocab/2, vocab),
 //                        SEP = vocab; the queries are every key once in random order, a_i the value
-//                        stored with q_i. Answers: the a_i (predicted at their query).
+//                        stored with q_i. Answers: the a_i (predicted at their query). With pairs_min
+//                        each sequence draws P from pairs_min .. pairs and ends in separators.
 //   modular-addition     a b = c with c = (a + b) mod p, a, b in [0, p), "=" = p. The p^2 pairs are
 //                        split once, seeded by seed alone, into round(train_fraction p^2) training
 //                        pairs and held-out pairs. Training draws training pairs uniformly; held-out
@@ -36,8 +37,13 @@ public:
 
     // One fresh sequence: seq[0 .. n) its tokens, answer[0 .. n) whether each token is an answer.
     // Modular-addition: a training pair when training, else a held-out pair (uniform either way).
-    // Allocates nothing.
+    // Mqar: P pairs, P = pairs, or drawn uniformly from pairs_min .. pairs when pairs_min > 0 (one
+    // draw before the keys), or the count setPairs fixed; the n - (4 P + 1) tokens after the last
+    // answer are separators without answers. Allocates nothing.
     void draw(Rng &rng, bool training, int *seq, unsigned char *answer);
+    // Mqar: every following draw holds exactly this many pairs (1 .. pairs); 0 returns to the
+    // configuration's counts.
+    void setPairs(int pairs);
     // Modular-addition: the sequence of pair i (mod the count) of the training or the held-out part.
     void pairSequence(int i, bool training, int *seq, unsigned char *answer) const;
     int pairCount(bool training) const;  // 0 for the other tasks
@@ -47,6 +53,7 @@ private:
     std::vector<int> split_;  // modular-addition: a p + b of every pair, the training ones first
     int trainPairs_ = 0;
     std::vector<int> keyPool_, order_;  // mqar: scratch of the key draw and of the query order
+    int fixedPairs_ = 0;                // mqar: setPairs' count (0: the configuration's)
 };
 
 } // namespace fb

@@ -48,6 +48,10 @@ std::string checkAnswerTask(const TransformerConfig &c)
             return "vocab must be at least 2 pairs = " + std::to_string(2 * c.pairs)
                    + " for task mqar (distinct keys from its lower half, values from its upper), got "
                    + std::to_string(c.vocab);
+        if (std::string err = checkNumber(*spec.find("pairs_min"), c.pairsMin); !err.empty()) return err;
+        if (c.pairsMin > c.pairs)
+            return "pairs_min must be at most pairs = " + std::to_string(c.pairs) + " (0 = always pairs), got "
+                   + std::to_string(c.pairsMin);
     } else {
         if (std::string err = checkNumber(*spec.find("items"), c.items); !err.empty()) return err;
     }
@@ -128,6 +132,20 @@ bool transformerHasAnswers(TransformerTask t)
     case TransformerTask::Parity: return true;
     default: return false;
     }
+}
+
+std::vector<int> recallPairCounts(const TransformerConfig &c)
+{
+    std::vector<int> out;
+    if (c.task != TransformerTask::Mqar) return out;
+    if (c.pairs <= 16) {
+        for (int p = 1; p <= c.pairs; ++p) out.push_back(p);
+        return out;
+    }
+    for (int p : { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48 })
+        if (p < c.pairs) out.push_back(p);
+    out.push_back(c.pairs);
+    return out;
 }
 
 int answerSequenceLength(const TransformerConfig &c)

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fb {
 
@@ -62,6 +63,8 @@ struct TransformerConfig {
                              // (copy, reverse, sort and mqar draw their tokens from vocab too)
     int items = 8;           // copy, reverse, sort, parity: tokens (bits) before the separator
     int pairs = 8;           // mqar: key-value pairs (keys from the lower half of vocab, values the upper)
+    int pairsMin = 0;        // mqar: each sequence draws its pair count uniformly from pairs_min .. pairs
+                             // (its unused tail is separators without targets); 0 = always pairs
     int modulus = 23;        // p of modular-addition (key p): tokens 0 .. p-1 and "=" (token p)
     double trainFraction = 0.5;  // modular-addition: share of the p^2 pairs trained on (the rest held out)
     // The model.
@@ -134,6 +137,10 @@ int transformerVocabulary(const TransformerConfig &config);
 
 // The answer tasks' sequence length in tokens, which seq_len must equal: 2 items + 1 (copy, reverse,
 // sort, parity), 4 pairs + 1 (mqar), 4 (modular-addition: a b = c); 0 for the other tasks.
+// Mqar: the pair counts whose recall is measured after training (TransformerResult::recallByPairs):
+// every count from 1 to pairs up to 16 pairs, above that 1 2 3 4 6 8 12 16 24 32 48 and pairs;
+// empty for the other tasks.
+std::vector<int> recallPairCounts(const TransformerConfig &config);
 int answerSequenceLength(const TransformerConfig &config);
 
 // The model's sizes for config with a vocabulary of vocab tokens (transformerVocabulary, or a bound

@@ -12,6 +12,7 @@ namespace {
 // Independent random streams of one seed (the tags differ above bit 31).
 constexpr std::uint64_t kHeldoutStream = 0x6576616c00000000ULL;  // "eval", seeded with seed + 1
 constexpr std::uint64_t kProbeStream = 0x70726f6200000000ULL;    // "prob"
+constexpr std::uint64_t kRecallStream = 0x7265636100000000ULL;   // "reca": recall by pair count
 } // namespace
 
 TransformerEvaluator::TransformerEvaluator(const TransformerConfig &config, const TransformerNet<float> &net,
@@ -269,6 +270,33 @@ TransformerEvaluator::Losses TransformerEvaluator::extended(int length, ScalingM
     if (scaling == ScalingMethod::None || c_.pos != PositionalScheme::Rope)
         return lossesOn(batches, tables_, mode, passes);
     return lossesOn(batches, rescaled(length, scaling), mode, passes);
+}
+
+std::vector<TransformerResult::RecallPoint> TransformerEvaluator::recallByPairs(FeedbackMode mode, int passes)
+{
+    std::vector<TransformerResult::RecallPoint> out;
+    if (c_.task != TransformerTask::Mqar) return out;
+    const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;
+    const int positions = tasks_.positions(c_.seqLen, true);
+    const int chunk = int(std::max<Eigen::Index>(1, std::min<Eigen::Index>(ws_.capacity / positions, c_.batch)));
+    TransformerBatch b;
+    for (int pairs : recallPairCounts(c_)) {
+        // a stream per count: the sequences of P pairs are the same whatever else is measured
+        Rng rng((c_.seed + 1) ^ kRecallStream ^ (std::uint64_t(pairs) << 24));
+        tasks_.setMqarPairs(pairs);
+        long long correct = 0, answers = 0;
+        for (int first = 0; first < sequences; first += chunk) {
+            const int n = std::min(chunk, sequences - first);
+            if (b.batch != n) tasks_.resize(b, n, c_.seqLen, true);
+            tasks_.drawHeldout(rng, b, first, sequences);
+            net_.forward(ws_, b, tables_, mode, passes, nullptr);
+            correct += nn::correct_predictions<float>(ws_.logits.leftCols(b.columns()), b.targets.data());
+            for (int t : b.targets) answers += t >= 0;
+        }
+        out.push_back({ pairs, answers ? double(correct) / double(answers) : TransformerResult::nan });
+    }
+    tasks_.setMqarPairs(0);
+    return out;
 }
 
 } // namespace fb

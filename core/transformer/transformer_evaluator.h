@@ -67,6 +67,11 @@ public:
     std::vector<std::vector<double>> inductionScores(int sequences, FeedbackMode mode, int passes);
     std::vector<LengthRow> lengthTable(FeedbackMode mode, int passes);
     Losses extended(int length, ScalingMethod scaling, FeedbackMode mode, int passes);
+    // Mqar (allocates): the held-out accuracy at each of recallPairCounts(config), on fresh
+    // sequences of exactly that many pairs (held-out-set size each, from a stream of each count's
+    // own, so that nothing else measured changes and a model of more pairs reads the same
+    // sequences, padded, as one of exactly P); empty for the other tasks.
+    std::vector<TransformerResult::RecallPoint> recallByPairs(FeedbackMode mode, int passes);
 
     const TransformerBatch &probeBatch() const { return probe_; }
 

@@ -29,6 +29,13 @@ void writeHeldoutCurve(JsonWriter &json, const std::vector<TransformerResult::He
     json.endArray();
 }
 
+void writeRecallByPairs(JsonWriter &json, const std::vector<TransformerResult::RecallPoint> &points)
+{
+    json.key("recall_by_pairs").beginArray();
+    for (const auto &p : points) json.beginObject().field("pairs", p.pairs).field("accuracy", p.accuracy).endObject();
+    json.endArray();
+}
+
 void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const TransformerResult &r)
 {
     json.beginObject().field("model", "transformer");
@@ -38,6 +45,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("buckets", c.buckets)
         .field("items", c.items)
         .field("pairs", c.pairs)
+        .field("pairs_min", c.pairsMin)
         .field("p", c.modulus)
         .field("train_fraction", c.trainFraction)
         .field("seq_len", c.seqLen)
@@ -74,6 +82,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("exact_heldout_loss", r.exactHeldoutLoss)
         .field("accuracy", r.accuracy)
         .field("train_accuracy", r.trainAccuracy);
+    writeRecallByPairs(json, r.recallByPairs);
     // the bytes each layer keeps per sequence at inference, at the evaluated length T: the KV cache
     // of softmax attention, the fixed state of a linear mixer
     std::vector<double> stateBytes;

@@ -18,6 +18,8 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &config, con
 // "heldout_curve": [{"step", "loss", "second_half_loss", "accuracy", "train_accuracy"}, ...], as the
 // training's JSON and each row of a comparison's write it.
 void writeHeldoutCurve(JsonWriter &json, const std::vector<TransformerResult::HeldoutPoint> &curve);
+// "recall_by_pairs": [{"pairs", "accuracy"}, ...] (mqar; an empty array for the other tasks).
+void writeRecallByPairs(JsonWriter &json, const std::vector<TransformerResult::RecallPoint> &points);
 
 // The largest induction score over every layer and head (NaN when there are none).
 double bestInductionScore(const TransformerResult &result);

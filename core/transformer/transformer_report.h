@@ -110,6 +110,14 @@ struct TransformerResult {
     // held-out answer tokens whose most likely prediction is the answer; NaN for the other tasks.
     double accuracy = nan;
     double trainAccuracy = nan;    // modular-addition: the accuracy on every training pair
+    // mqar: the held-out accuracy of sequences holding exactly that many pairs, for the counts of
+    // recallPairCounts(config) (every count from 1 to pairs, or a ladder of them above 16 pairs),
+    // each on its own fresh held-out sequences; empty for the other tasks
+    struct RecallPoint {
+        int pairs = 0;
+        double accuracy = nan;
+    };
+    std::vector<RecallPoint> recallByPairs;
     double exactHeldoutLoss = nan; // kpass: the same held-out loss decoded exactly (h_{t-1} of the same pass)
     std::vector<std::vector<double>> inductionScore;  // [layer][head] on 4 x batch fresh sequences (induction)
     std::vector<LengthRow> lengths;  // the length-generalisation table

@@ -51,6 +51,8 @@ public:
     // pairCount: how many there are (0 for the other tasks).
     void drawTrainingPairs(TransformerBatch &out, int first);
     int pairCount(bool training) const { return answers_ ? answers_->pairCount(training) : 0; }
+    // Mqar: the following draws hold exactly this many pairs (0: the configuration's counts again).
+    void setMqarPairs(int pairs) { answers_->setPairs(pairs); }
 
 private:
     // Writes sequence b of out from the tokens seq_[0 .. tokens) (inputs, targets when out has them).

@@ -13,12 +13,13 @@
 
 namespace fb {
 
-CompareChart::CompareChart(const QString &title, const QString &yTitle, bool withTraining, double yMax, QWidget *parent)
+CompareChart::CompareChart(const QString &title, const QString &yTitle, bool withTraining, double yMax, QWidget *parent,
+                           const QString &xTitle)
     : ChartPanel(title, parent)
     , withTraining_(withTraining)
     , yMax_(yMax)
 {
-    setValueAxis(Qt::Horizontal, tr("training step"));
+    setValueAxis(Qt::Horizontal, xTitle.isEmpty() ? tr("training step") : xTitle);
     setValueAxis(Qt::Vertical, yTitle);
     updateRanges();
 }

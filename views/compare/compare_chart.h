@@ -2,7 +2,8 @@
 // One chart of the comparison (issue 29): a held-out curve per configuration in its own colour
 // (seriesColor(i), the table's colour for that row) with dots at the evaluations, and optionally
 // each configuration's training loss of every step behind it, thin and faint. The loss chart and the
-// accuracy chart are two of these. Draws what it is given.
+// accuracy chart are two of these; so is mqar's recall by number of pairs (its horizontal axis the
+// pairs, its points the recall at each count). Draws what it is given.
 #include "views/widgets/chart_panel.h"
 
 #include <QList>
@@ -20,10 +21,12 @@ class CompareChart : public ChartPanel {
     Q_OBJECT
 public:
     // withTraining: the faint training curves too (the loss chart). yMax > 0: the vertical axis is
-    // 0 .. yMax (accuracy); otherwise the span of the values drawn.
-    CompareChart(const QString &title, const QString &yTitle, bool withTraining, double yMax, QWidget *parent = nullptr);
+    // 0 .. yMax (accuracy); otherwise the span of the values drawn. xTitle: the horizontal axis'
+    // title (empty: "training step").
+    CompareChart(const QString &title, const QString &yTitle, bool withTraining, double yMax, QWidget *parent = nullptr,
+                 const QString &xTitle = QString());
 
-    // A new comparison: one curve per label, the step axis 0 .. steps.
+    // A new comparison: one curve per label, the horizontal axis 0 .. steps.
     // colours: each configuration's colour index (its line in the panel); empty: 0, 1, 2 ...
     void start(const QStringList &labels, int steps, const std::vector<int> &colours = {});
     void appendTraining(int config, const std::vector<double> &values);

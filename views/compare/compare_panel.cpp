@@ -30,7 +30,7 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
     lines->setHorizontalSpacing(6);
     lines->setVerticalSpacing(3);
     const QStringList initial { QStringLiteral("base"), QStringLiteral("kv_heads=1"), QStringLiteral("attn_gate=on"),
-                                QString() };
+                                QString(), QString() };
     for (int i = 0; i < kMaxCompareConfigs; ++i) {
         auto *swatch = new QLabel;
         swatch->setFixedSize(12, 12);
@@ -53,13 +53,19 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
 
     loss_ = new CompareChart(tr("Held-out loss"), tr("loss (nats)"), true, 0.0);
     accuracy_ = new CompareChart(tr("Held-out accuracy"), tr("accuracy"), false, 1.0);
+    recall_ = new CompareChart(tr("Recall by number of pairs"), tr("accuracy"), false, 1.0, nullptr,
+                               tr("key-value pairs in the sequence"));
     loss_->setMinimumHeight(200);
     accuracy_->setMinimumHeight(200);
+    recall_->setMinimumHeight(200);
+    accuracySlot_ = new QStackedWidget;
+    accuracySlot_->addWidget(accuracy_);
+    accuracySlot_->addWidget(recall_);
     curves_ = new QWidget;
     auto *charts = new QHBoxLayout(curves_);
     charts->setContentsMargins(0, 0, 0, 0);
     charts->addWidget(loss_, 3);
-    charts->addWidget(accuracy_, 2);  // hidden when the task has no exact answers
+    charts->addWidget(accuracySlot_, 2);  // hidden when the task has no exact answers
     // A configuration's maps in the curves' place: a click on its row, "Back to the curves" returns.
     mapsPage_ = new QWidget;
     maps_ = new HeatmapGrid;
@@ -106,7 +112,33 @@ bool ComparePanel::running() const
 
 bool ComparePanel::accuracyShown() const
 {
-    return !accuracy_->isHidden();
+    return !accuracySlot_->isHidden();
+}
+
+bool ComparePanel::recallShown() const
+{
+    return accuracyShown() && accuracySlot_->currentWidget() == recall_;
+}
+
+void ComparePanel::showRecall(const std::vector<CompareRow> &rows)
+{
+    QStringList labels;
+    int most = 0;
+    for (const CompareRow &r : rows) {
+        labels << QString::fromStdString(r.label);
+        for (const auto &p : r.recallByPairs) most = std::max(most, p.pairs);
+    }
+    if (most == 0) {
+        accuracySlot_->setCurrentWidget(accuracy_);
+        return;
+    }
+    recall_->start(labels, most, colours_);
+    for (int i = 0; i < int(rows.size()); ++i) {
+        QList<QPointF> points;
+        for (const auto &p : rows[std::size_t(i)].recallByPairs) points.append(QPointF(p.pairs, p.accuracy));
+        recall_->setCurves(i, {}, points);
+    }
+    accuracySlot_->setCurrentWidget(recall_);
 }
 
 void ComparePanel::updateButtons()
@@ -174,6 +206,7 @@ void ComparePanel::clear()
 void ComparePanel::showStep(int step)
 {
     if (rows_.empty()) return;
+    accuracySlot_->setCurrentWidget(accuracy_);  // the curves as they were at step
     step = std::clamp(step, 0, longestRun());
     for (int i = 0; i < int(rows_.size()); ++i) {
         const CompareRow &r = rows_[std::size_t(i)];
@@ -239,6 +272,8 @@ void ComparePanel::startCharts(const std::vector<CompareRow> &rows)
     table_->setColumnHidden(CompareTable::RepeatColumn, !repeat_);
     loss_->start(labels, steps, colours_);
     accuracy_->start(labels, steps, colours_);
+    recall_->start({}, 1, {});
+    accuracySlot_->setCurrentWidget(accuracy_);
     if (!rows.empty()) setAccuracyKnown(transformerHasAnswers(rows.front().config.task));
 }
 
@@ -246,7 +281,7 @@ void ComparePanel::setAccuracyKnown(bool exactAnswers)
 {
     // Without exact answers the loss chart takes the width and the table drops the column (on a
     // slide every pixel of both counts).
-    accuracy_->setVisible(exactAnswers);
+    accuracySlot_->setVisible(exactAnswers);
     table_->setColumnHidden(CompareTable::AccuracyColumn, !exactAnswers);
 }
 
@@ -304,9 +339,11 @@ void ComparePanel::finish(std::vector<CompareRow> rows)
         if (std::isfinite(r.accuracy)) exact = true;
     }
     setAccuracyKnown(exact);
+    showRecall(rows);
     table_->setRows(rows, true, colours_);
     status_->setText(tr("Compared %1 configurations on the same task, seed and data; click one in the table for "
-                        "its attention maps.").arg(rows.size()));
+                        "its attention maps.").arg(rows.size())
+                     + (recallShown() ? tr(" Right: each one's recall on held-out sequences of 1, 2, … pairs.") : QString()));
     rows_ = std::move(rows);
     updateButtons();
 }

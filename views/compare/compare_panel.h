@@ -1,5 +1,5 @@
 #pragma once
-// The transformer lab's comparison mode (issue 29): up to four configurations, each a line of
+// The transformer lab's comparison mode (issue 29): up to five configurations, each a line of
 // overrides of the lab's current values ("kv_heads=1", "attn_gate=on", "loop=2, layers=1"; "base"
 // or an empty line's placeholder is the lab's values themselves; an empty line is left out), trained
 // side by side on the same task, seed and data by a CompareJob (never on the GUI thread). The lab's
@@ -71,6 +71,11 @@ public:
     QLineEdit *line(int i) const { return lines_[std::size_t(i)]; }
     CompareChart *lossChart() const { return loss_; }
     CompareChart *accuracyChart() const { return accuracy_; }
+    // mqar: each configuration's recall by number of pairs, shown in the accuracy chart's place once
+    // a comparison has ended with recall points (the accuracy over steps returns with a new run or
+    // an animation's step).
+    CompareChart *recallChart() const { return recall_; }
+    bool recallShown() const;
     bool accuracyShown() const;  // false: the task has no exact answers (the chart and column hidden)
     // A configuration's attention maps at its end, in place of the curves (a click on its row in the
     // table); false when it has none (not trained yet). showCurves returns to the curves.
@@ -89,6 +94,7 @@ private:
     void finish(std::vector<CompareRow> rows);
     void startCharts(const std::vector<CompareRow> &rows);
     void setAccuracyKnown(bool exactAnswers);
+    void showRecall(const std::vector<CompareRow> &rows);  // the recall chart when rows have points
     void updateButtons();
 
     BaseSource base_;
@@ -96,6 +102,8 @@ private:
     QLabel *status_ = nullptr;
     CompareChart *loss_ = nullptr;
     CompareChart *accuracy_ = nullptr;
+    CompareChart *recall_ = nullptr;
+    QStackedWidget *accuracySlot_ = nullptr;  // accuracy_ or recall_
     QStackedWidget *chartsPage_ = nullptr;  // the curves, or one configuration's maps
     QWidget *curves_ = nullptr;
     QWidget *mapsPage_ = nullptr;

@@ -26,7 +26,7 @@ public:
     // A configuration's status while the comparison runs ("evaluating" once its steps are done).
     void setStatus(int row, const QString &status);
 
-    // Tall enough for the header and every row (up to four, wrapped labels too), no taller.
+    // Tall enough for the header and every row (up to five, wrapped labels too), no taller.
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 

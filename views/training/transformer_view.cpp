@@ -100,11 +100,12 @@ TransformerView::TransformerView(QWidget *parent)
     registerExportable(compare_->lossChart());
     registerExportable(compare_->accuracyChart());
     registerExportable(interpret_->states()->grid());  // after the comparison's: decks name charts by index
+    registerExportable(compare_->recallChart());
     connect(compare_, &ComparePanel::startRequested, this, [this] { start(); });
     compareToggle_ = new QPushButton(tr("Compare mode"));
     compareToggle_->setObjectName(QStringLiteral("compareMode"));
     compareToggle_->setCheckable(true);
-    compareToggle_->setToolTip(tr("Train up to four variants of these values side by side (kv_heads=1, "
+    compareToggle_->setToolTip(tr("Train up to five variants of these values side by side (kv_heads=1, "
                                   "attn_gate=on, window=8 ...) and compare their curves, sizes and figures"));
     connect(compareToggle_, &QPushButton::toggled, this, [this](bool on) { setCompareMode(on); });
     controls()->addButton(compareToggle_);
@@ -153,7 +154,7 @@ void TransformerView::updateModeButtons()
     const bool active = state() == State::Running || state() == State::Paused || state() == State::Stopping;
     compareToggle_->setEnabled(!active);
     compareToggle_->setToolTip(active ? tr("Stop or reset the run to switch between one model and the comparison")
-                                      : tr("Train up to four variants of these values side by side (kv_heads=1, "
+                                      : tr("Train up to five variants of these values side by side (kv_heads=1, "
                                            "attn_gate=on, window=8 ...) and compare their curves, sizes and figures"));
     // A comparison keeps no ghost curves: its chart shows every configuration already.
     controls()->ghostButton()->setVisible(!compareMode());
@@ -597,7 +598,9 @@ QString TransformerView::explanationText()
         "<i>gated-deltanet,gated-deltanet,gated-deltanet,softmax</i>) by linear attention, DeltaNet or Gated "
         "DeltaNet: a d_head × d_head state per head instead of a cache that grows with every token. "
         "<i>States</i> draws each such head's |S| after a position of the probe sequence; <i>Play</i> streams "
-        "the sequence through the heads. Their maps show what each output reads of every earlier value.</p>");
+        "the sequence through the heads. Their maps show what each output reads of every earlier value. How "
+        "much a fixed state holds: <i>mqar</i> with <i>fewest pairs</i> 1 trains on every count of pairs, and "
+        "<i>Compare mode</i> (one mixer a line) ends with each one's recall by number of pairs.</p>");
 }
 
 } // namespace fb

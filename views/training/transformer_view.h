@@ -56,7 +56,7 @@ public:
     WritingPanel *writing() const { return writing_; }
     WritingTabs *tabs() const { return tabs_; }
     // The comparison mode (issue 29): the Compare mode button beside the run controls swaps the maps
-    // and curves for the comparison panel (views/compare), which trains up to four configurations of
+    // and curves for the comparison panel (views/compare), which trains up to five configurations of
     // the lab's values side by side. In it the run controls (Start, Pause, Stop, a lecture's space, a
     // slide's "train": "on-enter", an animation's recording) drive the comparison. Switching the mode
     // during a run is refused (the button is disabled); a scene that switches it resets the run.

@@ -183,9 +183,10 @@ private Q_SLOTS:
                                                                       "--config", "kv_heads=1", "--out", "OUT/a.gif" } << "--config";
         QTest::newRow("bad config") << transformer + QStringList { "--config", "kv_heads=3", "--out", "OUT/a.gif" }
                                     << "configuration 1 (kv_heads=3): kv_heads";
-        QTest::newRow("five configs") << transformer + QStringList { "--config", "a=1", "--config", "b=1", "--config", "c=1",
-                                                                     "--config", "d=1", "--config", "e=1", "--out", "OUT/a.gif" }
-                                      << "1 to 4";
+        QTest::newRow("six configs") << transformer + QStringList { "--config", "a=1", "--config", "b=1", "--config", "c=1",
+                                                                    "--config", "d=1", "--config", "e=1", "--config", "f=1",
+                                                                    "--out", "OUT/a.gif" }
+                                     << "1 to 5";
         QTest::newRow("transformer sweep") << transformer + QStringList { "--sweep", "lr=0.001:0.01", "--out", "OUT/a.gif" } << "--sweep";
     }
     void badInputExits2AndWritesNothing()

@@ -369,7 +369,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("names");
         const QString c = QStringLiteral("--config");
         QTest::newRow("no config") << QStringList {} << "--config";
-        QTest::newRow("five configs") << QStringList { c, "", c, "", c, "", c, "", c, "" } << "--config";
+        QTest::newRow("six configs") << QStringList { c, "", c, "", c, "", c, "", c, "", c, "" } << "--config";
         QTest::newRow("bad value") << QStringList { c, "kv_heads=1", c, "kv_heads=3" } << "configuration 2";
         QTest::newRow("range") << QStringList { c, "window=3000" } << "window";
         QTest::newRow("unknown key") << QStringList { c, "colour=red" } << "colour";

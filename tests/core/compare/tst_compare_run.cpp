@@ -59,6 +59,15 @@ private Q_SLOTS:
         QVERIFY(pairs.empty());
         QVERIFY(!parseOverrides("kv_heads", pairs).empty());
         QVERIFY(!parseOverrides("kv_heads=1,", pairs).empty());
+        // a list as a value: the pieces without a key continue it
+        QVERIFY(parseOverrides("mixer=gated-deltanet,gated-deltanet, softmax, lr=0.002", pairs).empty());
+        QCOMPARE(pairs.size(), std::size_t(2));
+        QCOMPARE(pairs[0].second, std::string("gated-deltanet,gated-deltanet,softmax"));
+        QCOMPARE(pairs[1].first, std::string("lr"));
+        QVERIFY(!parseOverrides("softmax, mixer=linear", pairs).empty());  // nothing to continue
+        TransformerConfig hybrid;
+        QCOMPARE(applyOverrides(tiny(), "mixer=gated-deltanet,softmax", hybrid), std::string());
+        QCOMPARE(hybrid.mixer, std::string("gated-deltanet,softmax"));
     }
 
     // kv_heads=1 removes 2 (d - d_head) d per layer (W_K and W_V of one head instead of H); the gate
@@ -105,8 +114,8 @@ private Q_SLOTS:
         QVERIFY2(oneLine(err) && err.find("attn_gate") != std::string::npos, err.c_str());
         err = buildCompareEntries(base, { "seed=3" }, e);
         QVERIFY2(oneLine(err) && err.find("seed") != std::string::npos, err.c_str());
-        err = buildCompareEntries(base, { "", "", "", "", "" }, e);
-        QVERIFY2(oneLine(err) && err.find('4') != std::string::npos, err.c_str());
+        err = buildCompareEntries(base, { "", "", "", "", "", "" }, e);
+        QVERIFY2(oneLine(err) && err.find("1 to 5") != std::string::npos && err.find("got 6") != std::string::npos, err.c_str());
         err = buildCompareEntries(base, {}, e);
         QVERIFY(oneLine(err));
     }

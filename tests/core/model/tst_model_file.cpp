@@ -94,7 +94,10 @@ std::string withoutReplay(const std::string &bytes, std::uint32_t version = 3)
 {
     const auto [offset, length] = findSection(bytes, "REPL");
     std::string old = bytes.substr(0, offset - 8) + bytes.substr(offset + length + 4);
-    // without version 5's mixer at the end of CONF (a u32 length and "softmax")
+    // without version 6's pairs_min at the end of CONF (an i32) and its recall points at the end of
+    // RUN_ (a u32 count, 0 for these runs), then without version 5's mixer (a u32 length and "softmax")
+    old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(p.size() - 4); });
+    old = rewriteSection(old, "RUN_", [](std::string &p) { p.resize(p.size() - 4); });
     old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(p.size() - 4 - 7); });
     putU32(old, 8, version);
     putU32(old, 12, 5);
@@ -208,9 +211,9 @@ private Q_SLOTS:
         refused("", { "not a FullBand model file" });
         refused("hello, world\n", { "not a FullBand model file" });
         refused(std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'), { "not a FullBand model file" });
-        std::string v6 = textBytes_;
-        putU32(v6, 8, 6);
-        refused(v6, { "version 6", "reads versions 1 to 5" });
+        std::string v7 = textBytes_;
+        putU32(v7, 8, 7);
+        refused(v7, { "version 7", "reads versions 1 to 6" });
         std::string v0 = textBytes_;
         putU32(v0, 8, 0);
         refused(v0, { "version 0" });
@@ -383,6 +386,32 @@ private Q_SLOTS:
         const auto conf = findSection(textBytes_, "CONF");
         refused(textBytes_.substr(0, conf.first - 8) + textBytes_.substr(conf.first + conf.second + 4),
                 { "expected section CONF, found 'SHAP'" });
+    }
+
+    // Version 6: mqar's pairs_min and recall points round-trip; a hostile count or pair count is
+    // refused (the points end RUN_: a u32 count, then an i32 and an f64 each).
+    void recallPoints()
+    {
+        TransformerConfig c = tinyInduction();
+        c.task = TransformerTask::Mqar;
+        c.pairs = 3;
+        c.pairsMin = 2;
+        c.seqLen = answerSequenceLength(c);
+        const TransformerResult run = trainTransformer(c);
+        QVERIFY(run.model);
+        QCOMPARE(int(run.recallByPairs.size()), 3);
+        const std::string bytes = ModelFile::encode(*run.model, run);
+        SavedModel back;
+        QCOMPARE(ModelFile::decode(bytes, back), std::string());
+        QCOMPARE(back.model.config.pairsMin, 2);
+        QCOMPARE(ModelFile::encode(back.model, back.run), bytes);
+        const std::size_t points = 4 + 3 * 12;
+        refused(rewriteSection(bytes, "RUN_", [&](std::string &p) { putU32(p, p.size() - points, 1000); }),
+                { "recall by pairs must hold at most 3" });
+        refused(rewriteSection(bytes, "RUN_", [&](std::string &p) { putU32(p, p.size() - points + 4, 99); }),
+                { "recall pair count", "got 99" });
+        refused(rewriteSection(bytes, "CONF", [&](std::string &p) { putU32(p, p.size() - 4, 7); }),
+                { "pairs_min must be at most pairs = 3", "got 7" });
     }
 
     // Configurations and weights no training makes: written as they are, refused when read.

@@ -209,8 +209,9 @@ private Q_SLOTS:
         // drawn (not blank) at a slide's size
         QStringList titles;
         for (Exportable *e : view->exportables()) titles << e->exportTitle();
-        QCOMPARE(titles.size(), 8);
+        QCOMPARE(titles.size(), 9);
         QCOMPARE(view->exportables()[7], static_cast<Exportable *>(tabs->states()->grid()));
+        QCOMPARE(view->exportables()[8], static_cast<Exportable *>(view->comparePanel()->recallChart()));
         QCOMPARE(view->exportables()[2], static_cast<Exportable *>(panel->grid()));
         QCOMPARE(view->exportables()[3], static_cast<Exportable *>(tabs->lens()));
         QCOMPARE(view->exportables()[4], static_cast<Exportable *>(tabs->offsets()));
@@ -472,6 +473,19 @@ private Q_SLOTS:
         QVERIFY(panel->accuracyShown());
         QCOMPARE(t->cell(1, CompareTable::AccuracyColumn), QStringLiteral("0.750"));
         QCOMPARE(panel->accuracyChart()->heldoutPoints(1).size(), 1);
+        QVERIFY(!panel->recallShown());  // no recall points
+        // mqar: the recall by number of pairs takes the accuracy chart's place, a curve per row in
+        // its row's colour; an animation's step brings the accuracy over steps back
+        rows[0].recallByPairs = { { 1, 1.0 }, { 2, 0.9 }, { 3, 0.5 } };
+        rows[1].recallByPairs = { { 1, 1.0 }, { 2, std::nan("") }, { 3, 0.25 } };
+        panel->showRows(rows);
+        QVERIFY(panel->recallShown());
+        QCOMPARE(panel->recallChart()->curves(), 2);
+        QCOMPARE(panel->recallChart()->heldoutPoints(0), (QList<QPointF> { { 1, 1.0 }, { 2, 0.9 }, { 3, 0.5 } }));
+        QCOMPARE(panel->recallChart()->heldoutPoints(1).size(), 2);  // NaN left out
+        QVERIFY(!panel->recallChart()->renderImage(QSize(800, 500)).isNull());
+        panel->showStep(10);
+        QVERIFY(!panel->recallShown());
         view->setCompareMode(false);
         QVERIFY(!view->comparePanel()->isVisible());
         QVERIFY(view->tabs()->isVisible());
@@ -535,7 +549,7 @@ private Q_SLOTS:
         QVERIFY(!panel->showMaps(5));
         // a scene keeps the comparison's lines; another view takes them back, a bad one changes nothing
         const QJsonObject kept = view->extraState();
-        QCOMPARE(kept.value(QStringLiteral("compare")).toArray().size(), 4);
+        QCOMPARE(kept.value(QStringLiteral("compare")).toArray().size(), 5);
         auto other = makeView(20);
         QCOMPARE(other->setExtraState(kept), QString());
         QVERIFY(other->comparePanel()->isVisibleTo(other.get()));
