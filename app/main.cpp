@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         "  generate MODEL.fbmodel [--prompt TEXT] [--chars N] [--set KEY=VALUE]...\n"
         "          a saved text model writes, with its KV cache and without; prints JSON\n"
         "  compare [--set KEY=VALUE]... --config OVERRIDES [--config OVERRIDES]...\n"
-        "          up to four transformer configurations trained side by side, print JSON\n"
+        "          up to five transformer configurations trained side by side, print JSON\n"
         "fullband FILE opens a scene (.fullband), a deck, or a PNG exported by FullBand.\n"
         "Run 'fullband SUBCOMMAND --help' for the keys of each."));
     parser.addHelpOption();

@@ -88,7 +88,7 @@ int runAnimate(int argc, char **argv)
     parser.addOption({ QStringLiteral("free-axes"), QStringLiteral("Axes that follow each frame's data (by default a sweep's "
                                                                    "frames share the axes the whole sweep needs).") });
     parser.addOption({ QStringLiteral("config"), QStringLiteral("transformer only: one configuration of a comparison "
-                                                                "(1 to 4 of them; comma-separated KEY=VALUE overrides "
+                                                                "(1 to 5 of them; comma-separated KEY=VALUE overrides "
                                                                 "of the --set values, \"\" for those values themselves)."),
                        QStringLiteral("OVERRIDES") });
     parser.addOption({ QStringLiteral("out"), QStringLiteral("FILE.mp4, FILE.gif or a folder DIR/ for PNG frames (required)."), QStringLiteral("FILE") });

@@ -26,8 +26,9 @@ std::string parseOverrides(const std::string &text, std::vector<std::pair<std::s
         if (end == std::string::npos) end = all.size();
         const std::string piece = trimmed(all.substr(begin, end - begin));
         const auto eq = piece.find('=');
-        if (eq == std::string::npos && !pairs.empty() && !piece.empty()) {
-            // a piece without a key continues the value before it: "mixer=gated-deltanet,softmax"
+        if (eq == std::string::npos && !pairs.empty() && !piece.empty()
+            && (pairs.back().first == "mixer" || pairs.back().first == "ablate")) {
+            // a piece without a key continues a list value: "mixer=gated-deltanet,softmax"
             pairs.back().second += "," + piece;
             begin = end + 1;
             continue;

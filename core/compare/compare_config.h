@@ -1,6 +1,6 @@
 #pragma once
 // The configurations of a side-by-side comparison (issue 29): a base transformer configuration and up
-// to four sets of overrides, each written as the command line's --set values, comma separated:
+// to five sets of overrides, each written as the command line's --set values, comma separated:
 // "kv_heads=1", "window=8", "attn_gate=on", "loop=2, layers=1". Every key and range is
 // transformerCommandSpec's, checked by the same code as `fullband train --set model=transformer`;
 // the task, its text and the seed are the base's for every configuration (they cannot be overridden).
@@ -20,10 +20,10 @@ struct CompareEntry {
     TransformerConfig config;
 };
 
-// Splits "loop=2, layers=1" into its (key, value) pairs, trimmed. A piece without "=" after a pair
-// continues that pair's value, so that a list can be a value: "mixer=gated-deltanet,softmax, lr=0.002"
-// is mixer "gated-deltanet,softmax" and lr 0.002. Empty text: no pairs. "" or one sentence naming the
-// piece that is not KEY=VALUE.
+// Splits "loop=2, layers=1" into its (key, value) pairs, trimmed. The keys whose values are lists
+// (mixer, ablate) take the pieces without "=" after them: "mixer=gated-deltanet,softmax, lr=0.002" is
+// mixer "gated-deltanet,softmax" and lr 0.002. Empty text: no pairs. "" or one sentence naming the
+// piece that is not KEY=VALUE ("loop=2, layers 1": 'layers 1').
 std::string parseOverrides(const std::string &text, std::vector<std::pair<std::string, std::string>> &out);
 
 // base with the overrides of text applied; "" or one sentence naming the key and its valid range

@@ -4,17 +4,19 @@
 // length table, final snapshot), so that a lecturer brings the model to class instead of training it
 // again. Written all or nothing (core/io/atomic_file.h); read without trusting a byte.
 //
-// Layout (version 5), every number little-endian:
+// Layout (version 6), every number little-endian:
 //   magic     8 bytes  89 'F' 'B' 'M' 0D 0A 1A 0A   (as PNG's: a text-mode transfer breaks it visibly)
-//   version   u32      5 (versions 1 to 4 are read too: 1 without the model options, 2 without the
-//                      answer tasks, 3 without the replay, 4 without the mixers)
+//   version   u32      6 (versions 1 to 5 are read too: 1 without the model options, 2 without the
+//                      answer tasks, 3 without the replay, 4 without the mixers, 5 without mqar's
+//                      pairs_min and recall by pairs)
 //   sections  u32      6 (5 before version 4)
 //   then the sections in this order, each: tag (4 ASCII bytes), length (u32, bytes of payload), the
 //   payload, and the CRC-32 of tag and payload (u32):
 //   "CONF"  the TransformerConfig without its text: enums as u32, integers as i32, reals as f64, the
 //           seed as u64, flags as u8 (model_file.cpp's writeConfig lists them in order); version 2
 //           appends the model options (window, ...) and allows pos = alibi (3); version 3 the answer
-//           tasks' keys; version 5 the mixer text (a u32 length, at most 400 bytes, then the bytes)
+//           tasks' keys; version 5 the mixer text (a u32 length, at most 400 bytes, then the bytes);
+//           version 6 mqar's pairs_min (i32)
 //   "SHAP"  the TransformerShape: vocab, d_model, layers, heads, obs inputs (i32), feedback, embed
 //           scale (u8); it must be the shape the configuration gives for that vocabulary
 //   "VOCA"  the text task's vocabulary: count n (u32; the shape's vocab for text, 0 otherwise),
@@ -22,7 +24,9 @@
 //   "PARM"  the weights: count (u64, TransformerLayout(shape).total), then that many f32, all finite
 //   "RUN_"  the TransformerResult: status, message, step counts, times, curves, held-out figures,
 //           induction scores, the length table, the extended evaluation and the final snapshot
-//           (writeRun lists them in order); counts bounded by the configuration's sizes
+//           (writeRun lists them in order); counts bounded by the configuration's sizes; version 6
+//           appends the recall by pairs: count (u32, at most recallPairCounts' size), then each
+//           point's pairs (i32, 1 .. pairs) and accuracy (f64)
 //   "REPL"  version 4: the run's replay, the snapshots the lab kept (without weights), steps
 //           ascending: count (u32, at most kMaxReplay), then each snapshot as the final one is
 //           written, with its two accuracies (f64); at most kMaxReplayBytes of maps, evenly thinned

@@ -75,7 +75,7 @@ void AnswerTasks::draw(Rng &rng, bool training, int *seq, unsigned char *answer)
     if (c_.task == TransformerTask::Mqar) {
         int P = c_.pairs;
         if (fixedPairs_ > 0) P = fixedPairs_;
-        else if (c_.pairsMin > 0) P = c_.pairsMin + int(rng.below(std::uint64_t(c_.pairs - c_.pairsMin + 1)));
+        else if (c_.pairsMin > 0 && c_.pairsMin < c_.pairs) P = c_.pairsMin + int(rng.below(std::uint64_t(c_.pairs - c_.pairsMin + 1)));
         const int keys = c_.vocab / 2, values = c_.vocab - keys;
         // P distinct keys: the first P of a partial Fisher-Yates shuffle of [0, keys)
         for (int i = 0; i < keys; ++i) keyPool_[std::size_t(i)] = i;

@@ -37,8 +37,8 @@ public:
 
     // One fresh sequence: seq[0 .. n) its tokens, answer[0 .. n) whether each token is an answer.
     // Modular-addition: a training pair when training, else a held-out pair (uniform either way).
-    // Mqar: P pairs, P = pairs, or drawn uniformly from pairs_min .. pairs when pairs_min > 0 (one
-    // draw before the keys), or the count setPairs fixed; the n - (4 P + 1) tokens after the last
+    // Mqar: P pairs, P = pairs, or drawn uniformly from pairs_min .. pairs when 0 < pairs_min < pairs
+    // (one draw before the keys; pairs_min = pairs draws as 0 does), or the count setPairs fixed; the n - (4 P + 1) tokens after the last
     // answer are separators without answers. Allocates nothing.
     void draw(Rng &rng, bool training, int *seq, unsigned char *answer);
     // Mqar: every following draw holds exactly this many pairs (1 .. pairs); 0 returns to the

@@ -137,11 +137,12 @@ int transformerVocabulary(const TransformerConfig &config);
 
 // The answer tasks' sequence length in tokens, which seq_len must equal: 2 items + 1 (copy, reverse,
 // sort, parity), 4 pairs + 1 (mqar), 4 (modular-addition: a b = c); 0 for the other tasks.
+int answerSequenceLength(const TransformerConfig &config);
+
 // Mqar: the pair counts whose recall is measured after training (TransformerResult::recallByPairs):
 // every count from 1 to pairs up to 16 pairs, above that 1 2 3 4 6 8 12 16 24 32 48 and pairs;
 // empty for the other tasks.
 std::vector<int> recallPairCounts(const TransformerConfig &config);
-int answerSequenceLength(const TransformerConfig &config);
 
 // The model's sizes for config with a vocabulary of vocab tokens (transformerVocabulary, or a bound
 // on it for the budget).

@@ -272,7 +272,8 @@ TransformerEvaluator::Losses TransformerEvaluator::extended(int length, ScalingM
     return lossesOn(batches, rescaled(length, scaling), mode, passes);
 }
 
-std::vector<TransformerResult::RecallPoint> TransformerEvaluator::recallByPairs(FeedbackMode mode, int passes)
+std::vector<TransformerResult::RecallPoint> TransformerEvaluator::recallByPairs(FeedbackMode mode, int passes,
+                                                                                const std::function<bool()> &stop)
 {
     std::vector<TransformerResult::RecallPoint> out;
     if (c_.task != TransformerTask::Mqar) return out;
@@ -280,9 +281,16 @@ std::vector<TransformerResult::RecallPoint> TransformerEvaluator::recallByPairs(
     const int positions = tasks_.positions(c_.seqLen, true);
     const int chunk = int(std::max<Eigen::Index>(1, std::min<Eigen::Index>(ws_.capacity / positions, c_.batch)));
     TransformerBatch b;
+    // the tasks' count goes back to the configuration's on every way out
+    struct Restore {
+        TransformerTasks &tasks;
+        ~Restore() { tasks.setMqarPairs(0); }
+    } restore { tasks_ };
     for (int pairs : recallPairCounts(c_)) {
-        // a stream per count: the sequences of P pairs are the same whatever else is measured
-        Rng rng((c_.seed + 1) ^ kRecallStream ^ (std::uint64_t(pairs) << 24));
+        if (stop && stop()) break;
+        // a stream per count (the tag's bits 40-47 hold it, clear of any seed below 2^40): the
+        // sequences of P pairs are the same whatever else is measured
+        Rng rng((c_.seed + 1) ^ kRecallStream ^ (std::uint64_t(pairs) << 40));
         tasks_.setMqarPairs(pairs);
         long long correct = 0, answers = 0;
         for (int first = 0; first < sequences; first += chunk) {
@@ -295,7 +303,6 @@ std::vector<TransformerResult::RecallPoint> TransformerEvaluator::recallByPairs(
         }
         out.push_back({ pairs, answers ? double(correct) / double(answers) : TransformerResult::nan });
     }
-    tasks_.setMqarPairs(0);
     return out;
 }
 

@@ -70,8 +70,10 @@ public:
     // Mqar (allocates): the held-out accuracy at each of recallPairCounts(config), on fresh
     // sequences of exactly that many pairs (held-out-set size each, from a stream of each count's
     // own, so that nothing else measured changes and a model of more pairs reads the same
-    // sequences, padded, as one of exactly P); empty for the other tasks.
-    std::vector<TransformerResult::RecallPoint> recallByPairs(FeedbackMode mode, int passes);
+    // sequences, padded, as one of exactly P); empty for the other tasks. stop (may be empty) is
+    // asked before each count: true ends the measurement there (the points so far are returned).
+    std::vector<TransformerResult::RecallPoint> recallByPairs(FeedbackMode mode, int passes,
+                                                              const std::function<bool()> &stop = {});
 
     const TransformerBatch &probeBatch() const { return probe_; }
 

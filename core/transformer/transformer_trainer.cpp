@@ -250,7 +250,8 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     if (abandoned()) return result;
     result.inductionScore = evaluator.inductionScores(4 * c.batch, mode, passes);
     result.lengths = evaluator.lengthTable(mode, passes);
-    result.recallByPairs = evaluator.recallByPairs(mode, passes);
+    result.recallByPairs = evaluator.recallByPairs(mode, passes, abandoned);
+    if (abandoned()) return result;
     if (abandoned()) return result;
     result.extendedLength = tasks.hasAnswers() ? 0 : transformerEvaluationLength(c, c.factor);
     const TransformerEvaluator::Losses ext = evaluator.extended(result.extendedLength, c.scaling, mode, passes);

@@ -206,8 +206,10 @@ void ComparePanel::clear()
 void ComparePanel::showStep(int step)
 {
     if (rows_.empty()) return;
-    accuracySlot_->setCurrentWidget(accuracy_);  // the curves as they were at step
     step = std::clamp(step, 0, longestRun());
+    // the curves as they were at step; at the end the recall chart, as the comparison ended
+    if (step < longestRun()) accuracySlot_->setCurrentWidget(accuracy_);
+    else showRecall(rows_);
     for (int i = 0; i < int(rows_.size()); ++i) {
         const CompareRow &r = rows_[std::size_t(i)];
         const std::size_t n = std::min(r.curve.size(), std::size_t(step));
@@ -382,6 +384,7 @@ void ComparePanel::setFontScale(double scale)
 {
     loss_->setFontScale(scale);
     accuracy_->setFontScale(scale);
+    recall_->setFontScale(scale);
     maps_->setFontScale(scale);
 }
 

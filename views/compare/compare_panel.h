@@ -73,7 +73,7 @@ public:
     CompareChart *accuracyChart() const { return accuracy_; }
     // mqar: each configuration's recall by number of pairs, shown in the accuracy chart's place once
     // a comparison has ended with recall points (the accuracy over steps returns with a new run or
-    // an animation's step).
+    // an animation's step before the end; showStep at the end shows the recall again).
     CompareChart *recallChart() const { return recall_; }
     bool recallShown() const;
     bool accuracyShown() const;  // false: the task has no exact answers (the chart and column hidden)

@@ -65,6 +65,9 @@ private Q_SLOTS:
         QCOMPARE(pairs[0].second, std::string("gated-deltanet,gated-deltanet,softmax"));
         QCOMPARE(pairs[1].first, std::string("lr"));
         QVERIFY(!parseOverrides("softmax, mixer=linear", pairs).empty());  // nothing to continue
+        // a number takes no list: the typo is named
+        const std::string typo = parseOverrides("loop=2, layers 1", pairs);
+        QVERIFY2(typo == "expected KEY=VALUE separated by commas, got 'layers 1'", typo.c_str());
         TransformerConfig hybrid;
         QCOMPARE(applyOverrides(tiny(), "mixer=gated-deltanet,softmax", hybrid), std::string());
         QCOMPARE(hybrid.mixer, std::string("gated-deltanet,softmax"));

@@ -412,6 +412,15 @@ private Q_SLOTS:
                 { "recall pair count", "got 99" });
         refused(rewriteSection(bytes, "CONF", [&](std::string &p) { putU32(p, p.size() - 4, 7); }),
                 { "pairs_min must be at most pairs = 3", "got 7" });
+        // the same file as version 5 wrote it: no pairs_min, no recall points
+        std::string v5 = rewriteSection(bytes, "CONF", [](std::string &p) { p.resize(p.size() - 4); });
+        v5 = rewriteSection(v5, "RUN_", [&](std::string &p) { p.resize(p.size() - points); });
+        putU32(v5, 8, 5);
+        SavedModel old;
+        QCOMPARE(ModelFile::decode(v5, old), std::string());
+        QCOMPARE(old.model.config.pairsMin, 0);
+        QVERIFY(old.run.recallByPairs.empty());
+        QCOMPARE(old.run.accuracy, run.accuracy);
     }
 
     // Configurations and weights no training makes: written as they are, refused when read.

@@ -486,6 +486,8 @@ private Q_SLOTS:
         QVERIFY(!panel->recallChart()->renderImage(QSize(800, 500)).isNull());
         panel->showStep(10);
         QVERIFY(!panel->recallShown());
+        panel->showStep(panel->longestRun());  // an animation ends where the comparison ended
+        QVERIFY(panel->recallShown());
         view->setCompareMode(false);
         QVERIFY(!view->comparePanel()->isVisible());
         QVERIFY(view->tabs()->isVisible());
