@@ -7,7 +7,7 @@
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests that start threads under ThreadSanitizer
 #   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader and the model file reader under libFuzzer (clang), bounded time
-#   packaging/fullband.sh stress    the tests that wait for other threads, 3 times in a row, with both
+#   packaging/fullband.sh stress    the tests that wait for other threads, twice in a row, with both
 #                                   cores kept busy by two busy loops this script starts and stops
 #   packaging/fullband.sh screenshots [OUT_DIR]  build, then a screenshot of every lab under Xvfb
 #                                   (SCREEN=1024x768 for a projector's size; default 1600x1000)
@@ -156,7 +156,7 @@ fuzz() {
 }
 
 # Tests labelled "timing" (tests/CMakeLists.txt) must not depend on how fast the machine is: run them
-# three times in a row while two busy loops (one per core, started and stopped here) compete with
+# twice in a row while two busy loops (one per core, started and stopped here) compete with
 # them, as on a shared CI machine.
 busy_pids=()
 stop_busy() {
@@ -175,10 +175,10 @@ stress() {
     bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
     busy_pids+=($!)
   done
-  echo "fullband: both cores busy (pids ${busy_pids[*]}); running the timing tests 3 times"
+  echo "fullband: both cores busy (pids ${busy_pids[*]}); running the timing tests twice"
   local rc=0
   # The shutdown test closes the window 20 times per run here (50 in the test step).
-  FULLBAND_STRESS_CYCLES=20 run_ctest "$build_dir" -L timing --repeat until-fail:3 "$@" || rc=$?
+  FULLBAND_STRESS_CYCLES=20 run_ctest "$build_dir" -L timing --repeat until-fail:2 "$@" || rc=$?
   stop_busy
   return $rc
 }
