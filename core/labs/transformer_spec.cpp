@@ -127,6 +127,9 @@ LabSpec makeSpec()
     p.push_back(integer("loop", "loops", 1, 8, 1,
                         "Looped depth: the layers applied this many times with the same weights (the "
                         "gradients add up over the loops); maps and scores are the first loop's."));
+    p.push_back(integer("short_conv", "short convolution", 0, 8, 0,
+                        "Taps of a causal depthwise convolution along the positions on every row of q, k and "
+                        "v (as in Gated DeltaNet): a key also holds the tokens just before it. 0 = off, 2..8."));
     ParamSpec mixer { "mixer", "mixer", "", ParamKind::Text };
     mixer.maxLength = 400;
     mixer.defText = "softmax";
@@ -207,6 +210,7 @@ ParamValues transformerValues(const TransformerConfig &c, const std::string &tex
     v.numbers["clip"] = c.clip;
     v.numbers["threads"] = c.threads;
     v.numbers["window"] = c.window;
+    v.numbers["short_conv"] = c.shortConv;
     v.numbers["kv_heads"] = c.kvHeads;
     v.texts["norm"] = c.rmsNorm ? "rmsnorm" : "layernorm";
     v.texts["qk_norm"] = c.qkNorm ? "on" : "off";
@@ -305,6 +309,7 @@ std::string configFrom(const ParamValues &v, const std::string *text, Transforme
         c.meanAblation = v.text("ablation") == "mean";
     }
     c.window = int(v.integer("window"));
+    c.shortConv = int(v.integer("short_conv"));
     c.kvHeads = int(v.integer("kv_heads"));
     c.rmsNorm = v.text("norm") == "rmsnorm";
     c.qkNorm = v.text("qk_norm") == "on";

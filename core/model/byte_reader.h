@@ -48,4 +48,14 @@ private:
     std::string error_;
 };
 
+// An enumeration stored as an integer in [0, last]: read, range-checked, converted.
+template <typename E>
+bool enumeration(ByteReader &r, E &out, const char *what, int last)
+{
+    int v = 0;
+    if (!r.integer(v, what, 0, last)) return false;
+    out = E(v);
+    return true;
+}
+
 } // namespace fb

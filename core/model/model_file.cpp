@@ -5,6 +5,7 @@
 #include "core/io/crc32.h"
 #include "core/model/byte_reader.h"
 #include "core/model/byte_writer.h"
+#include "core/model/model_config_io.h"
 #include "core/transformer/transformer_layout.h"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ namespace fb {
 namespace {
 
 constexpr const char *kTags[] = { "CONF", "SHAP", "VOCA", "PARM", "RUN_", "REPL" };
-constexpr std::uint32_t sectionsOf(std::uint32_t version) { return version >= 4 ? 6 : 5; }  // versions 5 and 6 add no section
+constexpr std::uint32_t sectionsOf(std::uint32_t version) { return version >= 4 ? 6 : 5; }  // versions 5 to 7 add no section
 constexpr std::size_t kMaxMessage = 4096;       // bytes of the run's message
 constexpr std::size_t kMaxSample = 1 << 20;     // bytes of the final snapshot's sample
 constexpr std::size_t kMaxLengthRows = 16;      // rows of the length table (6 today)
@@ -24,23 +25,6 @@ constexpr std::size_t kMaxLengthColumns = 8;    // lengths per row (T, 2T, 4T to
 constexpr int kMaxLength = 1 << 20;             // tokens of an evaluation sequence
 
 // ---- writing ----
-
-void writeConfig(ByteWriter &w, const TransformerConfig &c)
-{
-    w.u32(std::uint32_t(c.task)).i32(c.vocab).i32(c.buckets).i32(c.seqLen).i32(c.batch).i32(c.layers).i32(c.heads);
-    w.i32(c.dModel).u32(std::uint32_t(c.pos)).f64(c.base).u8(c.embedScale).u32(std::uint32_t(c.scaling)).f64(c.factor);
-    w.u32(std::uint32_t(c.feedback)).i32(c.passes).f64(c.lr).f64(c.weightDecay).i32(c.steps).u64(c.seed).f64(c.clip);
-    w.f64(c.divergeLoss).i32(c.threads).i32(c.evalEvery).i32(c.evalSequences).i32(c.probeEvery).f64(c.probeSeconds);
-    w.i32(c.sampleChars).f64(c.sampleTemperature);
-    // version 2: the model options of "Recent Developments"
-    w.i32(c.window).i32(c.kvHeads).u8(c.rmsNorm).u8(c.qkNorm).u8(c.attnGate).i32(c.loop);
-    // version 3: the keys of the tasks with exact answers
-    w.i32(c.items).i32(c.pairs).i32(c.modulus).f64(c.trainFraction);
-    // version 5: the mixer of every layer
-    w.string(c.mixer);
-    // version 6: mqar's fewest pairs
-    w.i32(c.pairsMin);
-}
 
 void writeShape(ByteWriter &w, const TransformerShape &s)
 {
@@ -106,70 +90,6 @@ void writeRun(ByteWriter &w, const TransformerResult &r)
 }
 
 // ---- reading ----
-
-template <typename E>
-bool enumeration(ByteReader &r, E &out, const char *what, int last)
-{
-    int v = 0;
-    if (!r.integer(v, what, 0, last)) return false;
-    out = E(v);
-    return true;
-}
-
-bool readConfig(ByteReader &r, TransformerConfig &c, std::uint32_t version)
-{
-    enumeration(r, c.task, "task", version >= 3 ? 9 : 3);  // version 3 adds the tasks with exact answers
-    r.integer(c.vocab, "vocab", INT_MIN, INT_MAX);
-    r.integer(c.buckets, "buckets", INT_MIN, INT_MAX);
-    r.integer(c.seqLen, "seq_len", INT_MIN, INT_MAX);
-    r.integer(c.batch, "batch", INT_MIN, INT_MAX);
-    r.integer(c.layers, "layers", INT_MIN, INT_MAX);
-    r.integer(c.heads, "heads", INT_MIN, INT_MAX);
-    r.integer(c.dModel, "d_model", INT_MIN, INT_MAX);
-    enumeration(r, c.pos, "pos", version >= 2 ? 3 : 2);  // version 2 adds alibi
-    r.f64(c.base, "base");
-    r.flag(c.embedScale, "embed_scale");
-    enumeration(r, c.scaling, "scaling", 3);
-    r.f64(c.factor, "factor");
-    enumeration(r, c.feedback, "feedback", 2);
-    r.integer(c.passes, "passes", INT_MIN, INT_MAX);
-    r.f64(c.lr, "lr");
-    r.f64(c.weightDecay, "weight_decay");
-    r.integer(c.steps, "steps", INT_MIN, INT_MAX);
-    r.u64(c.seed, "seed");
-    r.f64(c.clip, "clip");
-    r.f64(c.divergeLoss, "divergeLoss");
-    r.integer(c.threads, "threads", INT_MIN, INT_MAX);
-    r.integer(c.evalEvery, "eval_every", INT_MIN, INT_MAX);
-    r.integer(c.evalSequences, "evalSequences", INT_MIN, INT_MAX);
-    r.integer(c.probeEvery, "probeEvery", INT_MIN, INT_MAX);
-    r.f64(c.probeSeconds, "probeSeconds");
-    r.integer(c.sampleChars, "sampleChars", INT_MIN, INT_MAX);
-    r.f64(c.sampleTemperature, "sampleTemperature");
-    if (version >= 2) {
-        // the model options; a version-1 file keeps their defaults (all off), the model it was
-        r.integer(c.window, "window", INT_MIN, INT_MAX);
-        r.integer(c.kvHeads, "kv_heads", INT_MIN, INT_MAX);
-        r.flag(c.rmsNorm, "norm");
-        r.flag(c.qkNorm, "qk_norm");
-        r.flag(c.attnGate, "attn_gate");
-        r.integer(c.loop, "loop", INT_MIN, INT_MAX);
-    }
-    if (version >= 3) {
-        r.integer(c.items, "items", INT_MIN, INT_MAX);
-        r.integer(c.pairs, "pairs", INT_MIN, INT_MAX);
-        r.integer(c.modulus, "p", INT_MIN, INT_MAX);
-        r.f64(c.trainFraction, "train_fraction");
-    }
-    if (version >= 5) r.string(c.mixer, "mixer", 400);  // earlier files: softmax attention everywhere
-    if (version >= 6) r.integer(c.pairsMin, "pairs_min", INT_MIN, INT_MAX);  // earlier files: always pairs
-    if (!r.ok()) return false;
-    // The same checks as a training's (ranges, divisibility, the 2 GiB budget), the text aside.
-    if (std::string err = checkTransformerSettings(c); !err.empty()) return r.fail(err);
-    if (!std::isfinite(c.probeSeconds) || !std::isfinite(c.divergeLoss))
-        return r.fail("probeSeconds and divergeLoss must be finite");
-    return true;
-}
 
 bool readShape(ByteReader &r, const TransformerConfig &c, TransformerShape &s)
 {
@@ -451,7 +371,7 @@ std::string ModelFile::encode(const TrainedTransformer &model, const Transformer
         out.u32(crc32(tagged));
     };
     ByteWriter conf, shape, vocab, params, result, history;
-    writeConfig(conf, model.config);
+    writeModelConfig(conf, model.config);
     writeShape(shape, model.shape);
     writeVocabulary(vocab, model.config.task == TransformerTask::Text ? model.corpus.get() : nullptr);
     writeParams(params, model.params);
@@ -486,7 +406,7 @@ std::string ModelFile::decode(std::string_view bytes, SavedModel &out)
         return "the section count must be " + std::to_string(sectionsOf(version)) + " in version " + std::to_string(version)
                + ", got " + std::to_string(sections);
     SavedModel m;
-    const bool read = readSection(file, kTags[0], [&](ByteReader &r) { return readConfig(r, m.model.config, version); })
+    const bool read = readSection(file, kTags[0], [&](ByteReader &r) { return readModelConfig(r, m.model.config, version); })
         && readSection(file, kTags[1], [&](ByteReader &r) { return readShape(r, m.model.config, m.model.shape); })
         && readSection(file, kTags[2],
                        [&](ByteReader &r) { return readVocabulary(r, m.model.config, m.model.shape, m.model.corpus); })

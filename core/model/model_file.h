@@ -4,11 +4,11 @@
 // length table, final snapshot), so that a lecturer brings the model to class instead of training it
 // again. Written all or nothing (core/io/atomic_file.h); read without trusting a byte.
 //
-// Layout (version 6), every number little-endian:
+// Layout (version 7), every number little-endian:
 //   magic     8 bytes  89 'F' 'B' 'M' 0D 0A 1A 0A   (as PNG's: a text-mode transfer breaks it visibly)
-//   version   u32      6 (versions 1 to 5 are read too: 1 without the model options, 2 without the
+//   version   u32      7 (versions 1 to 6 are read too: 1 without the model options, 2 without the
 //                      answer tasks, 3 without the replay, 4 without the mixers, 5 without mqar's
-//                      pairs_min and recall by pairs)
+//                      pairs_min and recall by pairs, 6 without the short convolution)
 //   sections  u32      6 (5 before version 4)
 //   then the sections in this order, each: tag (4 ASCII bytes), length (u32, bytes of payload), the
 //   payload, and the CRC-32 of tag and payload (u32):
@@ -16,7 +16,7 @@
 //           seed as u64, flags as u8 (model_file.cpp's writeConfig lists them in order); version 2
 //           appends the model options (window, ...) and allows pos = alibi (3); version 3 the answer
 //           tasks' keys; version 5 the mixer text (a u32 length, at most 400 bytes, then the bytes);
-//           version 6 mqar's pairs_min (i32)
+//           version 6 mqar's pairs_min (i32); version 7 short_conv (i32)
 //   "SHAP"  the TransformerShape: vocab, d_model, layers, heads, obs inputs (i32), feedback, embed
 //           scale (u8); it must be the shape the configuration gives for that vocabulary
 //   "VOCA"  the text task's vocabulary: count n (u32; the shape's vocab for text, 0 otherwise),
@@ -52,8 +52,8 @@ struct SavedModel {
 class ModelFile {
 public:
     // 1: before the model options; 2: before the answer tasks; 3: before the replay; 4: before the
-    // mixers; 5: before mqar's pairs_min and recall by pairs
-    static constexpr std::uint32_t kVersion = 6;
+    // mixers; 5: before mqar's pairs_min and recall by pairs; 6: before the short convolution
+    static constexpr std::uint32_t kVersion = 7;
     static constexpr std::size_t kMaxReplay = 96;                    // snapshots of a replay
     static constexpr std::size_t kMaxReplayBytes = std::size_t(32) << 20;  // their attention maps
     // Files larger than this are refused unread (the largest model the budget allows is ~110 MB).

@@ -199,6 +199,7 @@ TransformerShape transformerShape(const TransformerConfig &c, int vocab)
     s.qkNorm = c.qkNorm;
     s.attnGate = c.attnGate;
     s.loops = c.loop;
+    s.shortConv = c.shortConv;
     if (parseMixers(c.mixer, c.layers, s.mixers).empty()
         && std::all_of(s.mixers.begin(), s.mixers.end(), [](Mixer m) { return m == Mixer::Softmax; }))
         s.mixers.clear();
@@ -241,7 +242,8 @@ double transformerFlopsPerStep(const TransformerConfig &c)
         if (m == Mixer::Linear) mix = 2 * mm(d, dh, N);
         if (m == Mixer::DeltaNet) mix = 3 * mm(d, dh, N) + mm(c.heads, d, N);
         if (m == Mixer::GatedDeltaNet) mix = 3 * mm(d, dh, N) + 2 * mm(c.heads, d, N);
-        stack += c.loop * (mm(qkv, d, N) + gate + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + mix);  // looped: every application
+        const double conv = c.shortConv * 2.0 * qkv * N;  // the short convolution, a multiply-add per tap and row
+        stack += c.loop * (mm(qkv, d, N) + conv + gate + mm(d, d, N) + mm(f, d, N) + mm(d, f, N) + mix);  // looped: every application
     }
     const double head = mm(V, d, N);
     const double fusionE = feedback ? mm(2 * d, d, N) : 0.0, fusionH = fusionE;  // [W_a; W_b] on e, on h
@@ -290,6 +292,11 @@ double transformerStateBytes(const TransformerConfig &c, int layer, int length)
     if (layer < 0 || layer >= c.layers) return 0.0;
     const Mixer m = layerMixer(c, layer);
     const double dh = double(c.dModel) / c.heads, loops = std::max(1, c.loop);
+    // the short convolution keeps the raw q, k, v of the last taps - 1 positions
+    const double kvRows = 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * dh;
+    const double conv = c.shortConv > 0
+                            ? loops * std::min(c.shortConv - 1, std::max(length, 0)) * (c.dModel + kvRows) * sizeof(float)
+                            : 0.0;
     if (m == Mixer::Softmax) {
         // the costs lab's formula for one layer (core/costs/costs.h), the window's tokens at most
         KvCacheParams p;
@@ -298,9 +305,9 @@ double transformerStateBytes(const TransformerConfig &c, int layer, int length)
         p.headDim = dh;
         p.tokens = c.window > 0 ? std::min(c.window, length) : length;
         p.bytesPerValue = sizeof(float);
-        return kvCache(p).bytes;
+        return kvCache(p).bytes + conv;
     }
-    return loops * c.heads * (dh * dh + (m == Mixer::Linear ? dh : 0.0)) * sizeof(float);
+    return loops * c.heads * (dh * dh + (m == Mixer::Linear ? dh : 0.0)) * sizeof(float) + conv;
 }
 
 std::string checkTransformerConfig(const TransformerConfig &c)
@@ -326,6 +333,9 @@ std::string checkTransformerSettings(const TransformerConfig &c)
     if (std::string err = checkNumber(*options.find("window"), c.window); !err.empty()) return err;
     if (std::string err = checkNumber(*options.find("kv_heads"), c.kvHeads); !err.empty()) return err;
     if (std::string err = checkNumber(*options.find("loop"), c.loop); !err.empty()) return err;
+    if (std::string err = checkNumber(*options.find("short_conv"), c.shortConv); !err.empty()) return err;
+    if (c.shortConv == 1)
+        return "short_conv must be 0 (off) or an integer in [2, 8] (taps over the current and earlier positions), got 1";
     const std::string T = std::to_string(c.seqLen);
     if (transformerHasAnswers(c.task))
         if (std::string err = checkAnswerTask(c); !err.empty()) return err;

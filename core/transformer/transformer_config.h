@@ -81,6 +81,7 @@ struct TransformerConfig {
     bool qkNorm = false;     // qk_norm: RMSNorm of each head's q and k before RoPE, a learned scale (d_head) each
     bool attnGate = false;   // attn_gate: o = SDPA(...) * sigmoid(LN1(x) W_theta), W_theta d x d per layer
     int loop = 1;            // loop: the L blocks applied this many times with shared weights (1..8)
+    int shortConv = 0;       // short_conv: taps of a causal depthwise convolution on q, k and v (0 = off, 2..8)
     // mixer: softmax attention or a linear mixer (core/transformer/mixer.h) in every layer, or one
     // per layer, "gated-deltanet,gated-deltanet,gated-deltanet,softmax" (parseMixers)
     std::string mixer = "softmax";
@@ -167,13 +168,15 @@ long long transformerParameterCount(const TransformerConfig &config);
 
 // FLOPs of the matrix products of one training step as FullBand performs them (forward and
 // backward, 2 per multiply-add, attention's products over the visible keys only, elementwise work
-// not counted). The k-pass objective adds k - 1 forward passes without gradient.
+// not counted but the short convolution's K multiply-adds per entry of q, k, v). The k-pass
+// objective adds k - 1 forward passes without gradient.
 double transformerFlopsPerStep(const TransformerConfig &config);
 
 // The bytes layer l (0-based, of the weights) keeps per sequence at inference after `length`
 // positions, every application of it with looped depth: softmax attention's KV cache (2 kv_heads
 // d_head floats per cached position, at most `window` of them; the costs lab's formula), a linear
-// mixer's fixed state (heads d_head^2 floats, plus heads d_head for linear attention's normaliser).
+// mixer's fixed state (heads d_head^2 floats, plus heads d_head for linear attention's normaliser);
+// with short_conv K, either adds the raw q, k, v of the last K - 1 positions (d + 2 kv_heads d_head floats each).
 double transformerStateBytes(const TransformerConfig &config, int layer, int length);
 // Whether layer l (0-based) is softmax attention (config.mixer).
 bool transformerLayerIsSoftmax(const TransformerConfig &config, int layer);

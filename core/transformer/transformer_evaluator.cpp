@@ -44,7 +44,7 @@ TransformerEvaluator::TransformerEvaluator(const TransformerConfig &config, cons
     scoreCounts_.assign(scoreSums_.size(), 0);
 }
 
-std::vector<TransformerBatch> TransformerEvaluator::drawBatches(int sequences, int n, bool withTargets)
+std::vector<TransformerBatch> TransformerEvaluator::drawBatches(int sequences, int n, bool withTargets, Rng *rng)
 {
     const int positions = tasks_.positions(n, withTargets);
     const int chunk = int(std::max<Eigen::Index>(1, std::min<Eigen::Index>(ws_.capacity / positions, c_.batch)));
@@ -52,7 +52,7 @@ std::vector<TransformerBatch> TransformerEvaluator::drawBatches(int sequences, i
     for (int first = 0; first < sequences; first += chunk) {
         TransformerBatch b;
         tasks_.resize(b, std::min(chunk, sequences - first), n, withTargets);
-        if (!tasks_.drawHeldout(rng_, b, first, sequences)) return {};
+        if (!tasks_.drawHeldout(rng ? *rng : rng_, b, first, sequences)) return {};
         out.push_back(std::move(b));
     }
     return out;
@@ -278,9 +278,6 @@ std::vector<TransformerResult::RecallPoint> TransformerEvaluator::recallByPairs(
     std::vector<TransformerResult::RecallPoint> out;
     if (c_.task != TransformerTask::Mqar) return out;
     const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;
-    const int positions = tasks_.positions(c_.seqLen, true);
-    const int chunk = int(std::max<Eigen::Index>(1, std::min<Eigen::Index>(ws_.capacity / positions, c_.batch)));
-    TransformerBatch b;
     // the tasks' count goes back to the configuration's on every way out
     struct Restore {
         TransformerTasks &tasks;
@@ -292,16 +289,8 @@ std::vector<TransformerResult::RecallPoint> TransformerEvaluator::recallByPairs(
         // sequences of P pairs are the same whatever else is measured
         Rng rng((c_.seed + 1) ^ kRecallStream ^ (std::uint64_t(pairs) << 40));
         tasks_.setMqarPairs(pairs);
-        long long correct = 0, answers = 0;
-        for (int first = 0; first < sequences; first += chunk) {
-            const int n = std::min(chunk, sequences - first);
-            if (b.batch != n) tasks_.resize(b, n, c_.seqLen, true);
-            tasks_.drawHeldout(rng, b, first, sequences);
-            net_.forward(ws_, b, tables_, mode, passes, nullptr);
-            correct += nn::correct_predictions<float>(ws_.logits.leftCols(b.columns()), b.targets.data());
-            for (int t : b.targets) answers += t >= 0;
-        }
-        out.push_back({ pairs, answers ? double(correct) / double(answers) : TransformerResult::nan });
+        std::vector<TransformerBatch> batches = drawBatches(sequences, c_.seqLen, true, &rng);
+        out.push_back({ pairs, lossesOn(batches, tables_, mode, passes).accuracy });
     }
     return out;
 }

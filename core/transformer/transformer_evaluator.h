@@ -80,9 +80,9 @@ public:
 private:
     Losses lossesOn(std::vector<TransformerBatch> &batches, const PositionTables<float> &pos, FeedbackMode mode,
                     int passes, const Ablation *ablation = nullptr);
-    // Fresh held-out batches of `sequences` sequences of n tokens (chunks that fit the workspace);
-    // empty when the held-out text is too short.
-    std::vector<TransformerBatch> drawBatches(int sequences, int n, bool withTargets);
+    // Fresh held-out batches of `sequences` sequences of n tokens (chunks that fit the workspace),
+    // drawn from rng (null: the evaluator's own held-out stream); empty when the held-out text is too short.
+    std::vector<TransformerBatch> drawBatches(int sequences, int n, bool withTargets, Rng *rng = nullptr);
     PositionTables<float> rescaled(int length, ScalingMethod scaling) const;
 
     TransformerConfig c_;

@@ -61,6 +61,7 @@ void writeTransformerJson(JsonWriter &json, const TransformerConfig &c, const Tr
         .field("attn_gate", c.attnGate ? "on" : "off")
         .field("loop", c.loop)
         .field("mixer", c.mixer)
+        .field("short_conv", c.shortConv)
         .field("base", c.base)
         .field("embed_scale", c.embedScale)
         .field("scaling", scalingMethodName(c.scaling))

@@ -28,6 +28,7 @@ struct TransformerShape {
     bool attnGate = false;  // gated attention: o = SDPA(...) * sigmoid(W_theta LN1(x)), W_theta (d, d) per layer
     int loops = 1;          // looped depth: the L blocks applied `loops` times with the same weights
     std::vector<Mixer> mixers;  // per layer (of the weights); empty: softmax attention everywhere
+    int shortConv = 0;      // short convolution: taps of the causal depthwise convolution on q, k, v (0 = off)
 
     Mixer mixer(int l) const { return mixers.empty() ? Mixer::Softmax : mixers[std::size_t(l % layers)]; }
     bool linear(int l) const { return mixer(l) != Mixer::Softmax; }
@@ -63,6 +64,7 @@ struct TransformerLayout {
         Slot Wg;                      // gated attention: W_theta (d, d); else size 0
         Slot Wbeta;                   // deltanet, gated-deltanet: w_beta of every head, (H, d); else size 0
         Slot Walpha, balpha;          // gated-deltanet: w_alpha (H, d) and b_alpha (H); else size 0
+        Slot conv;                    // short convolution: (d + 2 kv dh, taps), one weight per row of qkv and tap; else size 0
     };
     Slot E;                   // (d, V)
     std::vector<Block> blocks;
@@ -97,6 +99,7 @@ struct TransformerLayout {
             add(b.Wbeta, delta ? s.heads : 0, d);
             add(b.Walpha, gated ? s.heads : 0, d);
             add(b.balpha, gated ? s.heads : 0, 1);
+            add(b.conv, s.shortConv > 0 ? s.qkvRows() : 0, s.shortConv);
         }
         add(lnfw, d, 1);
         add(lnfb, bias, 1);
@@ -136,6 +139,7 @@ struct TransformerLayout {
                 f(p + "w_alpha", b.Walpha);
                 f(p + "b_alpha", b.balpha);
             }
+            if (b.conv.size()) f(p + "conv", b.conv);
         }
         f("ln_f.weight", lnfw);
         if (lnfb.size()) f("ln_f.bias", lnfb);

@@ -43,6 +43,10 @@ void TransformerNet<S>::init(Rng &rng)
         normal(b.Wbeta);
         normal(b.Walpha);
         constant(b.balpha, 4.0);  // alpha = sigmoid(4) = 0.98 at the start: a slow decay, a long memory
+        // the short convolution starts as the identity (tap 0 = 1, the earlier taps 0): no draw is
+        // spent, so every other weight is the one the same seed gives without it
+        constant(b.conv, 0.0);
+        params.segment(b.conv.offset, b.conv.rows).setOnes();
     }
     constant(L_.lnfw, 1.0);
     constant(L_.lnfb, 0.0);

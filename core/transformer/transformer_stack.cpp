@@ -4,6 +4,7 @@
 #include "core/transformer/attention_gate.h"
 #include "core/transformer/chunked_products.h"
 #include "core/transformer/linear_mixer.h"
+#include "core/transformer/short_conv.h"
 #include "core/transformer/rms_norm.h"
 #include "core/transformer/transformer_layers.h"
 
@@ -73,11 +74,11 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
     const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
-    // ln1 = LN1(x); qkv = W_qkv ln1 (q: d rows, k and v: dkv rows each); q and k rotated by RoPE
-    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
-        nn::norm_forward<S>(s_.rmsNorm, a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
-                            a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
-        nn::product<S>(a.qkv.middleCols(c, n), P(params, w.Wqkv), a.ln1.middleCols(c, n), false);
+    // ln1 = LN1(x); qkv = W_qkv ln1 (q: d rows, k and v: dkv rows each); q and k rotated by RoPE.
+    // With the short convolution, qkvRaw = W_qkv ln1 and qkv = conv(qkvRaw) in a pass of its own (a
+    // column reads the raw columns of earlier positions, which another chunk may be writing).
+    const bool conv = s_.shortConv > 0;
+    const auto qkvRest = [&](Eigen::Index c, Eigen::Index n) {
         if (s_.qkNorm) {
             // QK-norm: q_h = RMSNorm(q_h) g_q, k_g = RMSNorm(k_g) g_k for every head, before RoPE
             nn::qknorm_forward<S>(a.qkv.block(0, c, d + dkv, n), a.qkRaw.middleCols(c, n), a.qkRstd.middleRows(c, n),
@@ -99,7 +100,21 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
                 al = (S(1) + (-al.array()).exp()).inverse().matrix();
             }
         }
+    };
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        nn::norm_forward<S>(s_.rmsNorm, a.ln1.middleCols(c, n), a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n),
+                            a.x.middleCols(c, n), PV(params, w.ln1w), PV(params, w.ln1b));
+        nn::product<S>(conv ? a.qkvRaw.middleCols(c, n) : a.qkv.middleCols(c, n), P(params, w.Wqkv),
+                       a.ln1.middleCols(c, n), false);
+        if (!conv) qkvRest(c, n);
     });
+    if (conv)
+        par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+            // qkv_t = sum_j w_j .* qkvRaw_{t - j} (core/transformer/short_conv.h)
+            nn::short_conv_forward<S>(a.qkv.data(), a.qkvRaw.data(), params + w.conv.offset, s_.qkvRows(),
+                                      s_.shortConv, B, c, n);
+            qkvRest(c, n);
+        });
 
     // atty = softmax(q k' * scale, causal) v for every (sequence, head); att keeps the weights. Head h
     // reads key/value head g = h / G (grouped-query attention; G = 1 without it). Gated attention
@@ -243,8 +258,8 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
     // The q, k, v gradients of [p0, p1) are complete now: their own queries are done, and the later
     // positions that read their keys and values came before (the whole range at once, or, in the
     // exact backward, in earlier calls).
-    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
-        auto dqkv = a.dqkv.middleCols(c, n);
+    const bool conv = s_.shortConv > 0;
+    const auto qkvBack = [&](Eigen::Index c, Eigen::Index n) {
         if (rope) {
             // in the forward pass this was: q, k = R(m theta) q, R(m theta) k
             nn::rope_backward_inplace<S>(a.dqkv.block(0, c, d, n), pos.cos, pos.sin, c, B);
@@ -256,15 +271,35 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
                                        a.qkRaw.middleCols(c, n), a.qkRstd.middleRows(c, n), PV(params, w.qNorm),
                                        PV(params, w.kNorm), dh, H);
         }
-        // in the forward pass this was: qkv = W_qkv ln1, ln1 = LN1(x)
+    };
+    const auto lnBack = [&](Eigen::Index c, Eigen::Index n) {
+        // in the forward pass this was: qkv = W_qkv ln1 (qkvRaw with the short convolution), ln1 = LN1(x)
         auto dln1 = a.dln1.middleCols(c, n);
-        nn::product<S>(dln1, P(params, w.Wqkv).transpose(), dqkv, false);
+        nn::product<S>(dln1, P(params, w.Wqkv).transpose(), conv ? a.dqkvRaw.middleCols(c, n) : a.dqkv.middleCols(c, n),
+                       false);
         if (s_.attnGate) nn::product<S>(dln1, P(params, w.Wg).transpose(), a.dgate.middleCols(c, n), true);  // the gate's
         // the delta rule's beta = sigmoid(w_beta ln1) and alpha = sigmoid(w_alpha ln1 + b_alpha)
         if (a.dbeta.size()) nn::product<S>(dln1, P(params, w.Wbeta).transpose(), a.dbeta.middleCols(c, n), true);
         if (a.dalpha.size()) nn::product<S>(dln1, P(params, w.Walpha).transpose(), a.dalpha.middleCols(c, n), true);
         nn::norm_backward_inp<S>(s_.rmsNorm, a.dx.middleCols(c, n), dln1, a.x.middleCols(c, n), PV(params, w.ln1w),
                                  a.ln1Mean.segment(c, n), a.ln1Rstd.segment(c, n));
+    };
+    if (!conv) {
+        par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+            qkvBack(c, n);
+            lnBack(c, n);
+        });
+        return;
+    }
+    // The short convolution: d(qkvRaw_t) reads d(qkv) of the later positions t + j, complete once
+    // every chunk of this range has passed RoPE and QK-norm backwards (the positions past p1 were
+    // done in earlier calls).
+    par_.forColumns(p0 * B, (p1 - p0) * B, qkvBack);
+    par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
+        // in the forward pass this was: qkv_t = sum_j w_j .* qkvRaw_{t - j}
+        nn::short_conv_backward_data<S>(a.dqkvRaw.data(), a.dqkv.data(), params + w.conv.offset, s_.qkvRows(),
+                                        s_.shortConv, B, T * B, c, n);
+        lnBack(c, n);
     });
 }
 
@@ -301,8 +336,14 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
         if (s_.qkNorm)
             nn::qknorm_backward_params<S>(GV(grads, w.qNorm), GV(grads, w.kNorm), all(a.dqkNorm), all(a.qkRaw),
                                           a.qkRstd.topRows(N), s_.dHead(), s_.heads);
-        // qkv = W_qkv ln1
-        nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkv), all(a.ln1));
+        // qkv = conv(qkvRaw), qkvRaw = W_qkv ln1 (short convolution); else qkv = W_qkv ln1
+        if (s_.shortConv > 0) {
+            nn::short_conv_backward_weight<S>(grads + w.conv.offset, a.dqkv.data(), a.qkvRaw.data(), s_.qkvRows(),
+                                              s_.shortConv, ws.B, N);
+            nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkvRaw), all(a.ln1));
+        } else {
+            nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkv), all(a.ln1));
+        }
         // ln1 = LN1(x)
         nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
                                     a.ln1Mean.head(N), a.ln1Rstd.head(N));

@@ -48,6 +48,8 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
         mat(l.qkRaw, d + s.dKv(), s.qkNorm);
         l.qkRstd.setZero(s.qkNorm ? N : 0, s.qkNorm ? s.heads + s.kv() : 0);
         mat(l.dqkNorm, d + s.dKv(), grad && s.qkNorm);
+        mat(l.qkvRaw, s.qkvRows(), s.shortConv > 0);
+        mat(l.dqkvRaw, s.qkvRows(), grad && s.shortConv > 0);
         mat(l.sdpa, d, s.attnGate);
         mat(l.gate, d, s.attnGate);
         mat(l.dgate, d, grad && s.attnGate);
@@ -97,6 +99,8 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
     rows += qkn * s.depth() * (d + s.dKv() + s.heads + s.kv());  // qkRaw, qkRstd
     const double gated = s.attnGate ? 1.0 : 0.0;
     rows += gated * s.depth() * 2 * d;                            // sdpa, gate
+    const double conv = s.shortConv > 0 ? 1.0 : 0.0;
+    rows += conv * s.depth() * (grad ? 2 : 1) * qkv;              // qkvRaw (dqkvRaw)
     const double dh = s.dHead(), H = s.heads;
     double att = 0;  // per column: the maps, and the linear mixers' states
     for (int l = 0; l < s.depth(); ++l) {

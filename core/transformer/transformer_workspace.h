@@ -32,11 +32,13 @@ struct TransformerWorkspace {
         M fc;           // (4d, N)  relu(W1 ln2 + b1)
         M qkRaw;        // QK-norm: (d + dkv, N) q and k before their RMSNorm; else empty
         M qkRstd;       // QK-norm: (N, H + KV) their 1 / rms, column r = head segment r of qkRaw
+        M qkvRaw;       // short convolution: (d + 2 dkv, N) W_qkv ln1 before it (qkv is its output); else empty
         M sdpa, gate;   // gated attention: (d, N) the heads' outputs before the gate, sigmoid(W_theta ln1);
                         //          atty = sdpa * gate. Else empty
         // gradients (withGrad): d(L)/d of the tensor named; dqkNorm (QK-norm): of the normalised q and k
         M dx, dln1, dqkv, dmid, dln2, dfc, dqkNorm;
         M dgate;        // gated attention: d(L)/d(W_theta ln1)
+        M dqkvRaw;      // short convolution: d(L)/d(qkvRaw); else empty
         // A linear mixer (core/transformer/linear_mixer.h) instead of softmax attention; else empty.
         // att is then filled only without gradients (evaluation: what each output reads).
         V state;        // (B H T dh dh): S_t of (sequence b, head h) at offset ((b H + h) T + t) dh dh

@@ -39,7 +39,7 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
         edit->setObjectName(QStringLiteral("compare%1").arg(i + 1));
         edit->setPlaceholderText(tr("e.g. window=8"));
         edit->setToolTip(tr("Overrides of the lab's values, comma separated KEY=VALUE as `fullband train --set` takes "
-                            "them: kv_heads, window, attn_gate, qk_norm, norm, loop, pos, layers, heads, d_model, lr, "
+                            "them: mixer, short_conv, kv_heads, window, attn_gate, qk_norm, norm, loop, pos, layers, heads, d_model, lr, "
                             "steps ... \"base\": the lab's values. The task, its text and the seed are shared."));
         connect(edit, &QLineEdit::returnPressed, this, [this] { if (!running()) Q_EMIT startRequested(); });
         lines_.push_back(edit);

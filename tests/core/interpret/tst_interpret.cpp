@@ -30,6 +30,8 @@
 #include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_trainer.h"
 
+#include "support/weights_evaluator.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -58,26 +60,7 @@ TransformerConfig tinyConfig(TransformerTask task = TransformerTask::InductionFi
     return c;
 }
 
-// A trained model's evaluator, built as the trainer builds its own (the same held-out set).
-struct Bench {
-    TransformerConfig c;
-    std::unique_ptr<TransformerNet<float>> net;
-    std::unique_ptr<TransformerTasks> tasks;
-    PositionTables<float> tables;
-    std::unique_ptr<TransformerEvaluator> eval;
-
-    Bench(const TransformerConfig &config, const Eigen::VectorXf &params) : c(config)
-    {
-        const int V = transformerVocabulary(c);
-        net = std::make_unique<TransformerNet<float>>(transformerShape(c, V));
-        net->params = params;
-        const int longest = transformerLongestEvaluation(c);
-        tasks = std::make_unique<TransformerTasks>(c, nullptr, longest + 1);
-        tables.build(c.pos, c.dModel, c.heads, c.base, longest);
-        eval = std::make_unique<TransformerEvaluator>(c, *net, *tasks, tables);
-    }
-    double loss(const Ablation *a = nullptr) { return eval->heldout(c.feedback, c.passes, a).loss; }
-};
+using Bench = test::WeightsEvaluator;
 
 // att(key j, query i) = att[i * R + j] of a hand-made (T, T) pattern given as rows = queries
 std::vector<float> block(const Eigen::MatrixXd &pattern, Eigen::Index R)

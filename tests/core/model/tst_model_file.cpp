@@ -94,9 +94,10 @@ std::string withoutReplay(const std::string &bytes, std::uint32_t version = 3)
 {
     const auto [offset, length] = findSection(bytes, "REPL");
     std::string old = bytes.substr(0, offset - 8) + bytes.substr(offset + length + 4);
-    // without version 6's pairs_min at the end of CONF (an i32) and its recall points at the end of
-    // RUN_ (a u32 count, 0 for these runs), then without version 5's mixer (a u32 length and "softmax")
-    old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(p.size() - 4); });
+    // without version 7's short_conv and version 6's pairs_min at the end of CONF (an i32 each) and
+    // version 6's recall points at the end of RUN_ (a u32 count, 0 for these runs), then without
+    // version 5's mixer (a u32 length and "softmax")
+    old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(p.size() - 8); });
     old = rewriteSection(old, "RUN_", [](std::string &p) { p.resize(p.size() - 4); });
     old = rewriteSection(old, "CONF", [](std::string &p) { p.resize(p.size() - 4 - 7); });
     putU32(old, 8, version);
@@ -211,9 +212,9 @@ private Q_SLOTS:
         refused("", { "not a FullBand model file" });
         refused("hello, world\n", { "not a FullBand model file" });
         refused(std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'), { "not a FullBand model file" });
-        std::string v7 = textBytes_;
-        putU32(v7, 8, 7);
-        refused(v7, { "version 7", "reads versions 1 to 6" });
+        std::string v8 = textBytes_;
+        putU32(v8, 8, 8);
+        refused(v8, { "version 8", "reads versions 1 to 7" });
         std::string v0 = textBytes_;
         putU32(v0, 8, 0);
         refused(v0, { "version 0" });
@@ -410,10 +411,10 @@ private Q_SLOTS:
                 { "recall by pairs must hold at most 3" });
         refused(rewriteSection(bytes, "RUN_", [&](std::string &p) { putU32(p, p.size() - points + 4, 99); }),
                 { "recall pair count", "got 99" });
-        refused(rewriteSection(bytes, "CONF", [&](std::string &p) { putU32(p, p.size() - 4, 7); }),
+        refused(rewriteSection(bytes, "CONF", [&](std::string &p) { putU32(p, p.size() - 8, 7); }),
                 { "pairs_min must be at most pairs = 3", "got 7" });
-        // the same file as version 5 wrote it: no pairs_min, no recall points
-        std::string v5 = rewriteSection(bytes, "CONF", [](std::string &p) { p.resize(p.size() - 4); });
+        // the same file as version 5 wrote it: no short_conv, no pairs_min, no recall points
+        std::string v5 = rewriteSection(bytes, "CONF", [](std::string &p) { p.resize(p.size() - 8); });
         v5 = rewriteSection(v5, "RUN_", [&](std::string &p) { p.resize(p.size() - points); });
         putU32(v5, 8, 5);
         SavedModel old;
@@ -421,6 +422,35 @@ private Q_SLOTS:
         QCOMPARE(old.model.config.pairsMin, 0);
         QVERIFY(old.run.recallByPairs.empty());
         QCOMPARE(old.run.accuracy, run.accuracy);
+    }
+
+    // Version 7: short_conv round-trips with its weights; a hostile tap count is refused; a version-6
+    // file (CONF without its last i32) reads as short_conv 0.
+    void shortConv()
+    {
+        TransformerConfig c = tinyInduction();
+        c.shortConv = 3;
+        const TransformerResult run = trainTransformer(c);
+        QVERIFY(run.model);
+        const std::string bytes = ModelFile::encode(*run.model, run);
+        SavedModel back;
+        QCOMPARE(ModelFile::decode(bytes, back), std::string());
+        QCOMPARE(back.model.config.shortConv, 3);
+        QCOMPARE(back.model.params.size(), run.model->params.size());
+        QCOMPARE(ModelFile::encode(back.model, back.run), bytes);
+        refused(rewriteSection(bytes, "CONF", [&](std::string &p) { putU32(p, p.size() - 4, 1); }),
+                { "short_conv must be 0 (off) or an integer in [2, 8]", "got 1" });
+        refused(rewriteSection(bytes, "CONF", [&](std::string &p) { putU32(p, p.size() - 4, 4); }),
+                { "the weight count must be" });  // 4 taps: weights the file does not hold
+        c.shortConv = 0;
+        const TransformerResult plain = trainTransformer(c);
+        std::string v6 = rewriteSection(ModelFile::encode(*plain.model, plain), "CONF",
+                                        [](std::string &p) { p.resize(p.size() - 4); });
+        putU32(v6, 8, 6);
+        SavedModel old;
+        QCOMPARE(ModelFile::decode(v6, old), std::string());
+        QCOMPARE(old.model.config.shortConv, 0);
+        QCOMPARE(old.model.params, plain.model->params);
     }
 
     // Configurations and weights no training makes: written as they are, refused when read.

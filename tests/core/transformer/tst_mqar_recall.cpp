@@ -17,6 +17,8 @@
 #include "core/transformer/transformer_trainer.h"
 #include "core/labs/transformer_spec.h"
 
+#include "support/weights_evaluator.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -87,24 +89,7 @@ int checkSequence(const TransformerConfig &c, const TransformerBatch &batch, int
     return P;
 }
 
-// An evaluator over the given weights, built as the trainer builds its own.
-struct Bench {
-    TransformerConfig c;
-    std::unique_ptr<TransformerNet<float>> net;
-    std::unique_ptr<TransformerTasks> tasks;
-    PositionTables<float> tables;
-    std::unique_ptr<TransformerEvaluator> eval;
-
-    Bench(const TransformerConfig &config, const Eigen::VectorXf &params) : c(config)
-    {
-        net = std::make_unique<TransformerNet<float>>(transformerShape(c, transformerVocabulary(c)));
-        net->params = params;
-        const int longest = transformerLongestEvaluation(c);
-        tasks = std::make_unique<TransformerTasks>(c, nullptr, longest + 1);
-        tables.build(c.pos, c.dModel, c.heads, c.base, longest);
-        eval = std::make_unique<TransformerEvaluator>(c, *net, *tasks, tables);
-    }
-};
+using Bench = test::WeightsEvaluator;
 
 } // namespace
 
