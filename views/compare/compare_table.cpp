@@ -7,7 +7,9 @@
 #include <QHeaderView>
 #include <QPainter>
 #include <QPixmap>
+#include <QRegularExpression>
 #include <QScrollBar>
+#include <QStyle>
 
 #include <algorithm>
 #include <cmath>
@@ -30,11 +32,11 @@ QString orDash(double v, int decimals)
     return std::isfinite(v) ? text::fixed(v, decimals) : QStringLiteral("—");
 }
 
-// A label may wrap after "_", "=" and "," too (a narrow column on a slide: "kv_heads=1" on two
-// lines rather than cut), with a zero-width space the cell does not show.
+// A label may wrap after "_", "=", "," and "-" too (a narrow column on a slide: "kv_heads=1" or
+// "mixer=gated-deltanet" on several lines rather than cut), with a zero-width space the cell does not show.
 QString breakable(QString label)
 {
-    for (const QString &after : { QStringLiteral("_"), QStringLiteral("="), QStringLiteral(",") })
+    for (const QString &after : { QStringLiteral("_"), QStringLiteral("="), QStringLiteral(","), QStringLiteral("-") })
         label.replace(after, after + QChar(0x200B));
     return label;
 }
@@ -111,8 +113,30 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
             setItem(r, c, item);
         }
     }
+    fitColumns();
     resizeRowsToContents();
     updateGeometry();
+}
+
+void CompareTable::fitColumns()
+{
+    const QFontMetrics fm(font());
+    int widest = 0;
+    for (int r = 0; r < rowCount(); ++r)
+        if (const QTableWidgetItem *i = item(r, ConfigColumn))
+            for (const QString &piece : i->text().split(QRegularExpression(QStringLiteral("[\\x{200B} ]"))))
+                widest = std::max(widest, fm.horizontalAdvance(piece));
+    if (widest == 0) return;
+    const int need = widest + iconSize().width() + 4 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 12;
+    int others = 0;
+    for (int c = 0; c < ColumnCount; ++c)
+        if (c != ConfigColumn && c != SinkColumn && !isColumnHidden(c)) others += horizontalHeader()->sectionSize(c);
+    const int sink = std::max(sizeHintForColumn(SinkColumn), horizontalHeader()->sectionSizeHint(SinkColumn));
+    // with room to spare before it comes back (a scroll bar's width), so that it never flickers
+    const int spare = viewport()->width() - others - sink - need;
+    if (!isColumnHidden(SinkColumn) && spare < 0) setColumnHidden(SinkColumn, true);
+    else if (isColumnHidden(SinkColumn) && spare > 2 * style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this))
+        setColumnHidden(SinkColumn, false);
 }
 
 QSize CompareTable::sizeHint() const
@@ -138,6 +162,7 @@ void CompareTable::resizeEvent(QResizeEvent *event)
     // tooltips, and the configurations' names keep the room to be read.
     setColumnHidden(FlopsColumn, event->size().width() < kNarrow);
     QTableWidget::resizeEvent(event);
+    fitColumns();
     const int before = sizeHint().height();
     resizeRowsToContents();
     if (sizeHint().height() != before || height() != before) updateGeometry();

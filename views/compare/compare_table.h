@@ -32,6 +32,11 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;  // wrapped rows change the height asked
+
+private:
+    // The sink share gives way (to its tooltip-free absence) when the variants' longest word
+    // ("deltanet" of "mixer=gated-deltanet") would not fit their column beside it.
+    void fitColumns();
 };
 
 } // namespace fb

@@ -212,7 +212,7 @@ private Q_SLOTS:
         for (int i = 0; i < lecture->deck().scenes.size(); ++i) {
             const Scene &s = lecture->deck().scenes[i];
             if (s.lab != QLatin1String("transformer")) continue;
-            if (s.extra.contains(QStringLiteral("compare"))) compare = i;
+            if (s.extra.contains(QStringLiteral("compare"))) compare = compare < 0 ? i : compare;  // the first
             else if (single < 0) single = i;
         }
         QVERIFY2(single >= 0 && compare >= 0, "the shipped deck has a single and a comparison transformer slide");
