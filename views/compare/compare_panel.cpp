@@ -42,6 +42,8 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
                             "them: mixer, short_conv, kv_heads, window, attn_gate, qk_norm, norm, loop, pos, layers, heads, d_model, lr, "
                             "steps ... \"base\": the lab's values. The task, its text and the seed are shared."));
         connect(edit, &QLineEdit::returnPressed, this, [this] { if (!running()) Q_EMIT startRequested(); });
+        // a line narrower than its text ("mixer=gated-deltanet" at 1024 px) shows how it begins once left
+        connect(edit, &QLineEdit::editingFinished, edit, [edit] { edit->setCursorPosition(0); });
         lines_.push_back(edit);
         lines->addWidget(swatch, 0, 2 * i);  // one row: the charts keep the height on a slide
         lines->addWidget(edit, 0, 2 * i + 1);

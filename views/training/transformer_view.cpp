@@ -276,7 +276,10 @@ QString TransformerView::setExtraState(const QJsonObject &state)
         sameLines = sameLines && compare_->line(i)->text() == (i < lines.size() ? lines[i] : QString());
     if (TrainingLabView::state() != State::Idle && (compareMode() != !lines.isEmpty() || (comparing_ && !sameLines))) reset();
     if (!lines.isEmpty())
-        for (int i = 0; i < kMaxCompareConfigs; ++i) compare_->line(i)->setText(i < lines.size() ? lines[i] : QString());
+        for (int i = 0; i < kMaxCompareConfigs; ++i) {
+            compare_->line(i)->setText(i < lines.size() ? lines[i] : QString());
+            compare_->line(i)->setCursorPosition(0);  // a line narrower than its text shows how it begins
+        }
     compare_->showCurves();  // a slide shows the comparison's curves, not the maps a row was clicked for
     setCompareMode(!lines.isEmpty());
     return {};
