@@ -12,8 +12,12 @@ KvFootprint kvFootprint(const TransformerConfig &c)
     f.cachedTokens = c.window > 0 ? std::min(c.window, c.seqLen) : c.seqLen;
     int softmaxLayers = 0;
     for (int l = 0; l < c.layers; ++l) {
-        if (transformerLayerIsSoftmax(c, l)) ++softmaxLayers;
-        else f.stateBytes += transformerStateBytes(c, l, c.seqLen);
+        if (transformerLayerIsSoftmax(c, l)) {
+            ++softmaxLayers;
+            f.stateBytes += transformerConvStateBytes(c, c.seqLen);  // a softmax layer's short convolution
+        } else {
+            f.stateBytes += transformerStateBytes(c, l, c.seqLen);
+        }
     }
     KvCacheParams p;
     p.layers = double(softmaxLayers) * double(std::max(1, c.loop));

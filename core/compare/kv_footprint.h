@@ -13,11 +13,12 @@
 namespace fb {
 
 // The linear mixers (config.mixer) cache nothing per token: their layers count in stateBytes, the
-// fixed states every sequence keeps, and bytesPerToken counts the softmax layers only.
+// fixed states every sequence keeps, and bytesPerToken counts the softmax layers only. The short
+// convolution's raw q, k, v of its last taps - 1 positions count in stateBytes, every layer's.
 struct KvFootprint {
     double bytesPerToken = 0.0;  // per cached token (softmax layers)
     int cachedTokens = 0;        // at T = seq_len: min(T, window), or T without a window
-    double stateBytes = 0.0;     // the linear mixers' fixed states
+    double stateBytes = 0.0;     // the linear mixers' fixed states and the short convolutions' last positions
     double cacheBytes = 0.0;     // bytesPerToken x cachedTokens + stateBytes
 };
 

@@ -287,16 +287,20 @@ bool transformerLayerIsSoftmax(const TransformerConfig &c, int layer)
     return layerMixer(c, layer) == Mixer::Softmax;
 }
 
+double transformerConvStateBytes(const TransformerConfig &c, int length)
+{
+    // the short convolution keeps the raw q, k, v of the last taps - 1 positions
+    if (c.shortConv <= 0 || c.heads <= 0) return 0.0;
+    const double dh = double(c.dModel) / c.heads, kvRows = 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * dh;
+    return std::max(1, c.loop) * std::min(c.shortConv - 1, std::max(length, 0)) * (c.dModel + kvRows) * sizeof(float);
+}
+
 double transformerStateBytes(const TransformerConfig &c, int layer, int length)
 {
     if (layer < 0 || layer >= c.layers) return 0.0;
     const Mixer m = layerMixer(c, layer);
     const double dh = double(c.dModel) / c.heads, loops = std::max(1, c.loop);
-    // the short convolution keeps the raw q, k, v of the last taps - 1 positions
-    const double kvRows = 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * dh;
-    const double conv = c.shortConv > 0
-                            ? loops * std::min(c.shortConv - 1, std::max(length, 0)) * (c.dModel + kvRows) * sizeof(float)
-                            : 0.0;
+    const double conv = transformerConvStateBytes(c, length);
     if (m == Mixer::Softmax) {
         // the costs lab's formula for one layer (core/costs/costs.h), the window's tokens at most
         KvCacheParams p;

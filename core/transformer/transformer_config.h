@@ -178,6 +178,8 @@ double transformerFlopsPerStep(const TransformerConfig &config);
 // mixer's fixed state (heads d_head^2 floats, plus heads d_head for linear attention's normaliser);
 // with short_conv K, either adds the raw q, k, v of the last K - 1 positions (d + 2 kv_heads d_head floats each).
 double transformerStateBytes(const TransformerConfig &config, int layer, int length);
+// The short convolution's share of that, per layer: the raw q, k, v of min(K - 1, length) positions (0 without it).
+double transformerConvStateBytes(const TransformerConfig &config, int length);
 // Whether layer l (0-based) is softmax attention (config.mixer).
 bool transformerLayerIsSoftmax(const TransformerConfig &config, int layer);
 

@@ -38,7 +38,9 @@ public:
     }
 
     // ws.layer[0].x holds the stack's input for the columns of [p0, p1); fills every activation of
-    // those columns up to ws.h. params is laid out as L_. ablation (evaluation only, may be null):
+    // those columns up to ws.h. With p0 > 0 the positions before p0 are those of earlier calls on
+    // the same workspace: softmax attention reads their k and v, a linear mixer their state, the
+    // short convolution their raw q, k, v (qkvRaw). params is laid out as L_. ablation (evaluation only, may be null):
     // the heads replaced where their output enters W_O and the FFNs left out (core/interpret/ablation.h);
     // atty then holds the replaced outputs.
     void forward(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, Eigen::Index p0,

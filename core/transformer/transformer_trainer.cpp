@@ -82,8 +82,11 @@ TransformerResult trainTransformer(const TransformerConfig &config,
     nn::Vec<float> decay;
     if (c.weightDecay > 0.0) {
         decay = nn::Vec<float>::Zero(net.parameterCount());
-        net.layout().forEachSlot([&](const std::string &, const TransformerLayout::Slot &slot) {
-            if (slot.cols > 1) decay.segment(slot.offset, slot.size()).setOnes();
+        // The short convolution's taps (one column per tap) start as the identity and stay out of it:
+        // decay would pull them towards 0, not towards the identity.
+        net.layout().forEachSlot([&](const std::string &name, const TransformerLayout::Slot &slot) {
+            const bool conv = name.size() >= 5 && name.compare(name.size() - 5, 5, ".conv") == 0;
+            if (slot.cols > 1 && !conv) decay.segment(slot.offset, slot.size()).setOnes();
         });
     }
     // The text task keeps the weights of the best held-out loss (a small text is memorised: the

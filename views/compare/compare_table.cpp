@@ -68,6 +68,10 @@ CompareTable::CompareTable(QWidget *parent)
     horizontalHeaderItem(RepeatColumn)->setToolTip(tr("Induction tasks: the held-out loss on the repeat, the "
                                                       "predictions an induction head can make (ideal 0)"));
     setColumnHidden(RepeatColumn, true);
+    // the other columns size to their contents after the rows change: fit again once they have
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int column) { if (column != ConfigColumn && column != SinkColumn) fitColumns(); },
+            Qt::QueuedConnection);
     horizontalHeaderItem(SinkColumn)->setToolTip(tr("Mean attention the queries after the first put on position 0"));
 }
 

@@ -190,22 +190,29 @@ private Q_SLOTS:
         QVERIFY2(check.maxRelError < kTol, check.worst.c_str());
     }
 
-    // Decoding position by position (the exact recurrence's forward) reads the raw q, k, v of the
-    // positions before it: the same logits as the parallel pass.
+    // Decoding position by position in a fresh workspace (a KV cache's way) reads the raw q, k, v
+    // of the positions before it: the same logits as the parallel pass. And the exact recurrence of
+    // latent feedback: its stepwise forward against its parallel-looking loss on a second workspace.
     void stepwiseEqualsParallel()
     {
-        for (Mixer m : { Mixer::Softmax, Mixer::DeltaNet }) {
+        for (Mixer m : { Mixer::Softmax, Mixer::DeltaNet, Mixer::GatedDeltaNet }) {
             Variant v;
             v.mixers = { m, Mixer::Softmax };
             v.taps = 3;
             Setup su(v, false);
             TransformerNet<double> net(su.shape);
             test::randomiseTransformer(net, 4);
-            const double parallel = net.forward(su.ws, su.batch, su.pos, FeedbackMode::Off, 1);
+            net.forward(su.ws, su.batch, su.pos, FeedbackMode::Off, 1);
             const Eigen::MatrixXd logits = su.ws.logits.leftCols(su.ws.columns());
-            const double exact = net.forward(su.ws, su.batch, su.pos, FeedbackMode::Exact, 1);
-            QVERIFY(std::abs(parallel - exact) < 1e-12);
-            QVERIFY((logits - su.ws.logits.leftCols(su.ws.columns())).cwiseAbs().maxCoeff() < 1e-11);
+            TransformerWorkspace<double> cache;
+            cache.reserve(su.shape, kB * kT, kT, false);
+            cache.setBatch(kB, kT);
+            for (int t = 0; t < kT; ++t) net.forwardPosition(cache, su.batch.tokens.data() + t * kB, nullptr, t, su.pos);
+            QVERIFY((cache.logits.leftCols(kB * kT) - logits).cwiseAbs().maxCoeff() < 1e-12);
+            // without the raw columns of earlier positions the decoding differs: the check can fail
+            cache.layer[0].qkvRaw.leftCols(kB).setZero();
+            net.forwardPosition(cache, su.batch.tokens.data() + kB, nullptr, 1, su.pos);
+            QVERIFY((cache.logits.middleCols(kB, kB) - logits.middleCols(kB, kB)).cwiseAbs().maxCoeff() > 1e-6);
         }
     }
 
@@ -225,6 +232,11 @@ private Q_SLOTS:
         QCOMPARE(transformerStateBytes(c, 0, 32), 2.0 * 4 * 16 * 32 * 4 + 3 * 192 * 4);
         QCOMPARE(transformerStateBytes(c, 1, 32), 4.0 * 16 * 16 * 4 + 3 * 192 * 4);
         QCOMPARE(transformerStateBytes(c, 1, 2), 4.0 * 16 * 16 * 4 + 2 * 192 * 4);  // fewer positions than taps - 1
+        // the comparison's footprint: the state and both layers' convolutions, the KV cache per token apart
+        const KvFootprint f = kvFootprint(c);
+        QCOMPARE(f.bytesPerToken, 2.0 * 4 * 16 * 4);
+        QCOMPARE(f.stateBytes, 4.0 * 16 * 16 * 4 + 2 * 3 * 192 * 4);
+        QCOMPARE(f.cacheBytes, f.bytesPerToken * 32 + f.stateBytes);
     }
 
     void refusals_data()
