@@ -1,6 +1,6 @@
 #include "core/transformer/text_writer.h"
 
-#include "core/costs/costs.h"
+#include "core/transformer/transformer_config.h"
 #include "core/transformer/transformer_layers.h"
 
 #include <chrono>
@@ -9,6 +9,29 @@
 namespace fb {
 
 namespace {
+
+// What decoding the next position reads of the past, for every block applied (looped depth:
+// L x loops): a softmax layer's K and V rows of the workspace's qkv for the positions its window
+// sees (grouped-query attention: kv heads of them), a linear mixer's state (d_head x d_head per head,
+// and linear attention's normaliser), the short convolution's raw q, k, v (the workspace's qkvRaw
+// rows) of the last K - 1 positions.
+double heldBytes(const TransformerShape &shape, const TransformerWorkspace<float> &ws, int t)
+{
+    double values = 0.0;
+    const Eigen::Index seen = shape.window > 0 ? std::min(shape.window, t) : t;
+    for (int l = 0; l < shape.depth(); ++l) {
+        const auto &layer = ws.layer[std::size_t(l)];
+        const Eigen::Index qkvRows = layer.qkv.rows();
+        if (!shape.linear(l)) {
+            values += double(qkvRows - shape.dModel) * double(seen);  // rows [d, d + 2 dkv): K and V
+        } else {
+            const double dh = shape.dHead();
+            values += shape.heads * (dh * dh + (shape.mixer(l) == Mixer::Linear ? dh : 0.0));
+        }
+        if (shape.shortConv > 0) values += double(layer.qkvRaw.rows()) * double(std::min(shape.shortConv - 1, t));
+    }
+    return values * double(sizeof(float));
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -84,24 +107,19 @@ void TextWriter::next(WrittenCharacter &out)
     const TransformerWorkspace<float> &ws = cached_.workspace();
     const Eigen::Index T = ws.T, R = nn::attentionRows(T);
     out.attention.resize(std::size_t(m.shape.layers * m.shape.heads));
-    double kvValues = 0.0;
     for (int l = 0; l < m.shape.layers; ++l) {
         const auto &layer = ws.layer[std::size_t(l)];
         for (int h = 0; h < m.shape.heads; ++h) {
             const float *column = layer.att.data() + (Eigen::Index(h) * R * T + Eigen::Index(t - 1) * R);
             out.attention[std::size_t(l * m.shape.heads + h)].assign(column, column + t);
         }
-        // K and V: rows [d, 3d) of qkv for the t positions held
-        kvValues += double(layer.qkv.rows() / 3 * 2) * double(t);
     }
-    out.cacheBytes = kvValues * double(sizeof(float));
-    KvCacheParams p;
-    p.layers = m.shape.layers;
-    p.kvHeads = m.shape.heads;
-    p.headDim = double(m.shape.dModel) / m.shape.heads;
-    p.tokens = t;
-    p.bytesPerValue = double(sizeof(float));
-    out.formulaBytes = kvCache(p).bytes;
+    out.cacheBytes = heldBytes(m.shape, ws, t);
+    out.plainAttention = m.shape.window == 0 && m.shape.kv() == m.shape.heads && m.shape.loops == 1
+                         && m.shape.shortConv == 0;
+    for (int l = 0; l < m.shape.layers; ++l) out.plainAttention = out.plainAttention && !m.shape.linear(l);
+    out.formulaBytes = 0.0;
+    for (int l = 0; l < m.shape.layers; ++l) out.formulaBytes += transformerStateBytes(m.config, l, t);
     out.secondsCached = secondsCached_;
     out.secondsRecomputed = secondsRecomputed_;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // Writes with a model trained on the text task one character at a time, and shows its KV cache at
 // work: after each character, every head's attention of the newest character over the positions
-// the cache holds, the bytes of K and V the cache holds (counted from the workspace) beside the
-// costs lab's formula 2 · L · t · d · bytes (core/costs/costs.h), and how long the character took
+// the cache holds, the bytes the cache holds (K and V, counted from the workspace; a linear
+// mixer's state) beside the costs lab's formula 2 · L · t · d · bytes (core/costs/costs.h), and how long the character took
 // with the cache and recomputing the whole context (the same character fed to a second sampler
 // without a cache, core/transformer/text_sampler.h), so that what the cache saves is measured.
 // The writer owns its own network: a copy of the weights it was given (the GUI keeps training or
@@ -29,8 +29,16 @@ struct WrittenCharacter {
     // [layer * heads + head]: the newest character's attention over the cached positions 0 .. t-1
     // (t weights, summing to 1)
     std::vector<std::vector<float>> attention;
-    double cacheBytes = 0.0;        // K and V of every layer for the t positions, counted from the workspace
-    double formulaBytes = 0.0;      // the costs lab's 2 · L · t · d · bytes (4-byte floats)
+    // What the next character reads of the past, counted from the workspace: K and V of the softmax
+    // layers for the t positions (the window's at most; kv heads of them), the linear mixers' states,
+    // the short convolution's last positions, for every block applied
+    double cacheBytes = 0.0;
+    // the same from the model's settings: the costs lab's 2 · L · t · d_kv · bytes for softmax
+    // layers (core/costs/costs.h), as the comparison counts it (transformerStateBytes)
+    double formulaBytes = 0.0;
+    // softmax attention in every layer, no window, grouped-query attention, looped depth or short
+    // convolution: formulaBytes is then the costs lab's 2 · L · t · d · 4 of the chapter
+    bool plainAttention = true;
     double secondsCached = 0.0;     // compute time of the characters so far, with the cache
     double secondsRecomputed = 0.0; // the same characters recomputing the whole context (0 when not measured)
 

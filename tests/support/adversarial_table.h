@@ -168,7 +168,11 @@ inline void checkRow(const QString &germanLocales = {})
     if (exitCode == 2) {
         QVERIFY2(r.out.isEmpty(), qPrintable(what));
         if (oneLine) {
-            QVERIFY2(r.err.startsWith(QLatin1String("fullband: ")) && r.err.count(QLatin1Char('\n')) == 1, qPrintable(what));
+            // A long export announces its expected time first (on a slow machine, or under the
+            // sanitizers); that note is not part of the error, which is one line.
+            QString error = r.err;
+            error.remove(QRegularExpression(QStringLiteral("^fullband: [^\n]*expected to take [^\n]*\n")));
+            QVERIFY2(error.startsWith(QLatin1String("fullband: ")) && error.count(QLatin1Char('\n')) == 1, qPrintable(what));
         }
     }
     if (!keep.isEmpty()) {

@@ -4,11 +4,16 @@
 // forwards to __libc_malloc; operator new goes through it). Under AddressSanitizer or
 // ThreadSanitizer the sanitizer owns malloc, so the count comes from its allocation hook instead.
 // This header defines malloc: include it in one source file of a test executable, never more.
+#include "support/sanitized.h"
+
 #include <atomic>
 #include <cstddef>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(FULLBAND_ADDRESS_SANITIZED) || defined(FULLBAND_THREAD_SANITIZED)
 #define FULLBAND_SANITIZER_ALLOCATOR 1
+#endif
+
+#ifdef FULLBAND_SANITIZER_ALLOCATOR
 // From the sanitizers' allocator interface (compiler-rt's sanitizer/allocator_interface.h, which
 // GCC does not install); the runtime of every GCC and clang sanitizer defines it.
 extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*mallocHook)(const volatile void *, std::size_t),

@@ -1,11 +1,28 @@
 #pragma once
-// True in a build under AddressSanitizer or ThreadSanitizer (GCC defines these macros).
+// Whether this build runs under a sanitizer: GCC says so with __SANITIZE_ADDRESS__ and
+// __SANITIZE_THREAD__, clang (the sanitizer builds of packaging/fullband.sh) with __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define FULLBAND_ADDRESS_SANITIZED 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define FULLBAND_THREAD_SANITIZED 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) && !defined(FULLBAND_ADDRESS_SANITIZED)
+#define FULLBAND_ADDRESS_SANITIZED 1
+#endif
+#if __has_feature(thread_sanitizer) && !defined(FULLBAND_THREAD_SANITIZED)
+#define FULLBAND_THREAD_SANITIZED 1
+#endif
+#endif
+
+// True in a build under AddressSanitizer or ThreadSanitizer.
 // Sanitized builds look for memory errors, undefined behaviour and races, and run 5-40x slower:
 // there, tests that reproduce a figure by long training, or repeat one code path many times, run a
 // short version of the same code. The Release build checks every figure in full.
 constexpr bool sanitizedBuild()
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(FULLBAND_ADDRESS_SANITIZED) || defined(FULLBAND_THREAD_SANITIZED)
     return true;
 #else
     return false;
@@ -17,7 +34,7 @@ constexpr bool sanitizedBuild()
 // Release and AddressSanitizer builds already check, at 20-40x the Release time here.
 constexpr bool threadSanitizedBuild()
 {
-#if defined(__SANITIZE_THREAD__)
+#if defined(FULLBAND_THREAD_SANITIZED)
     return true;
 #else
     return false;

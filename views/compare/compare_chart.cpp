@@ -1,5 +1,6 @@
 #include "views/compare/compare_chart.h"
 
+#include "views/widgets/nice_number.h"
 #include "views/widgets/palette.h"
 
 #include <QLegend>
@@ -19,7 +20,12 @@ CompareChart::CompareChart(const QString &title, const QString &yTitle, bool wit
     , withTraining_(withTraining)
     , yMax_(yMax)
 {
-    setValueAxis(Qt::Horizontal, xTitle.isEmpty() ? tr("training step") : xTitle);
+    // The steps axis ends at the last step, ticks at a round spacing from 0 (a loose range of
+    // round ends drew 3,000 steps on an axis to 4,000).
+    auto *x = setValueAxis(Qt::Horizontal, xTitle.isEmpty() ? tr("training step") : xTitle);
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0.0);
     setValueAxis(Qt::Vertical, yTitle);
     updateRanges();
 }
@@ -98,7 +104,11 @@ void CompareChart::redraw(int config)
 
 void CompareChart::updateRanges()
 {
-    setRange(axisX(), 0, steps_, 0.0);
+    auto *x = static_cast<QValueAxis *>(axisX());
+    if (x->max() != steps_ || x->min() != 0.0) {
+        x->setTickInterval(niceNumber(std::max(steps_ / 5.0, 1.0), true));  // spacing before range: no burst of ticks
+        x->setRange(0.0, steps_);
+    }
     if (yMax_ > 0.0) {
         setRange(axisY(), 0, yMax_, 0.0);
         return;

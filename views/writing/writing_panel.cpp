@@ -254,10 +254,14 @@ void WritingPanel::pull()
         const QLocale locale;
         cacheBar_->setRange(0, c.context);
         cacheBar_->setValue(c.cachedPositions);
-        cache_->setText(tr("Cache: %1 of %2 positions, %3 bytes of K and V; 2 · L · t · d · 4 bytes = %4")
+        // The chapter's formula where it holds (plain softmax attention); else the comparison's
+        // count (core/transformer/text_writer.h) under its name.
+        cache_->setText(tr("Cache: %1 of %2 positions, %3 bytes held; %4 = %5")
                             .arg(c.cachedPositions)
                             .arg(c.context)
-                            .arg(locale.toString(qlonglong(c.cacheBytes)), locale.toString(qlonglong(c.formulaBytes))));
+                            .arg(locale.toString(qlonglong(c.cacheBytes)),
+                                 c.plainAttention ? tr("2 · L · t · d · 4 bytes") : tr("the costs formula"),
+                                 locale.toString(qlonglong(c.formulaBytes))));
         speed_->setText(tr("%1 characters a second with the cache, %2 recomputing the context (%3× faster)")
                             .arg(locale.toString(c.charsPerSecond(), 'f', 0),
                                  locale.toString(c.charsPerSecondWithoutCache(), 'f', 0),

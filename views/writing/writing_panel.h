@@ -5,8 +5,9 @@
 // trained model's; or a model file's), on core's background run (views/writing/writing_run.h): the
 // GUI thread never computes and never waits. Beside the text the KV cache at work: every head's
 // attention of the newest character over the cache (views/writing/cache_strips.h), the cache's bytes
-// against the costs lab's 2 · L · t · d · bytes, and characters a second with the cache and
-// recomputing the context. What is written is shown as the characters themselves (plain text).
+// against the costs lab's 2 · L · t · d · bytes (the comparison's count with the recent options),
+// and characters a second with the cache and recomputing the context. What is written is shown as
+// the characters themselves (plain text).
 #include "core/run/background_run.h"
 
 #include <QWidget>

@@ -181,6 +181,66 @@ private Q_SLOTS:
         }
     }
 
+    // The writer's cache bytes follow the model's options: grouped-query attention holds kv heads of
+    // K and V, a window at most its keys, a linear mixer its state whatever the length, the short
+    // convolution its last raw positions, looped depth every block applied; the same as the
+    // comparison's formula (transformerStateBytes) at every length.
+    void writerCountsTheCacheOfEveryOption()
+    {
+        std::string text;
+        for (int i = 0; i < 20; ++i) text += "abcabd " + std::to_string(i % 3) + "\n";
+        struct Case {
+            const char *name;
+            int kvHeads, window, loop, shortConv;
+            const char *mixer;
+            double bytesAt6;  // by hand, 4-byte floats: d 16, 2 heads (d_head 8), 2 layers
+        };
+        const Case cases[] = {
+            // 2 layers x 2 x 16 rows x 6 positions
+            { "softmax", 0, 0, 1, 0, "softmax", 2.0 * 32 * 6 * 4 },
+            // one kv head: K and V are 8 rows each
+            { "grouped-query", 1, 0, 1, 0, "softmax", 2.0 * 16 * 6 * 4 },
+            // a window of 4 keys
+            { "window", 0, 4, 1, 0, "softmax", 2.0 * 32 * 4 * 4 },
+            // 4 blocks applied
+            { "looped", 0, 0, 2, 0, "softmax", 4.0 * 32 * 6 * 4 },
+            // + 2 raw positions of q, k, v (48 rows) per layer
+            { "short conv", 0, 0, 1, 3, "softmax", (2.0 * 32 * 6 + 2.0 * 48 * 2) * 4 },
+            // layer 0 Gated DeltaNet: 2 heads x 8 x 8; layer 1 softmax
+            { "hybrid", 0, 0, 1, 0, "gated-deltanet,softmax", (2.0 * 64 + 32 * 6) * 4 },
+            // linear attention adds the normaliser: 2 x (64 + 8) per layer
+            { "linear", 0, 0, 1, 0, "linear", 2.0 * 2 * 72 * 4 },
+        };
+        for (const Case &k : cases) {
+            TransformerConfig c = tinyText(text, 8, 2, 2);
+            c.kvHeads = k.kvHeads;
+            c.window = k.window;
+            c.loop = k.loop;
+            c.shortConv = k.shortConv;
+            c.mixer = k.mixer;
+            const TransformerResult r = trainTransformer(c);
+            QVERIFY2(r.model, k.name);
+            TextWriter writer(r.model, "ab", 1.0, 3, 7);
+            WrittenCharacter w;
+            bool sawSix = false;
+            for (int i = 0; i < 10; ++i) {
+                writer.next(w);
+                double formula = 0.0;
+                for (int l = 0; l < c.layers; ++l) formula += transformerStateBytes(c, l, w.cachedPositions);
+                QVERIFY2(std::fabs(w.cacheBytes - formula) < 1e-9, qPrintable(QStringLiteral("%1 at t = %2: %3 against %4")
+                                                                                   .arg(k.name).arg(w.cachedPositions)
+                                                                                   .arg(w.cacheBytes).arg(formula)));
+                QVERIFY2(std::fabs(w.formulaBytes - formula) < 1e-9, k.name);
+                QCOMPARE(w.plainAttention, std::string(k.name) == "softmax");
+                if (w.cachedPositions != 6) continue;
+                sawSix = true;
+                QVERIFY2(std::fabs(w.cacheBytes - k.bytesAt6) < 1e-9,
+                             qPrintable(QStringLiteral("%1: %2 bytes, by hand %3").arg(k.name).arg(w.cacheBytes).arg(k.bytesAt6)));
+            }
+            QVERIFY2(sawSix, k.name);
+        }
+    }
+
     // The writer of the window's writing panel: the characters of sampleTransformerText (what
     // `fullband generate` prints) one at a time, past a full context; after each, every head's
     // attention of the newest character equals the last row of the whole context's forward pass
