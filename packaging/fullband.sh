@@ -60,7 +60,7 @@ case "$mode" in
   # time GCC 12 takes (the transformer stack and its linear mixers: 121 s against 235 s), and links
   # with lld-14 (CMakeLists.txt).
   fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
-  sanitize|tsan) packages+=(clang-14 libclang-rt-14-dev llvm-14 lld-14) ;;
+  sanitize|tsan|tsan-build) packages+=(clang-14 libclang-rt-14-dev llvm-14 lld-14) ;;
   # check-deps.sh watches the quick tests and cpack with strace.
   deps) packages+=(strace) ;;
   # Debian's PyTorch for the reference, and OpenBLAS: without it torch uses the reference BLAS
@@ -119,10 +119,14 @@ sanitize() {
   run_ctest "$build_dir"
 }
 
-tsan() {
+tsan_build() {
   build_dir=$here/build-tsan
   configure_and_build -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFULLBAND_SANITIZE=thread -DFULLBAND_CORE_ONLY=ON "$@"
+}
+
+tsan() {
+  tsan_build "$@"
   export TSAN_OPTIONS="suppressions=$here/packaging/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
   # Newer kernels randomise mmap more than GCC 12's ThreadSanitizer accepts; run without ASLR then.
   local norandom=()
@@ -164,23 +168,44 @@ fuzz() {
 # while two busy loops (one per core, started and stopped here) compete with them, as on a shared CI
 # machine. Once in CI (a second round took three minutes of its budget; the sanitizer step runs them
 # again, 2 to 5 times slower, both cores busy), FULLBAND_STRESS_ROUNDS=N times in a row on demand.
-busy_pids=()
+busy_pids=() busy_file=""
 stop_busy() {
+  # the busy loops started after a command beside the tests wrote their pids to busy_file
+  [ -n "$busy_file" ] && [ -f "$busy_file" ] && busy_pids+=($(cat "$busy_file"))
   [ ${#busy_pids[@]} -eq 0 ] && return 0
   kill "${busy_pids[@]}" 2>/dev/null || true
   wait "${busy_pids[@]}" 2>/dev/null || true
   busy_pids=()
 }
+spin() { exec bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1; }  # run as spin &: its pid is the loop's
 
 stress() {
   configure_and_build
   # Stopped on every way out of the script (a failed test included), never left running.
   trap stop_busy EXIT INT TERM
-  local n
-  for n in 1 2; do
-    bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+  # FULLBAND_STRESS_BESIDE: a command (CI: the ThreadSanitizer build) that keeps the cores busy with
+  # work of its own first; two busy loops take over when it ends, until the tests are done.
+  local beside=${FULLBAND_STRESS_BESIDE:-} beside_rc=$build_dir/stress-beside.rc beside_log=$build_dir/stress-beside.log
+  busy_file=$build_dir/stress-busy.pids
+  rm -f "$beside_rc" "$busy_file"
+  if [ -n "$beside" ]; then
+    echo "fullband: beside the tests: $beside (output in $beside_log)"
+    ( rc=0
+      bash -c "$beside" >"$beside_log" 2>&1 </dev/null || rc=$?
+      spin &
+      echo $! >>"$busy_file"
+      spin &
+      echo $! >>"$busy_file"
+      echo $rc >"$beside_rc"
+      wait ) &
     busy_pids+=($!)
-  done
+  else
+    local n
+    for n in 1 2; do
+      spin &
+      busy_pids+=($!)
+    done
+  fi
   local rounds=${FULLBAND_STRESS_ROUNDS:-1}
   case "$rounds" in
     [1-9]|[1-9][0-9]) ;;
@@ -190,6 +215,16 @@ stress() {
   local rc=0
   # The shutdown test closes the window 20 times per run here (50 in the test step).
   FULLBAND_STRESS_CYCLES=20 run_ctest "$build_dir" -L timing --repeat "until-fail:$rounds" "$@" || rc=$?
+  if [ -n "$beside" ]; then
+    while [ ! -s "$beside_rc" ]; do sleep 1; done
+    if [ "$(cat "$beside_rc")" != 0 ]; then
+      tail -n 40 "$beside_log"
+      echo "fullband: '$beside' beside the stress tests failed (exit $(cat "$beside_rc"))" >&2
+      rc=1
+    else
+      echo "fullband: '$beside' beside the stress tests done"
+    fi
+  fi
   stop_busy
   return $rc
 }
@@ -266,6 +301,7 @@ case "$mode" in
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "$@" ;;
   sanitize) sanitize "$@" ;;
   tsan) tsan "$@" ;;
+  tsan-build) tsan_build "$@" ;;
   fuzz) fuzz ;;
   stress) stress "$@" ;;
   package) package "$@" ;;
@@ -274,5 +310,5 @@ case "$mode" in
   screenshots)
     configure_and_build
     BUILD_DIR=$build_dir bash "$here/packaging/screenshots.sh" "$@" ;;
-  *) echo "usage: $0 run|test|build|package|sanitize|tsan|fuzz|stress|screenshots|deps|baselines|packages" >&2; exit 2 ;;
+  *) echo "usage: $0 run|test|build|package|sanitize|tsan|tsan-build|fuzz|stress|screenshots|deps|baselines|packages" >&2; exit 2 ;;
 esac
