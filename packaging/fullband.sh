@@ -58,9 +58,9 @@ case "$mode" in
   # machine build the fuzz target alike.
   # The sanitizer builds use the same clang: it compiles the instrumented code in about half the
   # time GCC 12 takes (the transformer stack and its linear mixers: 121 s against 235 s), and links
-  # with lld-14 (CMakeLists.txt).
+  # with lld-14 (CMakeLists.txt; clang finds it as ld.lld, which the package lld provides).
   fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
-  sanitize|tsan|tsan-build) packages+=(clang-14 libclang-rt-14-dev llvm-14 lld-14) ;;
+  sanitize|tsan|tsan-build) packages+=(clang-14 libclang-rt-14-dev llvm-14 lld-14 lld) ;;
   # check-deps.sh watches the quick tests and cpack with strace.
   deps) packages+=(strace) ;;
   # Debian's PyTorch for the reference, and OpenBLAS: without it torch uses the reference BLAS
