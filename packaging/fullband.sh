@@ -211,7 +211,11 @@ stress() {
     [1-9]|[1-9][0-9]) ;;
     *) echo "fullband: FULLBAND_STRESS_ROUNDS must be a whole number from 1 to 99, got '$rounds'" >&2; return 2 ;;
   esac
-  echo "fullband: both cores busy (pids ${busy_pids[*]}); running the timing tests $rounds time(s)"
+  if [ -n "$beside" ]; then
+    echo "fullband: the command beside the tests keeps the cores busy, two busy loops once it ends; running the timing tests $rounds time(s)"
+  else
+    echo "fullband: both cores busy (busy loops, pids ${busy_pids[*]}); running the timing tests $rounds time(s)"
+  fi
   local rc=0
   # The shutdown test closes the window 20 times per run here (50 in the test step).
   FULLBAND_STRESS_CYCLES=20 run_ctest "$build_dir" -L timing --repeat "until-fail:$rounds" "$@" || rc=$?

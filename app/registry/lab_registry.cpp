@@ -8,6 +8,7 @@
 #include "views/labs/decay_bound_view.h"
 #include "views/labs/depth_gradients_view.h"
 #include "views/labs/glu_fusion_view.h"
+#include "views/labs/length_cost_view.h"
 #include "views/labs/rope_invariance_view.h"
 #include "views/training/training_view.h"
 #include "views/training/transformer_view.h"
@@ -39,7 +40,7 @@ const std::vector<ViewType> &viewTypes()
         viewType<DepthGradientsView>(), viewType<AttentionView>(), viewType<RopeInvarianceView>(),
         viewType<DecayBoundView>(),     viewType<CapacityView>(),  viewType<GluFusionView>(),
         viewType<TransformerView>(),    viewType<TrainingView>(),  viewType<AccountingView>(),
-        viewType<CostsView>(),
+        viewType<CostsView>(),          viewType<LengthCostView>(),
     };
     return views;
 }

@@ -255,8 +255,10 @@ void MainWindow::buildMenus()
     const auto &labs = labRegistry();
     for (int i = 0; i < labs.size(); ++i) {
         QAction *a = view->addAction(QIcon(labs[i].icon), labs[i].title, this, [this, i] { showLab(i); });
-        // Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth, as the digits sit on the keyboard.
+        // Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth, as the digits sit on the keyboard; Alt+1 ...
+        // Alt+9 for the eleventh to the nineteenth.
         if (i < 10) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + i : Qt::Key_0)));
+        else if (i < 19) a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + (i - 10))));
     }
 
     deck_->buildMenu(menuBar());

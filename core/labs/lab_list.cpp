@@ -10,6 +10,7 @@
 #include "core/labs/depth_gradients_lab.h"
 #include "core/labs/glu_fusion_lab.h"
 #include "core/labs/kv_cache_lab.h"
+#include "core/labs/length_cost_lab.h"
 #include "core/labs/mha_lab.h"
 #include "core/labs/residual_block_lab.h"
 #include "core/labs/rnn_gradients_lab.h"
@@ -38,6 +39,7 @@ const std::vector<LabDefinition> &labDefinitions()
         labDefinition<AccountingLab>(),                              // 218.6.4, Part C
         labDefinition<CostsLab>(),                                   // the encyclopedia page
         labDefinition<KvCacheLab>(Shown::CommandLineOnly),           // the encyclopedia page
+        labDefinition<LengthCostLab>(),                              // the encyclopedia page: linear mixers against softmax
     };
     return labs;
 }

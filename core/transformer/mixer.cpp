@@ -20,6 +20,12 @@ std::string mixerName(Mixer m)
     return kNames[std::size_t(m)];
 }
 
+double mixerStateValues(Mixer m, int heads, double dHead)
+{
+    if (m == Mixer::Softmax) return 0.0;
+    return heads * (dHead * dHead + (m == Mixer::Linear ? dHead : 0.0));
+}
+
 bool parseMixer(const std::string &text, Mixer &out)
 {
     for (std::size_t i = 0; i < std::size(kNames); ++i)

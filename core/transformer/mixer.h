@@ -26,6 +26,12 @@ bool parseMixer(const std::string &text, Mixer &out);
 // returns "", or one sentence naming what is wrong and what is valid (out unchanged).
 std::string parseMixers(const std::string &text, int layers, std::vector<Mixer> &out);
 
+// The values a linear mixer keeps per sequence, whatever the length: heads x d_head x d_head for its
+// state, plus heads x d_head for linear attention's normaliser z (0 for softmax attention, whose
+// cache grows with the length instead). The one count the comparison's state bytes
+// (transformerStateBytes) and the writing panel's cache (TextWriter) both use.
+double mixerStateValues(Mixer m, int heads, double dHead);
+
 // The list's own text: "softmax" when every layer is softmax, one name when all agree, else the list.
 std::string mixersText(const std::vector<Mixer> &mixers);
 

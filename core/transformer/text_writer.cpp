@@ -25,8 +25,7 @@ double heldBytes(const TransformerShape &shape, const TransformerWorkspace<float
         if (!shape.linear(l)) {
             values += double(qkvRows - shape.dModel) * double(seen);  // rows [d, d + 2 dkv): K and V
         } else {
-            const double dh = shape.dHead();
-            values += shape.heads * (dh * dh + (shape.mixer(l) == Mixer::Linear ? dh : 0.0));
+            values += mixerStateValues(shape.mixer(l), shape.heads, shape.dHead());
         }
         if (shape.shortConv > 0) values += double(layer.qkvRaw.rows()) * double(std::min(shape.shortConv - 1, t));
     }
@@ -68,6 +67,8 @@ TextWriter::TextWriter(std::shared_ptr<const TrainedTransformer> model, const st
     , temperature_(temperature)
 {
     const TrainedTransformer &m = *model_;
+    plainAttention_ = m.shape.window == 0 && m.shape.kv() == m.shape.heads && m.shape.loops == 1 && m.shape.shortConv == 0;
+    for (int l = 0; l < m.shape.layers; ++l) plainAttention_ = plainAttention_ && !m.shape.linear(l);
     net_.params = m.params;
     tables_.build(m.config.pos, m.shape.dModel, m.shape.heads, m.config.base, m.config.seqLen);
     const std::vector<int> ids = promptIds(*m.corpus, prompt);
@@ -115,9 +116,7 @@ void TextWriter::next(WrittenCharacter &out)
         }
     }
     out.cacheBytes = heldBytes(m.shape, ws, t);
-    out.plainAttention = m.shape.window == 0 && m.shape.kv() == m.shape.heads && m.shape.loops == 1
-                         && m.shape.shortConv == 0;
-    for (int l = 0; l < m.shape.layers; ++l) out.plainAttention = out.plainAttention && !m.shape.linear(l);
+    out.plainAttention = plainAttention_;
     out.formulaBytes = 0.0;
     for (int l = 0; l < m.shape.layers; ++l) out.formulaBytes += transformerStateBytes(m.config, l, t);
     out.secondsCached = secondsCached_;

@@ -70,6 +70,7 @@ private:
     std::unique_ptr<TextSampler> recomputed_;  // null when not measured
     Rng rng_;
     double temperature_;
+    bool plainAttention_ = true;  // WrittenCharacter::plainAttention, a property of the model
     int written_ = 0;
     double secondsCached_ = 0.0, secondsRecomputed_ = 0.0;
 };

@@ -311,7 +311,7 @@ double transformerStateBytes(const TransformerConfig &c, int layer, int length)
         p.bytesPerValue = sizeof(float);
         return kvCache(p).bytes + conv;
     }
-    return loops * c.heads * (dh * dh + (m == Mixer::Linear ? dh : 0.0)) * sizeof(float) + conv;
+    return loops * mixerStateValues(m, c.heads, dh) * sizeof(float) + conv;
 }
 
 std::string checkTransformerConfig(const TransformerConfig &c)

@@ -24,8 +24,6 @@ CompareChart::CompareChart(const QString &title, const QString &yTitle, bool wit
     // round ends drew 3,000 steps on an axis to 4,000).
     auto *x = setValueAxis(Qt::Horizontal, xTitle.isEmpty() ? tr("training step") : xTitle);
     x->setLabelFormat(QStringLiteral("%d"));
-    x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(0.0);
     setValueAxis(Qt::Vertical, yTitle);
     updateRanges();
 }
@@ -105,10 +103,7 @@ void CompareChart::redraw(int config)
 void CompareChart::updateRanges()
 {
     auto *x = static_cast<QValueAxis *>(axisX());
-    if (x->max() != steps_ || x->min() != 0.0) {
-        x->setTickInterval(niceNumber(std::max(steps_ / 5.0, 1.0), true));  // spacing before range: no burst of ticks
-        x->setRange(0.0, steps_);
-    }
+    setTickedRange(x, 0.0, steps_, niceNumber(std::max(steps_ / 5.0, 1.0), true));
     if (yMax_ > 0.0) {
         setRange(axisY(), 0, yMax_, 0.0);
         return;

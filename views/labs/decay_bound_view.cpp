@@ -120,12 +120,7 @@ void DecayBoundView::draw(const DecayBoundLabResult &r)
     if (auto *x = qobject_cast<QValueAxis *>(wavelengthChart_->axisX())) {
         const double end = n + 1.0;
         const double step = std::max(1.0, std::exp2(std::floor(std::log2(end / 4.0))));
-        if (x->max() != end || x->tickInterval() != step) {
-            x->setTickType(QValueAxis::TicksDynamic);
-            x->setTickAnchor(0.0);
-            x->setTickInterval(step);
-            x->setRange(0.0, end);
-        }
+        ChartPanel::setTickedRange(x, 0.0, end, step);
     }
     ChartPanel::setRange(wavelengthChart_->axisY(), lo, hi, 0.05);
 

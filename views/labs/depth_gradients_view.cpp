@@ -350,12 +350,7 @@ void DepthGradientsView::draw(const DepthGradientsLabResult &f)
     if (auto *x = qobject_cast<QValueAxis *>(blockChart_->axisX())) {
         // Channels 0 … C − 1 with whole-number ticks, half a channel of room at each end.
         const double step = channels <= 10 ? 1.0 : channels <= 20 ? 2.0 : 4.0;
-        if (x->max() != channels - 0.5 || x->tickInterval() != step) {
-            x->setTickType(QValueAxis::TicksDynamic);
-            x->setTickAnchor(0.0);
-            x->setTickInterval(step);
-            x->setRange(-0.5, channels - 0.5);
-        }
+        ChartPanel::setTickedRange(x, -0.5, channels - 0.5, step);
     }
     ChartPanel::setRange(blockChart_->axisY(), 0.0, blockTop > 0.0 ? blockTop * 1.08 : 1.0, 0.0);
 

@@ -56,10 +56,6 @@ LossCurveChart::LossCurveChart(QWidget *parent)
     auto *y = setValueAxis(Qt::Vertical, tr("cross entropy (nats)"));
     x->setLabelFormat(QStringLiteral("%d"));
     y->setLabelFormat(QStringLiteral("%.2f"));
-    for (QValueAxis *a : { x, y }) {
-        a->setTickType(QValueAxis::TicksDynamic);
-        a->setTickAnchor(0.0);
-    }
 
     const QString names[2] = { tr("token-only feedback"), tr("latent feedback") };
     // Raw curves first so that every smoothed curve is drawn on top of them.
@@ -307,17 +303,11 @@ void LossCurveChart::updateRanges()
     auto *x = static_cast<QValueAxis *>(axisX());
     auto *y = static_cast<QValueAxis *>(axisY());
     bool moved = false;
-    if (x->min() != 0.0 || x->max() != xMax) {
-        x->setTickInterval(niceInterval(xMax, 8));  // spacing before range: no burst of ticks
-        x->setRange(0.0, xMax);
+    if (setTickedRange(x, 0.0, xMax, niceInterval(xMax, 8))) {
         replacePoints(floor_, { QPointF(0.0, kBayesFloor), QPointF(double(xMax), kBayesFloor) });
         moved = true;
     }
-    if (y->min() != 0.0 || y->max() != yMax) {
-        y->setTickInterval(niceInterval(yMax, 6));
-        y->setRange(0.0, yMax);
-        moved = true;
-    }
+    if (setTickedRange(y, 0.0, yMax, niceInterval(yMax, 6))) moved = true;
     if (moved) {
         placeFloorLabel();
         placeDivergence();

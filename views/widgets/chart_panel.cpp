@@ -343,6 +343,19 @@ void ChartPanel::replacePoints(QXYSeries *series, const QList<QPointF> &points)
     else series->replace(clean);
 }
 
+bool ChartPanel::setTickedRange(QValueAxis *axis, double lo, double hi, double interval)
+{
+    if (!axis || !std::isfinite(lo) || !std::isfinite(hi) || !(interval > 0.0)) return false;
+    if (axis->min() == lo && axis->max() == hi && axis->tickInterval() == interval
+        && axis->tickType() == QValueAxis::TicksDynamic && axis->tickAnchor() == 0.0)
+        return false;
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(interval);
+    axis->setRange(lo, hi);
+    return true;
+}
+
 void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padFraction)
 {
     if (!axis || !std::isfinite(lo) || !std::isfinite(hi)) return;

@@ -70,6 +70,11 @@ public:
     // Sets an axis range with a little padding; ignores empty or non-finite ranges.
     static void setRange(QAbstractAxis *axis, double lo, double hi, double padFraction = 0.04);
 
+    // An axis exactly [lo, hi] with ticks at multiples of `interval` from 0 (a training's steps, a
+    // channel index): the spacing is set before the range, so no burst of ticks is laid out in
+    // between. Returns whether the axis changed (an unchanged one is not laid out again).
+    static bool setTickedRange(QValueAxis *axis, double lo, double hi, double interval);
+
     // Multiplies every font of the chart (1.0 = normal; lecture mode uses more).
     void setFontScale(double scale);
 

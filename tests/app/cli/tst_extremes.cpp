@@ -35,12 +35,14 @@ using namespace fb;
 namespace {
 
 // The labs `fullband compute` answers at once (the depth labs' studies and trainings take seconds
-// at their limits; tst_depth_cli covers them).
+// at their limits, tst_depth_cli covers them; the cost-against-length lab times training steps,
+// tst_length_cost_lab covers its limits).
 std::vector<const LabSpec *> analyticLabs()
 {
     std::vector<const LabSpec *> out;
     for (const LabDefinition &lab : labDefinitions())
-        if (lab.computeJson && lab.name() != "depth-gradients" && lab.name() != "rnn-gradients")
+        if (lab.computeJson && lab.name() != "depth-gradients" && lab.name() != "rnn-gradients"
+            && lab.name() != "length-cost")
             out.push_back(&lab.spec());
     return out;
 }
@@ -140,10 +142,14 @@ private Q_SLOTS:
         // keep its widest and largest-batch limits to a fraction of a second, and its steps maximum
         // (2,000 steps) is left to tst_depth_gradients_view.
         const bool depth = entry.name == QLatin1String("depth-gradients");
+        // The cost-against-length lab times training steps: small widths here, its widest and
+        // longest maxima left to tst_length_cost_lab (the budget refuses the largest at once).
+        const bool lengthCost = entry.name == QLatin1String("length-cost");
         const std::set<std::string> slowMaxima = training
             ? std::set<std::string> { "steps", "batch", "seq_len", "d_emb", "d_hid", "d_fuse", "passes", "d_model",
                                       "layers", "threads" }
-            : depth ? std::set<std::string> { "steps" } : std::set<std::string> {};
+            : depth ? std::set<std::string> { "steps" }
+            : lengthCost ? std::set<std::string> { "tokens", "d_model", "layers" } : std::set<std::string> {};
         // The depth lab's widest LSTM (hidden = 256) is its slowest maximum (5 s in Release, half a
         // minute under the sanitizers); there the "every number at its maximum" check below reaches
         // the same computation once instead of twice.
@@ -155,13 +161,15 @@ private Q_SLOTS:
                     reset->click();
             lab->waitForResult();
         };
-        if (training || depth) {
+        if (training || depth || lengthCost) {
             ParamValues small = lab->values();
             const std::map<std::string, double> shortRun = transformer
                 ? std::map<std::string, double> { { "steps", 5 }, { "batch", 4 }, { "seq_len", 8 }, { "layers", 1 },
                                                   { "heads", 2 }, { "d_model", 16 } }
-                : training ? std::map<std::string, double> { { "steps", 20 }, { "batch", 16 } }
-                           : std::map<std::string, double> { { "steps", 10 } };
+                : training   ? std::map<std::string, double> { { "steps", 20 }, { "batch", 16 } }
+                : lengthCost ? std::map<std::string, double> { { "tokens", 256 }, { "d_model", 16 }, { "layers", 1 },
+                                                               { "heads", 2 }, { "repeats", 1 } }
+                             : std::map<std::string, double> { { "steps", 10 } };
             for (const auto &[key, value] : shortRun)
                 if (small.numbers.count(key)) small.numbers[key] = value;
             QCOMPARE(lab->setValues(small), QString());

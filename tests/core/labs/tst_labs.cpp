@@ -26,7 +26,7 @@ private Q_SLOTS:
         const std::vector<std::string> names { "depth-gradients", "residual-block", "rnn-gradients", "attention",
                                                "rope-invariance", "decay-bound", "context-extension", "mha",
                                                "capacity", "glu-fusion", "transformer", "training", "bayes-floor",
-                                               "accounting", "costs", "kv-cache" };
+                                               "accounting", "costs", "kv-cache", "length-cost" };
         QCOMPARE(labDefinitions().size(), names.size());
         for (std::size_t i = 0; i < names.size(); ++i) {
             const LabDefinition &def = labDefinitions()[i];

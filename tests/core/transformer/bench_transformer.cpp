@@ -24,6 +24,7 @@
 // --table: what the trainings learn: pos x task x feedback, held-out loss, repeat loss, best
 //   induction score and the length generalisation at 2T / 4T (1500 steps each; minutes).
 #include "core/io/bounded_read.h"
+#include "core/labs/length_cost_lab.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_trainer.h"
 
@@ -346,62 +347,31 @@ void peak(int steps, const std::string &textPath)
 void lengths(int steps)
 {
     loadAverage();
+    // The cost-against-length lab's measurement (core/labs/length_cost_lab.h) at the tiny
+    // transformer's defaults, up to T = 2048 with 4096 tokens a step.
+    ParamValues v = LengthCostLab::spec().defaults();
+    v.texts["longest"] = "2048";
+    v.numbers["tokens"] = 4096;
+    v.numbers["repeats"] = std::clamp(steps, 1, 5);
+    const LengthCostLabResult r = LengthCostLab().compute(v, RunControl());
     std::printf("== cost against length: one step (forward + backward), 4096 tokens per step, 1 thread, "
-                "best of %d ==\n", steps);
-    const std::vector<Mixer> mixers { Mixer::Softmax, Mixer::Linear, Mixer::DeltaNet, Mixer::GatedDeltaNet };
+                "best of %d ==\n", int(v.number("repeats")));
+    const char *names[kLengthCostMixers] = { "softmax", "linear", "deltanet", "gated-deltanet" };
     std::printf("%6s %6s", "T", "batch");
-    for (Mixer m : mixers) std::printf(" %16s", (mixerName(m) + " us/tok").c_str());
-    for (Mixer m : mixers) std::printf(" %12s", (mixerName(m) == "softmax" ? "KV bytes" : "state bytes"));
+    for (const char *n : names) std::printf(" %16s", (std::string(n) + " us/tok").c_str());
+    for (const char *n : names) std::printf(" %12s", std::string(n) == "softmax" ? "KV bytes" : "state bytes");
     std::printf("\n");
-    std::string json = "{\"lengths\": [";
-    for (int T : { 64, 128, 256, 512, 1024, 2048 }) {
-        const int B = std::max(1, 4096 / T);
-        std::printf("%6d %6d", T, B);
-        std::vector<double> perToken;
-        for (Mixer m : mixers) {
-            TransformerConfig c;
-            c.seqLen = T;
-            c.batch = B;
-            c.mixer = mixerName(m);
-            const TransformerShape shape = transformerShape(c, transformerVocabulary(c));
-            TransformerNet<float> net(shape, 1);
-            Rng rng(1);
-            net.init(rng);
-            TransformerBatch batch;
-            batch.resize(B, T, true, false);
-            for (int &t : batch.tokens) t = int(rng.below(16));
-            for (int &t : batch.targets) t = int(rng.below(16));
-            TransformerWorkspace<float> ws;
-            ws.reserve(shape, batch.columns(), T, true);
-            PositionTables<float> tables;
-            tables.build(c.pos, c.dModel, c.heads, c.base, T);
-            double best = 1e30;
-            for (int i = 0; i < steps + 1; ++i) {
-                const auto t0 = std::chrono::steady_clock::now();
-                net.zeroGrad();
-                net.forward(ws, batch, tables, FeedbackMode::Off, 1);
-                net.backward(ws, batch, tables, FeedbackMode::Off, 1);
-                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                if (i > 0) best = std::min(best, ms);  // the first warms the caches
-            }
-            perToken.push_back(best * 1e3 / (double(B) * T));
-            std::printf(" %16.3f", perToken.back());
-        }
-        std::string row = "{\"T\": " + std::to_string(T);
-        for (std::size_t i = 0; i < mixers.size(); ++i) {
-            TransformerConfig c;
-            c.seqLen = T;
-            c.mixer = mixerName(mixers[i]);
-            const double bytes = transformerStateBytes(c, 0, T) + transformerStateBytes(c, 1, T);
-            std::printf(" %12.0f", bytes);
-            char buf[96];
-            std::snprintf(buf, sizeof buf, ", \"%s_us_per_token\": %.4f", mixerName(mixers[i]).c_str(), perToken[i]);
-            row += buf;
-        }
+    for (std::size_t i = 0; i < r.lengths.size(); ++i) {
+        std::printf("%6d %6d", r.lengths[i], r.batches[i]);
+        for (int m = 0; m < kLengthCostMixers; ++m) std::printf(" %16.3f", r.usPerToken[std::size_t(m)][i]);
+        for (int m = 0; m < kLengthCostMixers; ++m) std::printf(" %12.0f", r.stateBytes[std::size_t(m)][i]);
         std::printf("\n");
-        json += (T == 64 ? "" : ", ") + row + "}";
     }
-    std::printf("%s]}\n", json.c_str());
+    for (int m = 1; m < kLengthCostMixers; ++m)
+        std::printf("%s: no slower than softmax from T = %d (0: not up to 2048)\n", names[m], r.crossover[std::size_t(m)]);
+    JsonWriter json;
+    writeJson(json, r);
+    std::printf("%s\n", json.str().c_str());
 }
 
 } // namespace
