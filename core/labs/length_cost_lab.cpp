@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <memory>
 
 namespace fb {
 
@@ -42,36 +44,44 @@ TransformerConfig configFor(const LengthCostParams &p, Mixer m, int T)
     return c;
 }
 
-// Microseconds per token of one training step (forward and backward, one thread): the best of
-// `repeats` after one step that warms the caches. Negative when stopped.
-double measureStep(const TransformerConfig &c, int repeats, const RunControl &stop)
-{
-    const TransformerShape shape = transformerShape(c, transformerVocabulary(c));
-    TransformerNet<float> net(shape, 1);
-    Rng rng(1);
-    net.init(rng);
-    TransformerBatch batch;
-    const int T = transformerInputPositions(c, c.seqLen);
-    batch.resize(c.batch, T, true, false);
-    const int vocab = transformerVocabulary(c);
-    for (int &t : batch.tokens) t = int(rng.below(std::uint64_t(vocab)));
-    for (int &t : batch.targets) t = int(rng.below(std::uint64_t(vocab)));
-    TransformerWorkspace<float> ws;
-    ws.reserve(shape, batch.columns(), T, true);
-    PositionTables<float> tables;
-    tables.build(c.pos, c.dModel, c.heads, c.base, T);
-    double best = -1.0;
-    for (int i = 0; i <= repeats; ++i) {
-        if (stop.stopRequested()) return -1.0;
+// One point of the measurement: the network of one mixer at one length, its batch and workspace,
+// kept from the first step to the last so that every step after the first finds warm memory.
+struct StepTimer {
+    explicit StepTimer(const TransformerConfig &config)
+        : c(config)
+        , shape(transformerShape(c, transformerVocabulary(c)))
+        , net(shape, 1)
+        , positions(transformerInputPositions(c, c.seqLen))
+    {
+        Rng rng(1);
+        net.init(rng);
+        batch.resize(c.batch, positions, true, false);
+        const auto vocab = std::uint64_t(transformerVocabulary(c));
+        for (int &t : batch.tokens) t = int(rng.below(vocab));
+        for (int &t : batch.targets) t = int(rng.below(vocab));
+        ws.reserve(shape, batch.columns(), positions, true);
+        tables.build(c.pos, c.dModel, c.heads, c.base, positions);
+    }
+
+    // Microseconds per token of one training step (forward and backward, one thread).
+    double step()
+    {
         const auto t0 = std::chrono::steady_clock::now();
         net.zeroGrad();
         net.forward(ws, batch, tables, FeedbackMode::Off, 1);
         net.backward(ws, batch, tables, FeedbackMode::Off, 1);
         const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-        if (i > 0 && (best < 0.0 || us < best)) best = us;  // step 0 warms the caches
+        return us / (double(c.batch) * positions);
     }
-    return best / (double(c.batch) * T);
-}
+
+    TransformerConfig c;
+    TransformerShape shape;
+    TransformerNet<float> net;
+    int positions;
+    TransformerBatch batch;
+    TransformerWorkspace<float> ws;
+    PositionTables<float> tables;
+};
 
 } // namespace
 
@@ -126,17 +136,17 @@ std::string LengthCostLab::check(const ParamValues &values)
 Cost LengthCostLab::cost(const ParamValues &values)
 {
     const LengthCostParams p = params(values);
-    Cost most;
+    Cost all;
     for (int T : lengthsUpTo(p.longest))
         for (Mixer m : kMixers) {
             const TransformerConfig c = configFor(p, m, T);
             const TransformerShape shape = transformerShape(c, transformerVocabulary(c));
             const double bytes = 2.0 * double(TransformerLayout(shape).total) * sizeof(float)
                                  + TransformerWorkspace<float>::bytes(shape, Eigen::Index(c.batch) * T, T, true);
-            most.bytes = std::max(most.bytes, bytes);  // one measurement's network at a time
-            most.flops += (p.repeats + 1) * transformerFlopsPerStep(c);
+            all.bytes += bytes;  // every point's network is kept to the end
+            all.flops += (p.repeats + 1) * transformerFlopsPerStep(c);
         }
-    return most;
+    return all;
 }
 
 LengthCostLabResult LengthCostLab::compute(const ParamValues &values, const RunControl &stop)
@@ -156,13 +166,23 @@ LengthCostLabResult LengthCostLab::compute(const ParamValues &values, const RunC
             r.stateBytes[m].push_back(bytes);
         }
     }
-    // Measured length by length, every mixer at each (a stop leaves whole lengths).
-    for (std::size_t i = 0; i < r.lengths.size(); ++i)
-        for (int k = 0; k < kLengthCostMixers; ++k) {
-            const double us = measureStep(configFor(r.params, kMixers[k], r.lengths[i]), r.params.repeats, stop);
-            if (us < 0.0) return r;
-            r.usPerToken[std::size_t(k)].push_back(us);
+    // Every point's network is built first; then rounds over all points: the first warms each point's
+    // memory, every later one times a step and keeps the fastest. A busy moment of the machine then
+    // slows one step of many points instead of every step of one point.
+    std::vector<std::unique_ptr<StepTimer>> points;
+    for (int k = 0; k < kLengthCostMixers; ++k)
+        for (int T : r.lengths) {
+            if (stop.stopRequested()) return r;
+            points.push_back(std::make_unique<StepTimer>(configFor(r.params, kMixers[k], T)));
         }
+    std::vector<double> best(points.size(), HUGE_VAL);
+    for (int round = 0; round <= r.params.repeats; ++round)
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            if (stop.stopRequested()) return r;
+            const double us = points[i]->step();
+            if (round > 0) best[i] = std::min(best[i], us);
+        }
+    for (std::size_t i = 0; i < points.size(); ++i) r.usPerToken[i / r.lengths.size()].push_back(best[i]);
     for (int k = 0; k < kLengthCostMixers; ++k) {
         const std::size_t m = std::size_t(k);
         const double usPerFlop = r.usPerToken[m][0] / r.flopsPerToken[m][0];

@@ -3,7 +3,8 @@
 // attention and the linear mixers (004_21534ea083b6ce9c.txt, "Hybrid linear-attention models"; issue
 // 30). Measured, not modelled: one training step (forward and backward, one thread) of the tiny
 // transformer at T = 64, 128, ... up to `longest`, about `tokens` tokens a step, the best of
-// `repeats` timed steps after one that warms the caches. Beside it the models: the FLOPs FullBand
+// `repeats` timed steps after one that warms the caches (in rounds over every point, so that a busy
+// moment of the machine slows one step of many points, not every step of one). Beside it the models: the FLOPs FullBand
 // counts for that step (transformerFlopsPerStep), scaled to the measured time at T = 64, and the
 // bytes a sequence keeps at inference (transformerStateBytes: the costs lab's KV cache formula
 // 2 · L · T · d · 4 for softmax attention, a fixed state for the linear mixers).
