@@ -18,7 +18,7 @@ QString aboutHtml()
         "with a second screen, the presenter view shows the slide's notes there; on a slide of a lab that "
         "trains, space starts, pauses and resumes the training.</p>"
         "<p>Keys: F1 start page · F5 lecture mode · F6 parameter column · F7 explanation · F9 lab list · "
-        "Ctrl+1 … Ctrl+9 and Ctrl+0 open the labs in the list's order, Alt+1 the eleventh · Ctrl+E export chart · "
+        "Ctrl+1 … Ctrl+9 and Ctrl+0 open the labs in the list's order, Alt+1 … the labs after the tenth · Ctrl+E export chart · "
         "Ctrl+Z / Ctrl+Shift+Z undo and redo.</p>"
         "<p>Built with Qt %2, Eigen and oneTBB.</p>").arg(QStringLiteral(FULLBAND_VERSION), QString::fromLatin1(qVersion()));
 }

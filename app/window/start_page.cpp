@@ -99,7 +99,7 @@ StartPage::StartPage(QWidget *parent)
     auto *keys = paragraph(tr(
         "<span style='color:#555'><b>F1</b> this page &nbsp;·&nbsp; <b>F7</b> explanations shown or collapsed "
         "&nbsp;·&nbsp; <b>F5</b> lecture mode &nbsp;·&nbsp; <b>F6</b> parameter column &nbsp;·&nbsp; <b>F9</b> "
-        "lab list &nbsp;·&nbsp; <b>Ctrl+1</b> … <b>Ctrl+9</b>, <b>Ctrl+0</b>, <b>Alt+1</b> open a lab</span>"));
+        "lab list &nbsp;·&nbsp; <b>Ctrl+1</b> … <b>Ctrl+9</b>, <b>Ctrl+0</b>, then <b>Alt+1</b> … open a lab</span>"));
     layout->addWidget(keys);
 
     auto *labsHeading = new QLabel(tr("<b>The labs, in the chapter's order</b>"));

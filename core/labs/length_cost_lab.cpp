@@ -40,47 +40,60 @@ TransformerConfig configFor(const LengthCostParams &p, Mixer m, int T)
     c.seqLen = T;
     c.batch = batchAt(p, T);
     c.mixer = mixerName(m);
-    c.evalSequences = 1;  // the transformer's own memory check counts a training step, not evaluations
     return c;
 }
 
-// One point of the measurement: the network of one mixer at one length, its batch and workspace,
-// kept from the first step to the last so that every step after the first finds warm memory.
-struct StepTimer {
-    explicit StepTimer(const TransformerConfig &config)
-        : c(config)
+// One mixer's network, shared by its points (the weights do not depend on the length).
+struct MixerTimer {
+    MixerTimer(const LengthCostParams &p, Mixer m)
+        : c(configFor(p, m, 64))
         , shape(transformerShape(c, transformerVocabulary(c)))
         , net(shape, 1)
-        , positions(transformerInputPositions(c, c.seqLen))
     {
         Rng rng(1);
         net.init(rng);
-        batch.resize(c.batch, positions, true, false);
-        const auto vocab = std::uint64_t(transformerVocabulary(c));
+    }
+
+    TransformerConfig c;
+    TransformerShape shape;
+    TransformerNet<float> net;
+};
+
+// One point: a mixer at one length, its batch of random tokens, its position tables and its
+// workspace, kept from the first step to the last so that every step after the first finds warm
+// memory. (One workspace per mixer for every length would need room for the most sequences at the
+// longest length: the linear mixers' carry holds capacity / longest sequences.)
+struct StepTimer {
+    StepTimer(MixerTimer &mixer, const TransformerConfig &config)
+        : m(mixer)
+        , batchSize(config.batch)
+        , positions(transformerInputPositions(config, config.seqLen))
+    {
+        ws.reserve(m.shape, Eigen::Index(batchSize) * positions, positions, true);
+        Rng rng(std::uint64_t(config.seqLen));
+        batch.resize(batchSize, positions, true, false);
+        const auto vocab = std::uint64_t(transformerVocabulary(config));
         for (int &t : batch.tokens) t = int(rng.below(vocab));
         for (int &t : batch.targets) t = int(rng.below(vocab));
-        ws.reserve(shape, batch.columns(), positions, true);
-        tables.build(c.pos, c.dModel, c.heads, c.base, positions);
+        tables.build(config.pos, config.dModel, config.heads, config.base, positions);
     }
 
     // Microseconds per token of one training step (forward and backward, one thread).
     double step()
     {
         const auto t0 = std::chrono::steady_clock::now();
-        net.zeroGrad();
-        net.forward(ws, batch, tables, FeedbackMode::Off, 1);
-        net.backward(ws, batch, tables, FeedbackMode::Off, 1);
+        m.net.zeroGrad();
+        m.net.forward(ws, batch, tables, FeedbackMode::Off, 1);
+        m.net.backward(ws, batch, tables, FeedbackMode::Off, 1);
         const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-        return us / (double(c.batch) * positions);
+        return us / (double(batchSize) * positions);
     }
 
-    TransformerConfig c;
-    TransformerShape shape;
-    TransformerNet<float> net;
-    int positions;
+    MixerTimer &m;
+    int batchSize, positions;
     TransformerBatch batch;
-    TransformerWorkspace<float> ws;
     PositionTables<float> tables;
+    TransformerWorkspace<float> ws;
 };
 
 } // namespace
@@ -123,29 +136,35 @@ std::string LengthCostLab::check(const ParamValues &values)
     if (p.dModel % p.heads || (p.dModel / p.heads) % 2)
         return "heads must divide d_model = " + std::to_string(p.dModel) + " with an even d_head = d_model / heads, got "
                + std::to_string(p.heads);
-    // Seconds, not minutes: a measurement is redone on every change of a value.
+    // Seconds, not minutes: a measurement is redone on every change of a value, and a stop waits for
+    // the step under way (the longest softmax step), so that step is held to a fraction of a second.
     if (std::string err = checkBudget("length-cost at these widths and lengths", cost(values),
-                                      "lower longest, tokens, d_model or layers", kMaxRunBytes, kLengthCostMaxFlops);
+                                      "lower longest, tokens, d_model, layers or repeats", kMaxRunBytes, kLengthCostMaxFlops);
         !err.empty())
         return err;
-    for (Mixer m : kMixers)
-        if (std::string err = checkTransformerSettings(configFor(p, m, p.longest)); !err.empty()) return err;
-    return {};
+    return checkBudget("one step of length-cost at T = " + std::to_string(p.longest),
+                       Cost { 0.0, transformerFlopsPerStep(configFor(p, Mixer::Softmax, p.longest)) },
+                       "lower longest, tokens, d_model or layers", kMaxRunBytes, kLengthCostMaxStepFlops);
 }
 
 Cost LengthCostLab::cost(const ParamValues &values)
 {
     const LengthCostParams p = params(values);
     Cost all;
-    for (int T : lengthsUpTo(p.longest))
-        for (Mixer m : kMixers) {
+    const std::vector<int> lengths = lengthsUpTo(p.longest);
+    for (Mixer m : kMixers) {
+        // a network (weights and gradients) per mixer, a workspace and a batch per point, all kept to the end
+        const TransformerConfig first = configFor(p, m, 64);
+        const TransformerShape shape = transformerShape(first, transformerVocabulary(first));
+        all.bytes += 2.0 * double(TransformerLayout(shape).total) * sizeof(float);
+        for (int T : lengths) {
             const TransformerConfig c = configFor(p, m, T);
-            const TransformerShape shape = transformerShape(c, transformerVocabulary(c));
-            const double bytes = 2.0 * double(TransformerLayout(shape).total) * sizeof(float)
-                                 + TransformerWorkspace<float>::bytes(shape, Eigen::Index(c.batch) * T, T, true);
-            all.bytes += bytes;  // every point's network is kept to the end
+            const int n = transformerInputPositions(c, T);
+            all.bytes += TransformerWorkspace<float>::bytes(shape, Eigen::Index(c.batch) * n, n, true)
+                         + double(c.batch) * n * 2.0 * sizeof(int);
             all.flops += (p.repeats + 1) * transformerFlopsPerStep(c);
         }
+    }
     return all;
 }
 
@@ -166,15 +185,16 @@ LengthCostLabResult LengthCostLab::compute(const ParamValues &values, const RunC
             r.stateBytes[m].push_back(bytes);
         }
     }
-    // Every point's network is built first; then rounds over all points: the first warms each point's
-    // memory, every later one times a step and keeps the fastest. A busy moment of the machine then
-    // slows one step of many points instead of every step of one point.
-    std::vector<std::unique_ptr<StepTimer>> points;
-    for (int k = 0; k < kLengthCostMixers; ++k)
-        for (int T : r.lengths) {
-            if (stop.stopRequested()) return r;
-            points.push_back(std::make_unique<StepTimer>(configFor(r.params, kMixers[k], T)));
-        }
+    // Every mixer's network and every point are built first; then rounds over all points: the first
+    // warms each point's memory, every later one times a step and keeps the fastest. A busy moment of
+    // the machine then slows one step of many points instead of every step of one point.
+    std::vector<std::unique_ptr<MixerTimer>> mixers;
+    std::vector<std::unique_ptr<StepTimer>> points;  // [mixer * lengths + length]
+    for (int k = 0; k < kLengthCostMixers; ++k) {
+        if (stop.stopRequested()) return r;
+        mixers.push_back(std::make_unique<MixerTimer>(r.params, kMixers[k]));
+        for (int T : r.lengths) points.push_back(std::make_unique<StepTimer>(*mixers.back(), configFor(r.params, kMixers[k], T)));
+    }
     std::vector<double> best(points.size(), HUGE_VAL);
     for (int round = 0; round <= r.params.repeats; ++round)
         for (std::size_t i = 0; i < points.size(); ++i) {
@@ -182,20 +202,27 @@ LengthCostLabResult LengthCostLab::compute(const ParamValues &values, const RunC
             const double us = points[i]->step();
             if (round > 0) best[i] = std::min(best[i], us);
         }
-    for (std::size_t i = 0; i < points.size(); ++i) r.usPerToken[i / r.lengths.size()].push_back(best[i]);
-    for (int k = 0; k < kLengthCostMixers; ++k) {
-        const std::size_t m = std::size_t(k);
+    const std::size_t n = r.lengths.size();
+    for (std::size_t m = 0; m < std::size_t(kLengthCostMixers); ++m) {
+        r.usPerToken[m].assign(best.begin() + std::ptrdiff_t(m * n), best.begin() + std::ptrdiff_t((m + 1) * n));
         const double usPerFlop = r.usPerToken[m][0] / r.flopsPerToken[m][0];
         for (double f : r.flopsPerToken[m]) r.predictedUs[m].push_back(f * usPerFlop);
-        r.crossover[m] = 0;
-        for (std::size_t i = 0; i < r.lengths.size() && k > 0; ++i)
-            if (r.usPerToken[m][i] <= r.usPerToken[0][i]) {
-                r.crossover[m] = r.lengths[i];
-                break;
-            }
+        r.crossover[m] = m == 0 ? 0 : lengthCrossover(r.lengths, r.usPerToken[0], r.usPerToken[m]);
+        r.timesSoftmax[m] = r.usPerToken[m][n - 1] > 0.0 ? r.usPerToken[0][n - 1] / r.usPerToken[m][n - 1] : 0.0;
     }
     r.complete = true;
     return r;
+}
+
+int lengthCrossover(const std::vector<int> &lengths, const std::vector<double> &softmaxUs, const std::vector<double> &mixerUs)
+{
+    const std::size_t n = std::min({ lengths.size(), softmaxUs.size(), mixerUs.size() });
+    std::size_t from = n;  // one past the last length where the mixer is slower
+    for (std::size_t i = n; i-- > 0;) {
+        if (mixerUs[i] > softmaxUs[i]) break;
+        from = i;
+    }
+    return from < n ? lengths[from] : 0;
 }
 
 void writeJson(JsonWriter &json, const LengthCostLabResult &r)
@@ -211,6 +238,7 @@ void writeJson(JsonWriter &json, const LengthCostLabResult &r)
             .field("flops_per_token", r.flopsPerToken[m])
             .field("state_bytes", r.stateBytes[m])
             .field("crossover", r.crossover[m])
+            .field("softmax_over_this_at_longest", r.timesSoftmax[m])
             .endObject();
     }
     json.endArray().endObject();

@@ -26,8 +26,10 @@ struct LengthCostParams {
 
 // The most one measurement may do: about ten seconds of one core (every change of a value measures again).
 inline constexpr double kLengthCostMaxFlops = 4e11;
+// The most one step may do (the longest softmax step): a stop waits for the step under way.
+inline constexpr double kLengthCostMaxStepFlops = 2e10;
 
-inline constexpr int kLengthCostMixers = 4;  // softmax, linear, deltanet, gated-deltanet (Mixer's order)
+inline constexpr int kLengthCostMixers = 4;  // softmax, linear, deltanet, gated-deltanet: Mixer's order, Mixer(k)
 
 struct LengthCostLabResult {
     LengthCostParams params;
@@ -38,16 +40,21 @@ struct LengthCostLabResult {
     std::array<std::vector<double>, kLengthCostMixers> flopsPerToken;  // counted, forward and backward
     std::array<std::vector<double>, kLengthCostMixers> predictedUs;  // flops per token x (us / flops at T = 64)
     std::array<std::vector<double>, kLengthCostMixers> stateBytes;   // one sequence at inference, every layer
-    std::array<int, kLengthCostMixers> crossover {};  // the first length where the mixer's step is no
-                                                      // slower per token than softmax's (0: none measured)
+    std::array<int, kLengthCostMixers> crossover {};  // lengthCrossover against softmax (0 for softmax itself)
+    std::array<double, kLengthCostMixers> timesSoftmax {};  // softmax's us per token over this mixer's, at the longest T
     bool complete = false;  // every point measured (false: stopped early)
 
+    // The step's counted FLOPs over its measured time, GFLOP/s (0 where not measured).
     double gflops(int mixer, std::size_t i) const
     {
-        const double us = usPerToken[std::size_t(mixer)][i];
-        return us > 0.0 ? flopsPerToken[std::size_t(mixer)][i] / us * 1e-3 : 0.0;
+        const auto &us = usPerToken[std::size_t(mixer)];
+        return i < us.size() && us[i] > 0.0 ? flopsPerToken[std::size_t(mixer)][i] / us[i] * 1e-3 : 0.0;
     }
 };
+
+// The length from which a mixer is no slower per token than softmax attention at every longer length
+// measured (one past the last length where it is slower), or 0 when it is slower at the longest.
+int lengthCrossover(const std::vector<int> &lengths, const std::vector<double> &softmaxUs, const std::vector<double> &mixerUs);
 
 class LengthCostLab {
 public:

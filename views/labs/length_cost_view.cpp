@@ -1,5 +1,7 @@
 #include "views/labs/length_cost_view.h"
 
+#include "core/transformer/mixer.h"
+
 #include "views/widgets/chart_panel.h"
 #include "views/widgets/number_text.h"
 #include "views/widgets/palette.h"
@@ -18,7 +20,10 @@ namespace fb {
 
 namespace {
 
-const char *const kMixerNames[kLengthCostMixers] = { "softmax", "linear", "deltanet", "gated-deltanet" };
+QString nameOf(int mixer)
+{
+    return QString::fromStdString(mixerName(Mixer(mixer)));
+}
 
 std::vector<double> asDoubles(const std::vector<int> &v)
 {
@@ -55,7 +60,7 @@ LengthCostView::LengthCostView(QWidget *parent)
     memoryChart_->setLogAxis(Qt::Vertical, tr("kB (KV cache or state)"), 10.0)->setLabelFormat(QStringLiteral("%g"));
     for (int k = 0; k < kLengthCostMixers; ++k) {
         const std::size_t m = std::size_t(k);
-        const QString name = QString::fromLatin1(kMixerNames[k]);
+        const QString name = nameOf(k);
         measured_[m] = timeChart_->addLine(name, seriesColor(k), 2.5);
         // the dashed lines: the axis title says what they are
         predicted_[m] = timeChart_->addLine(name + tr(" (FLOP count)"), seriesColor(k), 1.2, Qt::DashLine);
@@ -78,7 +83,7 @@ void LengthCostView::draw(const LengthCostLabResult &r)
 {
     if (!r.complete || r.lengths.empty()) return;  // a stopped measurement: the next one follows
     const std::vector<double> T = asDoubles(r.lengths);
-    double usLo = 1, usHi = 1, bytesLo = 1, bytesHi = 1;
+    double usLo = 1, usHi = 1, bytesLo = 1, bytesHi = 1;  // the time axis starts at 0, not at usLo
     spanOf({ &r.usPerToken[0], &r.usPerToken[1], &r.usPerToken[2], &r.usPerToken[3], &r.predictedUs[0],
              &r.predictedUs[1], &r.predictedUs[2], &r.predictedUs[3] }, usLo, usHi);
     spanOf({ &r.stateBytes[0], &r.stateBytes[1], &r.stateBytes[2], &r.stateBytes[3] }, bytesLo, bytesHi);
@@ -100,19 +105,18 @@ void LengthCostView::draw(const LengthCostLabResult &r)
                        tr("Batch = tokens / T sequences (at least one): every point does about the same work"));
     for (int k = 1; k < kLengthCostMixers; ++k) {
         const std::size_t m = std::size_t(k);
-        const QString name = QString::fromLatin1(kMixerNames[k]);
+        const QString name = nameOf(k);
         const QString when = r.crossover[m] > 0
-                                 ? tr("no slower than softmax from T = %1").arg(r.crossover[m])
-                                 : tr("slower than softmax up to T = %1").arg(r.lengths[last]);
+                                 ? tr("no slower than softmax from T = %1 on").arg(r.crossover[m])
+                                 : tr("slower than softmax at T = %1").arg(r.lengths[last]);
         readouts()->setRow(QStringLiteral("cross-") + name, name, when,
                            tr("Per token of a training step, measured here: softmax attention's work grows with T, "
                               "a linear mixer's does not"));
     }
-    const double ratio = r.usPerToken[3][last] > 0.0 ? r.usPerToken[0][last] / r.usPerToken[3][last] : 0.0;
     readouts()->setRow(QStringLiteral("longest"), tr("At T = %1").arg(r.lengths[last]),
                        tr("softmax %1 µs/token, gated-deltanet %2 (%3×)")
                            .arg(text::fixed(r.usPerToken[0][last], 2), text::fixed(r.usPerToken[3][last], 2),
-                                text::fixed(ratio, 2)));
+                                text::fixed(r.timesSoftmax[3], 2)));
     readouts()->setRow(QStringLiteral("bytes"), tr("Memory at T = %1").arg(r.lengths[last]),
                        tr("KV cache %1; a linear mixer's state %2, at any T")
                            .arg(text::bytes(r.stateBytes[0][last]), text::bytes(r.stateBytes[1][last])),

@@ -348,18 +348,23 @@ void lengths(int steps)
 {
     loadAverage();
     // The cost-against-length lab's measurement (core/labs/length_cost_lab.h) at the tiny
-    // transformer's defaults, up to T = 2048 with 4096 tokens a step.
+    // transformer's defaults, up to T = 2048 with 2048 tokens a step.
     ParamValues v = LengthCostLab::spec().defaults();
     v.texts["longest"] = "2048";
-    v.numbers["tokens"] = 4096;
-    v.numbers["repeats"] = std::clamp(steps, 1, 5);
+    v.numbers["tokens"] = 2048;
+    v.numbers["repeats"] = std::clamp(steps, 1, 3);
+    if (const std::string err = LengthCostLab::check(v); !err.empty()) {
+        std::printf("length-cost refused: %s\n", err.c_str());
+        return;
+    }
     const LengthCostLabResult r = LengthCostLab().compute(v, RunControl());
-    std::printf("== cost against length: one step (forward + backward), 4096 tokens per step, 1 thread, "
+    std::printf("== cost against length: one step (forward + backward), 2048 tokens per step, 1 thread, "
                 "best of %d ==\n", int(v.number("repeats")));
-    const char *names[kLengthCostMixers] = { "softmax", "linear", "deltanet", "gated-deltanet" };
+    std::string names[kLengthCostMixers];
+    for (int m = 0; m < kLengthCostMixers; ++m) names[m] = mixerName(Mixer(m));
     std::printf("%6s %6s", "T", "batch");
-    for (const char *n : names) std::printf(" %16s", (std::string(n) + " us/tok").c_str());
-    for (const char *n : names) std::printf(" %12s", std::string(n) == "softmax" ? "KV bytes" : "state bytes");
+    for (const std::string &n : names) std::printf(" %16s", (n + " us/tok").c_str());
+    for (const std::string &n : names) std::printf(" %12s", n == "softmax" ? "KV bytes" : "state bytes");
     std::printf("\n");
     for (std::size_t i = 0; i < r.lengths.size(); ++i) {
         std::printf("%6d %6d", r.lengths[i], r.batches[i]);
@@ -368,7 +373,8 @@ void lengths(int steps)
         std::printf("\n");
     }
     for (int m = 1; m < kLengthCostMixers; ++m)
-        std::printf("%s: no slower than softmax from T = %d (0: not up to 2048)\n", names[m], r.crossover[std::size_t(m)]);
+        std::printf("%s: no slower than softmax from T = %d on (0: slower at 2048); softmax / it at 2048: %.2fx\n", names[m].c_str(),
+                    r.crossover[std::size_t(m)], r.timesSoftmax[std::size_t(m)]);
     JsonWriter json;
     writeJson(json, r);
     std::printf("%s\n", json.str().c_str());
