@@ -107,7 +107,7 @@ const LabSpec &LengthCostLab::spec()
         integerParam("layers", "layers", "", 1, 4, 2, "Blocks of the transformer; every layer has the same mixer."),
         choiceParam("longest", "longest T", { "128", "256", "512", "1024", "2048" }, "512",
                     "The longest sequence measured: T = 64, 128, ... up to it."),
-        integerParam("tokens", "tokens per step", "tokens", 256, 4096, 1024,
+        integerParam("tokens", "tokens per step", "tokens", 256, 4096, 512,
                      "Tokens of one training step: batch = tokens / T sequences (at least one).", true),
         integerParam("repeats", "timed steps", "", 1, 3, 3,
                      "Steps timed at each point after one that warms the caches; the fastest is kept."),

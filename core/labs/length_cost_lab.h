@@ -20,7 +20,7 @@ namespace fb {
 struct LengthCostParams {
     int dModel = 64, heads = 4, layers = 2;
     int longest = 512;   // a power of two in [128, 2048]
-    int tokens = 1024;   // per step: batch = max(1, tokens / T)
+    int tokens = 512;    // per step: batch = max(1, tokens / T)
     int repeats = 3;     // timed steps at each point, the best kept
 };
 

@@ -58,6 +58,9 @@ LengthCostView::LengthCostView(QWidget *parent)
     memoryChart_ = new ChartPanel(tr("One sequence's memory at inference"));
     memoryChart_->setLogAxis(Qt::Horizontal, tr("sequence length T"), 2.0)->setLabelFormat(QStringLiteral("%.0f"));
     memoryChart_->setLogAxis(Qt::Vertical, tr("kB (KV cache or state)"), 10.0)->setLabelFormat(QStringLiteral("%g"));
+    // on a 1024 x 768 slide the whole titles do not fit beside the axes
+    timeChart_->setShortAxisTitle(timeChart_->axisY(), tr("µs"));
+    memoryChart_->setShortAxisTitle(memoryChart_->axisY(), tr("kB"));
     for (int k = 0; k < kLengthCostMixers; ++k) {
         const std::size_t m = std::size_t(k);
         const QString name = nameOf(k);
