@@ -101,10 +101,23 @@ protected:
     // Extra controls under the parameter panel (buttons such as "pin").
     QVBoxLayout *sideArea() const { return sideArea_; }
 
-    // Starts a computation with the current values.
+    // Starts a computation with the current values (held until the view is shown, or waited for,
+    // when computeOnlyWhenShown is set).
     void recompute();
+    // A lab whose computation is a measurement of this machine (the cost-against-length lab): it
+    // runs while the lab is on screen, not at the window's start behind other labs, where it burned
+    // seconds of a core nobody looked at and measured a machine busy with the other labs' work.
+    // Call before LabViewFor::beginComputing.
+    void setComputeOnlyWhenShown(bool on) { computeOnlyWhenShown_ = on; }
+
+public:
+    // A computation held back until the view is shown (setComputeOnlyWhenShown), for tests.
+    bool computeHeld() const { return computeHeld_; }
+
+protected:
 
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     QString sectionLine() const;  // the section the lab follows, above its explanation
@@ -128,6 +141,8 @@ private:
     QUndoStack *undo_ = nullptr;
     ParamValues recorded_;   // the values the undo stack last saw
     bool recording_ = true;  // false while undo, redo or a non-undoable setValues applies values
+    bool computeOnlyWhenShown_ = false;
+    bool computeHeld_ = false;  // a computation recompute() held back while the view was hidden
 };
 
 } // namespace fb

@@ -79,6 +79,7 @@ LengthCostView::LengthCostView(QWidget *parent)
     registerExportable(timeChart_);
     registerExportable(memoryChart_);
 
+    setComputeOnlyWhenShown(true);  // a measurement: while on screen, not behind the other labs at start
     beginComputing();
 }
 

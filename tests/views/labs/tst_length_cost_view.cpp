@@ -107,6 +107,27 @@ private Q_SLOTS:
         QVERIFY(view.readouts()->value(QStringLiteral("bytes")).contains(QStringLiteral("KV cache")));
     }
 
+    // A measurement of the machine runs while the lab is on screen: not at the window's start, behind
+    // the other labs (it burned seconds there and measured a busy machine).
+    void measuresOnlyWhenShown()
+    {
+        LengthCostView view;
+        QVERIFY(view.computeHeld());
+        QCOMPARE(view.setValues(small(view)), QString());  // a change while hidden is held too
+        QVERIFY(view.computeHeld());
+        QVERIFY(view.measuredSeries(0)->points().isEmpty());
+        view.resize(1024, 700);
+        view.show();
+        QVERIFY(!view.computeHeld());
+        QTRY_COMPARE_WITH_TIMEOUT(view.measuredSeries(0)->points().size(), 2, 120000);
+        // waiting for the result of a hidden lab (an export) measures it
+        LengthCostView hidden;
+        QCOMPARE(hidden.setValues(small(hidden)), QString());
+        hidden.waitForResult();
+        QVERIFY(!hidden.computeHeld());
+        QCOMPARE(hidden.measuredSeries(3)->points().size(), 2);
+    }
+
     void exportsBothCharts()
     {
         LengthCostView view;
