@@ -54,7 +54,7 @@ void mixer_maps(const MixerHead<S> &m, const In<S> &q, const In<S> &k, Eigen::In
     }
 }
 
-// linear_mixer_forward (linear_mixer.h) for one d_head D at compile time (8, 16, 32, 64: whole
+// linear_mixer_forward (linear_mixer.h) for one d_head D at compile time (16, 32: whole
 // SIMD packets, no allocation) or Eigen::Dynamic.
 template <typename S, int D>
 void linear_mixer_forward_d(const MixerHead<S> &m, Out<S> y, const In<S> &q, const In<S> &k, const In<S> &v,
@@ -197,10 +197,8 @@ void linear_mixer_forward(const MixerHead<S> &m, Out<S> y, const In<S> &q, const
                           Eigen::Index p0, S *att, Eigen::Index attRows)
 {
     switch (m.dh) {
-    case 8: return linear_mixer_forward_d<S, 8>(m, y, q, k, v, p0, att, attRows);
     case 16: return linear_mixer_forward_d<S, 16>(m, y, q, k, v, p0, att, attRows);
     case 32: return linear_mixer_forward_d<S, 32>(m, y, q, k, v, p0, att, attRows);
-    case 64: return linear_mixer_forward_d<S, 64>(m, y, q, k, v, p0, att, attRows);
     default: return linear_mixer_forward_d<S, Eigen::Dynamic>(m, y, q, k, v, p0, att, attRows);
     }
 }
@@ -210,10 +208,8 @@ void linear_mixer_backward(const MixerHead<S> &m, Out<S> dq, Out<S> dk, Out<S> d
                            const In<S> &k, const In<S> &v, Eigen::Index p0, bool fresh)
 {
     switch (m.dh) {
-    case 8: return linear_mixer_backward_d<S, 8>(m, dq, dk, dv, dy, q, k, v, p0, fresh);
     case 16: return linear_mixer_backward_d<S, 16>(m, dq, dk, dv, dy, q, k, v, p0, fresh);
     case 32: return linear_mixer_backward_d<S, 32>(m, dq, dk, dv, dy, q, k, v, p0, fresh);
-    case 64: return linear_mixer_backward_d<S, 64>(m, dq, dk, dv, dy, q, k, v, p0, fresh);
     default: return linear_mixer_backward_d<S, Eigen::Dynamic>(m, dq, dk, dv, dy, q, k, v, p0, fresh);
     }
 }

@@ -35,9 +35,11 @@ struct MixerHead {
 // att (may be null): the (attRows, T) map of this head, whose columns [p0, p1) receive what each
 // output reads of every earlier value, out_i = sum_j att(j, i) v_j: linear attention's weights
 // (they sum to 1), the delta rule's coefficients (of either sign); rows past the query are 0.
-// d_head 8, 16, 32 or 64 runs a kernel of that fixed size (at d_head 16 a step of the induction
-// defaults' mixers took about half the time of the dynamic-size kernel). Defined in
-// linear_mixer.cpp for float and double, so the kernels are compiled once.
+// d_head 16 (the induction defaults) and 32 (the text defaults) run a kernel of that fixed size (at
+// d_head 16 a step of the induction defaults' mixers took about half the time of the dynamic-size
+// kernel); any other d_head the dynamic-size one. Each fixed size costs about 20 s of every build's
+// compile, so only the defaults' sizes have one. Defined in linear_mixer.cpp for float and double,
+// so the kernels are compiled once.
 template <typename S>
 void linear_mixer_forward(const MixerHead<S> &m, Out<S> y, const In<S> &q, const In<S> &k, const In<S> &v,
                           Eigen::Index p0, S *att, Eigen::Index attRows);
