@@ -45,7 +45,11 @@ list_only=0
 # FFmpeg's libraries write animations (H.264 through libavcodec59's libx264, GIF with the
 # palettegen/paletteuse filters); no test needs the ffmpeg program (apt-get install ffmpeg to play
 # or probe what fullband animate wrote).
-packages=(build-essential cmake ninja-build pkg-config
+# Every build compiles with clang 14 and links with lld (clang finds it as ld.lld, which the package
+# lld provides): on FullBand's Eigen and Qt code clang takes about 55% of the compile time GCC 12
+# does (the whole tree: 545 s against 1,003 s of compiling on one machine), most of CI's time. With
+# clang, CMake archives with llvm-ar-14 and llvm-ranlib-14 (llvm-14), so every machine builds alike.
+packages=(build-essential cmake ninja-build pkg-config clang-14 lld-14 lld llvm-14
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
           libeigen3-dev libtbb-dev
           libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev libblas3 liblapack3
@@ -53,14 +57,8 @@ packages=(build-essential cmake ninja-build pkg-config
 case "$mode" in
   # dpkg-shlibdeps computes the .deb's library dependencies; the validators check the desktop files.
   package) packages+=(dpkg-dev file desktop-file-utils appstream) ;;
-  # libFuzzer and its sanitizer runtimes come with Debian's clang. With clang, CMake archives with
-  # llvm-ar-14 and llvm-ranlib-14 where llvm-14 is installed (GNU ar otherwise): llvm-14 makes every
-  # machine build the fuzz target alike.
-  # The sanitizer builds use the same clang: it compiles the instrumented code in about half the
-  # time GCC 12 takes (the transformer stack and its linear mixers: 121 s against 235 s), and links
-  # with lld-14 (CMakeLists.txt; clang finds it as ld.lld, which the package lld provides).
-  fuzz) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
-  sanitize|tsan|tsan-build) packages+=(clang-14 libclang-rt-14-dev llvm-14 lld-14 lld) ;;
+  # libFuzzer and the sanitizers' runtimes come with Debian's clang.
+  fuzz|sanitize|tsan|tsan-build) packages+=(libclang-rt-14-dev) ;;
   # check-deps.sh watches the quick tests and cpack with strace.
   deps) packages+=(strace) ;;
   # Debian's PyTorch for the reference, and OpenBLAS: without it torch uses the reference BLAS
@@ -91,7 +89,7 @@ configure() {
   if [ "${FULLBAND_PORTABLE:-0}" = 1 ] || ! grep -q -m1 avx2 /proc/cpuinfo 2>/dev/null; then
     march_args=(-DFULLBAND_MARCH=)
   fi
-  cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${march_args[@]}" "$@"
+  cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release "${march_args[@]}" "$@"
 }
 
 configure_and_build() {
@@ -109,7 +107,7 @@ run_ctest() {
 sanitize() {
   build_dir=$here/build-asan
   # -g1 (line tables only): the reports keep their file:line, the builds and links take less time
-  configure_and_build -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFULLBAND_SANITIZE=address,undefined "$@"
   # Any ASan or UBSan report fails its test; leaks are checked at exit, with the known leaks of
   # third-party libraries (fontconfig ...) suppressed in packaging/lsan.supp.
@@ -121,7 +119,7 @@ sanitize() {
 
 tsan_build() {
   build_dir=$here/build-tsan
-  configure_and_build -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFULLBAND_SANITIZE=thread -DFULLBAND_CORE_ONLY=ON "$@"
 }
 
@@ -240,7 +238,7 @@ package() {
     configure_and_build "$@"
   else
     build_dir=$here/build-pkg
-    cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFULLBAND_MARCH= \
+    cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release -DFULLBAND_MARCH= \
           -DFULLBAND_BUILD_TESTS=OFF "$@"
     cmake --build "$build_dir" -j "$jobs"
   fi
