@@ -11,13 +11,12 @@
 #include "views/training/training_lab_view.h"
 #include "app/window/main_window.h"
 #include "app/lecture/slide_player.h"
-#include "app/registry/lab_registry.h"
 #include "views/lab/lab_view.h"
 #include "views/interpret/head_ablation_panel.h"
 #include "views/interpret/interpret_tabs.h"
-#include "views/training/training_lab_view.h"
 #include "support/layout_walk.h"
 #include "support/offscreen_screens.h"
+#include "support/sanitized.h"
 #include "support/test_settings.h"
 #include "support/text_run.h"
 #include "views/writing/writing_tabs.h"
@@ -32,7 +31,6 @@
 #include <QTemporaryDir>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <map>
@@ -77,7 +75,13 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("lab");
         MainWindow probe;
-        for (int i = 0; i < probe.labCount(); ++i) QTest::newRow(qPrintable(probe.lab(i)->name())) << probe.lab(i)->name();
+        for (int i = 0; i < probe.labCount(); ++i) {
+            const QString name = probe.lab(i)->name();
+            // Under the sanitizers two labs (a window of its own each): the first start's geometry
+            // is the Release build's to check for every lab, its memory the same code for each.
+            if (sanitizedBuild() && i > 0 && name != QLatin1String("transformer")) continue;
+            QTest::newRow(qPrintable(name)) << name;
+        }
     }
     void firstStartFitsTheScreen()
     {
