@@ -194,6 +194,18 @@ void LabView::recompute()
     if (!job_) return;
     computeHeld_ = computeOnlyWhenShown_ && !isVisible();
     if (computeHeld_) return;  // showEvent or waitForResult starts it
+    submitComputation();
+}
+
+void LabView::startHeldComputation()
+{
+    if (!computeHeld_) return;
+    computeHeld_ = false;
+    submitComputation();
+}
+
+void LabView::submitComputation()
+{
     sinceChange_.start();
     // The job owns copies of everything it computes with; the drawing closure it returns runs on
     // the GUI thread through a queued call, which Qt drops if the view is gone by then.
@@ -232,21 +244,12 @@ void LabView::deliverFrame(std::uint64_t generation, const Delivery &draw, const
 void LabView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    if (computeHeld_) {
-        computeOnlyWhenShown_ = false;  // recompute() runs now, whatever isVisible says mid-show
-        recompute();
-        computeOnlyWhenShown_ = true;
-    }
+    startHeldComputation();
 }
 
 void LabView::waitForResult()
 {
-    if (computeHeld_) {
-        // a caller waiting for the result (an export, a test) gets it, shown or not
-        computeOnlyWhenShown_ = false;
-        recompute();
-        computeOnlyWhenShown_ = true;
-    }
+    startHeldComputation();  // a caller waiting for the result (an export, a test) gets it, shown or not
     runner_->waitIdle();
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
 }

@@ -110,16 +110,18 @@ protected:
     // Call before LabViewFor::beginComputing.
     void setComputeOnlyWhenShown(bool on) { computeOnlyWhenShown_ = on; }
 
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
 public:
     // A computation held back until the view is shown (setComputeOnlyWhenShown), for tests.
     bool computeHeld() const { return computeHeld_; }
 
-protected:
-
-    void resizeEvent(QResizeEvent *event) override;
-    void showEvent(QShowEvent *event) override;
-
 private:
+    // The current values' computation on the worker, its result drawn on the GUI thread.
+    void submitComputation();
+    // The computation recompute() held back, if any (the view is shown, or its result waited for).
+    void startHeldComputation();
     QString sectionLine() const;  // the section the lab follows, above its explanation
     void deliverFrame(std::uint64_t generation, const Delivery &draw, const QString &error);
 
