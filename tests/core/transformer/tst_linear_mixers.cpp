@@ -18,6 +18,7 @@
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_trainer.h"
 #include "core/transformer/transformer_workspace.h"
+#include "support/mixer_head_inputs.h"
 #include "support/transformer_gradients.h"
 
 #include <QTest>
@@ -27,6 +28,7 @@
 #include <cmath>
 
 using namespace fb;
+using fb::test::HeadInputs;
 
 namespace {
 
@@ -91,29 +93,6 @@ Mixer mixerOf(const QString &name)
     parseMixer(name.toStdString(), m);
     return m;
 }
-
-// One head's inputs, drawn: q, k, v (dh, T), beta and alpha in (0, 1).
-struct HeadInputs {
-    Eigen::MatrixXd q, k, v;
-    Eigen::VectorXd beta, alpha;
-    HeadInputs(Eigen::Index dh, Eigen::Index T, std::uint64_t seed)
-    {
-        Rng rng(seed);
-        auto draw = [&](Eigen::MatrixXd &m) {
-            m.resize(dh, T);
-            for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal();
-        };
-        draw(q);
-        draw(k);
-        draw(v);
-        beta.resize(T);
-        alpha.resize(T);
-        for (Eigen::Index t = 0; t < T; ++t) {
-            beta[t] = 0.1 + 0.8 * rng.uniform();
-            alpha[t] = 0.5 + 0.5 * rng.uniform();
-        }
-    }
-};
 
 } // namespace
 
@@ -300,78 +279,6 @@ private Q_SLOTS:
 
     // Linear attention keeps softmax attention's projections (the parameter count at the defaults
     // stays 101,632); the delta rule adds w_beta (H x d per layer), the gated one w_alpha and b_alpha.
-    // Each compiled head size of the mixers' kernels (linear_mixer.cpp: d_head 16 and 32 at compile
-    // time, any other at run time) against central differences in double: the gradients of
-    // L = sum(W .* y) with respect to q, k, v and the pre-activations of beta and alpha, over T 5,
-    // every entry of the gates and up to kEntries of each tensor. The model-level check above runs
-    // d_head 4 (the run-time kernel) only.
-    void everyKernelSizeIsItsGradient_data()
-    {
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<int>("dh");
-        for (int dh : { 4, 16, 24, 32 })
-            for (Mixer kind : { Mixer::Linear, Mixer::DeltaNet, Mixer::GatedDeltaNet })
-                QTest::newRow(qPrintable(QString("%1, d_head %2").arg(QString::fromStdString(mixerName(kind))).arg(dh)))
-                    << int(kind) << dh;
-    }
-    void everyKernelSizeIsItsGradient()
-    {
-        QFETCH(int, kind);
-        QFETCH(int, dh);
-        const Eigen::Index T = 5;
-        HeadInputs in(dh, T, 11 + std::uint64_t(dh));
-        Rng rng(3);
-        Eigen::MatrixXd W(dh, T);
-        for (Eigen::Index i = 0; i < W.size(); ++i) W.data()[i] = rng.normal();
-        // the gates through their sigmoids: beta = sigma(zb), alpha = sigma(za)
-        auto logit = [](double p) { return std::log(p / (1.0 - p)); };
-        Eigen::VectorXd zb = in.beta.unaryExpr(logit), za = in.alpha.unaryExpr(logit);
-        auto sigmoid = [](double z) { return 1.0 / (1.0 + std::exp(-z)); };
-        Eigen::VectorXd states(dh * dh * T), zden((dh + 1) * T), dS(dh * dh), dz(dh), dbeta(T), dalpha(T);
-        auto head = [&] {
-            in.beta = zb.unaryExpr(sigmoid);
-            in.alpha = za.unaryExpr(sigmoid);
-            nn::MixerHead<double> m;
-            m.kind = Mixer(kind);
-            m.dh = dh;
-            m.states = states.data();
-            m.zden = zden.data();
-            m.beta = in.beta.data();
-            m.alpha = in.alpha.data();
-            m.dbeta = dbeta.data();
-            m.dalpha = dalpha.data();
-            m.gateStride = 1;
-            m.dS = dS.data();
-            m.dz = dz.data();
-            return m;
-        };
-        auto loss = [&] {
-            const nn::MixerHead<double> m = head();
-            Eigen::MatrixXd y(dh, T);
-            nn::linear_mixer_forward<double>(m, y, in.q, in.k, in.v, 0, nullptr, 0);
-            return W.cwiseProduct(y).sum();
-        };
-        loss();
-        Eigen::MatrixXd dq = Eigen::MatrixXd::Zero(dh, T), dk = dq, dv = dq;
-        dbeta.setZero();
-        dalpha.setZero();
-        nn::linear_mixer_backward<double>(head(), dq, dk, dv, W, in.q, in.k, in.v, 0, true);
-        test::GradCheck check;
-        test::checkTensor(check, "q", in.q.data(), dq.data(), in.q.size(), loss, kEntries, kStep);
-        test::checkTensor(check, "k", in.k.data(), dk.data(), in.k.size(), loss, kEntries, kStep);
-        test::checkTensor(check, "v", in.v.data(), dv.data(), in.v.size(), loss, kEntries, kStep);
-        if (Mixer(kind) != Mixer::Linear) {
-            const Eigen::VectorXd db = dbeta, da = dalpha;  // the loss below rewrites the head's scratch
-            test::checkTensor(check, "beta", zb.data(), db.data(), T, loss, kEntries, kStep);
-            if (Mixer(kind) == Mixer::GatedDeltaNet)
-                test::checkTensor(check, "alpha", za.data(), da.data(), T, loss, kEntries, kStep);
-        }
-        if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))
-            qInfo("%s: max relative error %.3g over %d entries", QTest::currentDataTag(), check.maxRelError, check.checked);
-        QVERIFY2(check.checked >= 3 * std::min<int>(kEntries, dh * int(T)), "every tensor was checked");
-        QVERIFY2(check.maxRelError < kTol, check.worst.c_str());
-    }
-
     void parameterCounts()
     {
         TransformerConfig c;

@@ -1,0 +1,104 @@
+// The kernels of the linear mixers (core/transformer/linear_mixer.cpp), one head at a time, at
+// each head size compiled in (16, 32) and at sizes the run-time kernel takes (4, 24): gradients
+// against central differences in double with FullBand's one checker (support/gradient_check.h).
+// tst_linear_mixers checks the mixers inside the model, at d_head 4.
+// FULLBAND_SHOW_ERRORS=1 prints the largest error of each row.
+#include "core/numeric/rng.h"
+#include "core/transformer/linear_mixer.h"
+#include "support/gradient_check.h"
+#include "support/mixer_head_inputs.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace fb;
+using fb::test::HeadInputs;
+
+namespace {
+
+constexpr double kTol = 1e-6;  // relative error of each tensor's gradient
+constexpr int kEntries = 16;   // entries checked per tensor, at most
+constexpr double kStep = 1e-6; // the central differences' step, as in tst_linear_mixers
+
+} // namespace
+
+class TestMixerKernels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Each compiled head size of the mixers' kernels (linear_mixer.cpp: d_head 16 and 32 at compile
+    // time, any other at run time) against central differences in double: the gradients of
+    // L = sum(W .* y) with respect to q, k, v and the pre-activations of beta and alpha, over T 5,
+    // every entry of the gates and up to kEntries of each tensor. The model-level check above runs
+    // d_head 4 (the run-time kernel) only.
+    void everyKernelSizeIsItsGradient_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("dh");
+        for (int dh : { 4, 16, 24, 32 })
+            for (Mixer kind : { Mixer::Linear, Mixer::DeltaNet, Mixer::GatedDeltaNet })
+                QTest::newRow(qPrintable(QString("%1, d_head %2").arg(QString::fromStdString(mixerName(kind))).arg(dh)))
+                    << int(kind) << dh;
+    }
+    void everyKernelSizeIsItsGradient()
+    {
+        QFETCH(int, kind);
+        QFETCH(int, dh);
+        const Eigen::Index T = 5;
+        HeadInputs in(dh, T, 11 + std::uint64_t(dh));
+        Rng rng(3);
+        Eigen::MatrixXd W(dh, T);
+        for (Eigen::Index i = 0; i < W.size(); ++i) W.data()[i] = rng.normal();
+        // the gates through their sigmoids: beta = sigma(zb), alpha = sigma(za)
+        auto logit = [](double p) { return std::log(p / (1.0 - p)); };
+        Eigen::VectorXd zb = in.beta.unaryExpr(logit), za = in.alpha.unaryExpr(logit);
+        auto sigmoid = [](double z) { return 1.0 / (1.0 + std::exp(-z)); };
+        Eigen::VectorXd states(dh * dh * T), zden((dh + 1) * T), dS(dh * dh), dz(dh), dbeta(T), dalpha(T);
+        auto head = [&] {
+            in.beta = zb.unaryExpr(sigmoid);
+            in.alpha = za.unaryExpr(sigmoid);
+            nn::MixerHead<double> m;
+            m.kind = Mixer(kind);
+            m.dh = dh;
+            m.states = states.data();
+            m.zden = zden.data();
+            m.beta = in.beta.data();
+            m.alpha = in.alpha.data();
+            m.dbeta = dbeta.data();
+            m.dalpha = dalpha.data();
+            m.gateStride = 1;
+            m.dS = dS.data();
+            m.dz = dz.data();
+            return m;
+        };
+        auto loss = [&] {
+            const nn::MixerHead<double> m = head();
+            Eigen::MatrixXd y(dh, T);
+            nn::linear_mixer_forward<double>(m, y, in.q, in.k, in.v, 0, nullptr, 0);
+            return W.cwiseProduct(y).sum();
+        };
+        loss();
+        Eigen::MatrixXd dq = Eigen::MatrixXd::Zero(dh, T), dk = dq, dv = dq;
+        dbeta.setZero();
+        dalpha.setZero();
+        nn::linear_mixer_backward<double>(head(), dq, dk, dv, W, in.q, in.k, in.v, 0, true);
+        test::GradCheck check;
+        test::checkTensor(check, "q", in.q.data(), dq.data(), in.q.size(), loss, kEntries, kStep);
+        test::checkTensor(check, "k", in.k.data(), dk.data(), in.k.size(), loss, kEntries, kStep);
+        test::checkTensor(check, "v", in.v.data(), dv.data(), in.v.size(), loss, kEntries, kStep);
+        if (Mixer(kind) != Mixer::Linear) {
+            const Eigen::VectorXd db = dbeta, da = dalpha;  // the loss below rewrites the head's scratch
+            test::checkTensor(check, "beta", zb.data(), db.data(), T, loss, kEntries, kStep);
+            if (Mixer(kind) == Mixer::GatedDeltaNet)
+                test::checkTensor(check, "alpha", za.data(), da.data(), T, loss, kEntries, kStep);
+        }
+        if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))
+            qInfo("%s: max relative error %.3g over %d entries", QTest::currentDataTag(), check.maxRelError, check.checked);
+        QVERIFY2(check.checked >= 3 * std::min<int>(kEntries, dh * int(T)), "every tensor was checked");
+        QVERIFY2(check.maxRelError < kTol, check.worst.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMixerKernels)
+#include "tst_mixer_kernels.moc"
