@@ -6,7 +6,7 @@
 #   packaging/fullband.sh package   portable Release build, .deb and .tar.gz (CPack), installed-package check
 #   packaging/fullband.sh sanitize  build-asan: every test under AddressSanitizer + UndefinedBehaviorSanitizer
 #   packaging/fullband.sh tsan      build-tsan: the Qt-free core and its tests that start threads under ThreadSanitizer
-#   packaging/fullband.sh fuzz      build-fuzz: the scene/deck loader and the model file reader under libFuzzer (clang), bounded time
+#   packaging/fullband.sh fuzz      build-asan's fuzz targets: the scene/deck loader and the model file reader under libFuzzer, bounded time
 #   packaging/fullband.sh stress    the tests that wait for other threads, with both cores kept busy
 #                                   by two busy loops this script starts and stops (once; N times
 #                                   in a row with FULLBAND_STRESS_ROUNDS=N)
@@ -47,7 +47,7 @@ list_only=0
 # or probe what fullband animate wrote).
 # Every build compiles with clang 14 and links with lld (clang finds it as ld.lld, which the package
 # lld provides): on FullBand's Eigen and Qt code clang takes about 55% of the compile time GCC 12
-# does (the whole tree: 545 s against 1,003 s of compiling on one machine), most of CI's time. With
+# does (the whole tree: 1,190 s against 2,090 s of compiling on one machine), most of CI's time. With
 # clang, CMake archives with llvm-ar-14 and llvm-ranlib-14 (llvm-14), so every machine builds alike.
 packages=(build-essential cmake ninja-build pkg-config clang-14 lld-14 lld llvm-14
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
@@ -104,11 +104,18 @@ run_ctest() {
   QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@"
 }
 
-sanitize() {
+# build-asan: AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets beside the tests
+# (tests/fuzz links this build's objects, so the fuzz step compiles only its own few files).
+asan_configure() {
   build_dir=$here/build-asan
   # -g1 (line tables only): the reports keep their file:line, the builds and links take less time
-  configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFULLBAND_SANITIZE=address,undefined "$@"
+  FULLBAND_PORTABLE=0 configure -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+            -DFULLBAND_SANITIZE=address,undefined -DFULLBAND_FUZZ=ON "$@"
+}
+
+sanitize() {
+  asan_configure "$@"
+  cmake --build "$build_dir" -j "$jobs"
   # Any ASan or UBSan report fails its test; leaks are checked at exit, with the known leaks of
   # third-party libraries (fontconfig ...) suppressed in packaging/lsan.supp.
   export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:halt_on_error=1
@@ -119,8 +126,10 @@ sanitize() {
 
 tsan_build() {
   build_dir=$here/build-tsan
+  # -O1: the threaded tests take seconds either way, and the build (beside the stress step's tests,
+  # as long as they are) compiles faster
   configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFULLBAND_SANITIZE=thread -DFULLBAND_CORE_ONLY=ON "$@"
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DFULLBAND_SANITIZE=thread -DFULLBAND_CORE_ONLY=ON "$@"
 }
 
 tsan() {
@@ -137,13 +146,15 @@ tsan() {
 fuzz() {
   # The budget is in core-seconds, shared: two thirds for the scene and deck loader, one third for
   # the model file reader. libFuzzer's fork mode runs one fuzzing process per core on a shared
-  # corpus, so the wall time is the budget divided by the cores.
-  local dir=$here/build-fuzz seconds=${FUZZ_SECONDS:-60}
+  # corpus, so the wall time is the budget divided by the cores. The targets live in build-asan
+  # (after the sanitize step only their own files are left to build).
+  local seconds=${FUZZ_SECONDS:-60}
   local modelSeconds=$((seconds / 3))
   seconds=$((seconds - modelSeconds))
   seconds=$(( (seconds + jobs - 1) / jobs )) modelSeconds=$(( (modelSeconds + jobs - 1) / jobs ))
-  cmake -S "$here/tests/fuzz" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14
-  cmake --build "$dir" -j "$jobs"
+  asan_configure
+  cmake --build "$build_dir" -j "$jobs" --target fuzz_scene fuzz_model fuzz_dict
+  local dir=$build_dir/tests/fuzz
   # The working corpus grows in the build tree; the committed seeds stay as they are.
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp -n "$here"/tests/fuzz/corpus/* "$here"/resources/decks/*.fullband "$dir/corpus/"
@@ -238,9 +249,7 @@ package() {
     configure_and_build "$@"
   else
     build_dir=$here/build-pkg
-    cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release -DFULLBAND_MARCH= \
-          -DFULLBAND_BUILD_TESTS=OFF "$@"
-    cmake --build "$build_dir" -j "$jobs"
+    FULLBAND_PORTABLE=1 configure_and_build -DFULLBAND_BUILD_TESTS=OFF "$@"
   fi
   (cd "$build_dir" && cpack -G "DEB;TGZ")
   bash "$here/packaging/check-package.sh" "$(ls -t "$build_dir"/fullband_*.deb | head -n1)"
