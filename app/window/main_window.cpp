@@ -309,6 +309,10 @@ QString MainWindow::applyScene(const Scene &scene)
 {
     const int index = labIndex(scene.lab);
     if (index < 0) return tr("lab '%1' is not a FullBand lab").arg(scene.lab);
+    // A slide of the transformer lab naming a saved model: the model brings its own values. It is
+    // read on a worker; the lab changes when the read ends well (values, replay step, the slide's
+    // page), and a bad file is named then and changes nothing.
+    if (!scene.model.isEmpty()) return models_->applySlide(scene.modelPath(), scene.replayStep, scene.extra);
     LabView *target = lab(index);
     const ParamValues before = target->values();
     if (QString err = target->setValues(scene.values, false); !err.isEmpty()) return err;
@@ -318,9 +322,8 @@ QString MainWindow::applyScene(const Scene &scene)
     }
     target->recordChange(before);  // one undo step for the whole scene
     showLab(index);
-    // A slide of the transformer lab may open a saved model (read on a worker; a bad file is named
-    // when the read ends and changes nothing) and hold its replay at a step.
-    if (!scene.model.isEmpty() || scene.replayStep >= 0) return models_->applySlide(scene.modelPath(), scene.replayStep);
+    // A slide of the transformer lab may hold its replay at a step.
+    if (scene.replayStep >= 0) return models_->applySlide(QString(), scene.replayStep);
     return {};
 }
 

@@ -117,6 +117,11 @@ QString LabView::setValues(const ParamValues &values, bool undoable)
     return error;
 }
 
+QString LabView::setValuesWithoutRules(const ParamValues &values)
+{
+    return panel_->setValuesWithoutRules(values);
+}
+
 QString LabView::caption() const
 {
     QStringList parts;
@@ -191,7 +196,9 @@ void LabView::setJob(Job job)
 
 void LabView::recompute()
 {
-    if (!job_) return;
+    // Values set without the cross-key rules (an opened model's, its text file unknown) have no
+    // preview: the lab would refuse them, and the note says what is missing.
+    if (!job_ || panel_->rulesSkipped()) return;
     computeHeld_ = computeOnlyWhenShown_ && !isVisible();
     if (computeHeld_) return;  // showEvent or waitForResult starts it
     submitComputation();

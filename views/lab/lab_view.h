@@ -45,6 +45,8 @@ public:
     // and return the message. An undoable change is a step on the lab's undo stack; animations set
     // their frames' values with undoable false.
     QString setValues(const ParamValues &values, bool undoable = true);
+    // Each value in its range, the cross-key rules not asked (ParamPanel::setValuesWithoutRules).
+    QString setValuesWithoutRules(const ParamValues &values);
     const ParamValues &values() const;
 
     // Every parameter change, from the panel or setValues: Ctrl+Z / Ctrl+Shift+Z (the window's

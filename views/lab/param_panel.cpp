@@ -349,12 +349,23 @@ QString ParamPanel::setValues(const ParamValues &values)
 {
     std::string err = checkAll(spec_, values);
     if (err.empty() && validator_) err = validator_(values);
+    return apply(values, err, false);
+}
+
+QString ParamPanel::setValuesWithoutRules(const ParamValues &values)
+{
+    return apply(values, checkAll(spec_, values), true);
+}
+
+QString ParamPanel::apply(const ParamValues &values, const std::string &err, bool rulesSkipped)
+{
     if (!err.empty()) {
         showMessage(QString::fromStdString(err), true);
         return QString::fromStdString(err);
     }
     const bool changed = !(values == values_);
     values_ = values;
+    rulesSkipped_ = rulesSkipped;
     showMessage(QString(), false);
     syncControls();
     if (changed) Q_EMIT valuesChanged(values_);

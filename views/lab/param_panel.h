@@ -46,6 +46,12 @@ public:
     // Applies all values (checked as a whole); on error shows and returns the message and keeps
     // the current values. Emits valuesChanged on success.
     QString setValues(const ParamValues &values);
+    // The same with each parameter's own range checked but not the cross-key rules: the values of
+    // something opened whose file the rules would ask for (a text model whose text this window does
+    // not know). What the rules refuse is refused again when the values are used (Train says why).
+    QString setValuesWithoutRules(const ParamValues &values);
+    // Whether the values in force came without the cross-key rules (until values that pass them).
+    bool rulesSkipped() const { return rulesSkipped_; }
 
     // Applies one parameter from text (as the command line does).
     QString setValue(const std::string &key, const std::string &text);
@@ -79,6 +85,8 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // Takes values checked with the result err (empty: accepted), or shows err and keeps the current ones.
+    QString apply(const ParamValues &values, const std::string &err, bool rulesSkipped);
     struct Row {
         const ParamSpec *spec = nullptr;
         QSlider *slider = nullptr;
@@ -107,6 +115,7 @@ private:
 
     LabSpec spec_;
     ParamValues values_;
+    bool rulesSkipped_ = false;
     std::function<std::string(const ParamValues &)> validator_;
     std::function<void(ParamValues &, const std::string &, const ParamValues &)> adjuster_;
     std::map<std::string, Row> rows_;

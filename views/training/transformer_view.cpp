@@ -380,11 +380,15 @@ void TransformerView::openSaved(SavedModel saved, const QString &path)
 {
     if (state() != State::Idle) reset();
     setCompareMode(false);  // the model's own maps and curves, not the comparison's panel
-    const QString refused = setValues(transformerValues(saved.model.config, values().text("text")));
+    // A model file keeps no text: the text file this window knows, if the rules take it; otherwise the
+    // panel shows the model's values with its text file empty, and training asks for the file.
+    bool textKnown = setValues(transformerValues(saved.model.config, values().text("text"))).isEmpty();
+    if (!textKnown) setValuesWithoutRules(transformerValues(saved.model.config, std::string()));
+    textKnown = textKnown || saved.model.config.task != TransformerTask::Text;
     saved_ = std::make_shared<SavedModel>(std::move(saved));
     start();
     readouts()->setNote(tr("Opened %1.").arg(path.toHtmlEscaped())
-                        + (refused.isEmpty() ? QString() : tr(" To train it again choose its text file.")));
+                        + (textKnown ? QString() : tr(" To train it again choose its text file.")));
 }
 
 void TransformerView::holdReplayAt(int step)

@@ -74,6 +74,11 @@ QString ReadoutPanel::value(const QString &key) const
     return it == values_.end() ? QString() : it->second->text();
 }
 
+QString ReadoutPanel::note() const
+{
+    return note_->text();
+}
+
 void ReadoutPanel::setNote(const QString &html)
 {
     note_->setText(html);

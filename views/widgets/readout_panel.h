@@ -21,6 +21,7 @@ public:
     QString value(const QString &key) const;
     // A free-text note under the rows (rich text allowed).
     void setNote(const QString &html);
+    QString note() const;
     // Presentation: the rows' text at the application's font, the values' fixed-width font as
     // much larger as that font is (labels with a style sheet keep the font they were polished with
     // otherwise). The charts' scale is not the readouts'.

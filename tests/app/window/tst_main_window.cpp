@@ -11,6 +11,7 @@
 #include "core/lab/lab.h"
 #include "views/widgets/exportable.h"
 #include "views/lab/lab_view.h"
+#include "views/widgets/readout_panel.h"
 #include "support/test_settings.h"
 #include "support/text_run.h"
 
@@ -27,6 +28,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
 
 using namespace fb;
 
@@ -227,6 +229,33 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 4, 120000);
         QVERIFY(!opened.at(3).at(0).toString().isEmpty());
         QVERIFY(view->result() && view->result()->heldoutLoss == kept);
+
+        // In a window that does not know the text (a model brought to class): the panel shows the
+        // model's own values all the same, its text file empty, and Train asks for the file in one
+        // line, the opened model kept.
+        MainWindow other;
+        other.show();
+        auto *view2 = qobject_cast<TransformerView *>(other.lab(index));
+        auto *actions2 = other.findChild<ModelActions *>();
+        QVERIFY(view2 && actions2 && view2->values().text("text").empty());
+        QSignalSpy opened2(actions2, &ModelActions::finished);
+        QCOMPARE(actions2->openModel(model), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(opened2.count(), 1, 120000);
+        QCOMPARE(opened2.at(0).at(0).toString(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view2->state() == TransformerView::State::Done, 120000);
+        QVERIFY(view2->chart()->losses() == losses);
+        for (const auto &[key, value] : std::map<std::string, double> { { "d_model", 8 }, { "layers", 1 }, { "heads", 2 },
+                                                                       { "seq_len", 8 }, { "steps", 30 } })
+            QCOMPARE(view2->values().number(key), value);
+        QCOMPARE(view2->values().text("task"), std::string("text"));
+        QVERIFY(view2->values().text("text").empty());
+        QVERIFY2(view2->readouts()->note().contains(QStringLiteral("choose its text file")),
+                 qPrintable(view2->readouts()->note()));
+        const double trained = view2->result()->heldoutLoss;
+        view2->start();
+        QCOMPARE(view2->state(), TransformerView::State::Done);
+        QVERIFY2(view2->readouts()->note().contains(QStringLiteral("text must name")), qPrintable(view2->readouts()->note()));
+        QVERIFY(view2->result() && view2->result()->heldoutLoss == trained);
     }
 
     void restoresLastLab()

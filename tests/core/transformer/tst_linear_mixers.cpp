@@ -32,13 +32,9 @@ using fb::test::HeadInputs;
 
 namespace {
 
-constexpr double kTol = 1e-6;
-constexpr int kEntries = 16;
-// The central differences' step. The gated delta rule's loss bends sharply along the feedback's
-// fusion weights (a gradient of 29 there): with h = 1e-4, 1e-5 and 1e-6 the largest error of the
-// exact-feedback row is 4.1e-3, 1.9e-6 and 5.2e-8, falling as h^2, the differences' own truncation
-// error; h = 1e-6 measures the backward pass, not the step.
-constexpr double kStep = 1e-6;
+constexpr double kTol = test::kMixerTol;
+constexpr int kEntries = test::kMixerEntries;
+constexpr double kStep = test::kMixerStep;
 constexpr int kB = 2, kT = 6;
 
 struct Variant {
@@ -340,6 +336,7 @@ private Q_SLOTS:
         c.seqLen = seqLen;
         c.steps = 2;
         c.evalEvery = 0;
+        c.batch = 4;  // the held-out set and the tables after training evaluate 4 * batch sequences
         std::vector<TransformerSnapshot> snaps;
         const TransformerResult result = trainTransformer(c, {}, [&](const TransformerSnapshot &s) { snaps.push_back(s); });
         QVERIFY(!snaps.empty() && result.model);

@@ -18,9 +18,9 @@ using fb::test::HeadInputs;
 
 namespace {
 
-constexpr double kTol = 1e-6;  // relative error of each tensor's gradient
-constexpr int kEntries = 16;   // entries checked per tensor, at most
-constexpr double kStep = 1e-6; // the central differences' step, as in tst_linear_mixers
+constexpr double kTol = test::kMixerTol;
+constexpr int kEntries = test::kMixerEntries;
+constexpr double kStep = test::kMixerStep;
 
 } // namespace
 
