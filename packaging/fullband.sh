@@ -147,7 +147,7 @@ fuzz() {
   # The budget is in core-seconds, shared: two thirds for the scene and deck loader, one third for
   # the model file reader. libFuzzer's fork mode runs one fuzzing process per core on a shared
   # corpus, so the wall time is the budget divided by the cores. The targets live in build-asan
-  # (after the sanitize step only their own files are left to build).
+  # (the sanitize step builds them with everything else; alone, this builds what they link).
   local seconds=${FUZZ_SECONDS:-60}
   local modelSeconds=$((seconds / 3))
   seconds=$((seconds - modelSeconds))

@@ -309,21 +309,24 @@ QString MainWindow::applyScene(const Scene &scene)
 {
     const int index = labIndex(scene.lab);
     if (index < 0) return tr("lab '%1' is not a FullBand lab").arg(scene.lab);
-    // A slide of the transformer lab naming a saved model: the model brings its own values. It is
-    // read on a worker; the lab changes when the read ends well (values, replay step, the slide's
-    // page), and a bad file is named then and changes nothing.
-    if (!scene.model.isEmpty()) return models_->applySlide(scene.modelPath(), scene.replayStep, scene.extra);
     LabView *target = lab(index);
     const ParamValues before = target->values();
-    if (QString err = target->setValues(scene.values, false); !err.isEmpty()) return err;
+    // A slide of the transformer lab naming a saved model: the model brings its own values when it
+    // is read (on a worker; a bad file is named then and changes no value). Only the slide's text
+    // file is taken from its values: the text the model learnt, which a model file does not keep.
+    const bool model = !scene.model.isEmpty();
+    if (!model) {
+        if (QString err = target->setValues(scene.values, false); !err.isEmpty()) return err;
+    }
     if (QString err = target->setExtraState(scene.extra); !err.isEmpty()) {
-        target->setValues(before, false);
+        if (!model) target->setValues(before, false);
         return err;
     }
-    target->recordChange(before);  // one undo step for the whole scene
+    if (!model) target->recordChange(before);  // one undo step for the whole scene
     showLab(index);
-    // A slide of the transformer lab may hold its replay at a step.
-    if (scene.replayStep >= 0) return models_->applySlide(QString(), scene.replayStep);
+    // ... and the replay held at a step.
+    if (model || scene.replayStep >= 0)
+        return models_->applySlide(scene.modelPath(), scene.replayStep, QString::fromStdString(scene.values.text("text")));
     return {};
 }
 

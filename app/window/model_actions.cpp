@@ -67,20 +67,20 @@ QString ModelActions::saveModel(const QString &path)
     return {};
 }
 
-QString ModelActions::applySlide(const QString &modelPath, int replayStep, const QJsonObject &extra)
+QString ModelActions::applySlide(const QString &modelPath, int replayStep, const QString &textPath)
 {
-    if (!modelPath.isEmpty()) return openModel(modelPath, replayStep, extra);
+    if (!modelPath.isEmpty()) return openModel(modelPath, replayStep, textPath);
     TransformerView *view = transformer();
     if (view && replayStep >= 0) view->holdReplayAt(replayStep);
     return {};
 }
 
-QString ModelActions::openModel(const QString &path, int replayStep, const QJsonObject &extra)
+QString ModelActions::openModel(const QString &path, int replayStep, const QString &textPath)
 {
     if (busy()) return tr("a model file is being read or written: wait for it");
     path_ = path;
     replayStep_ = replayStep;
-    extra_ = extra;
+    textPath_ = textPath;
     open_ = std::make_unique<OpenRun>([file = path.toStdString()](RunControl &, OpenRun::Outbox &) {
         auto saved = std::make_shared<SavedModel>();
         if (const std::string err = ModelFile::load(file, *saved); !err.empty()) throw std::runtime_error(err);
@@ -102,14 +102,12 @@ void ModelActions::poll()
         OpenRun::Taken t = open_->take();
         open_.reset();
         TransformerView *view = transformer();
-        QString error = QString::fromStdString(t.error);
         if (t.error.empty() && t.result && *t.result && view) {
             window_->showLab(labIndex(kLab));
-            view->openSaved(std::move(**t.result), QFileInfo(path_).fileName());
+            view->openSaved(std::move(**t.result), QFileInfo(path_).fileName(), textPath_.toStdString());
             if (replayStep_ >= 0) view->holdReplayAt(replayStep_);
-            if (!extra_.isEmpty()) error = view->setExtraState(extra_);
         }
-        done(error);
+        done(QString::fromStdString(t.error));
     }
 }
 

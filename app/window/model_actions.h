@@ -7,7 +7,6 @@
 #include "core/model/model_file.h"
 #include "core/run/background_run.h"
 
-#include <QJsonObject>
 #include <QObject>
 #include <QString>
 
@@ -33,13 +32,13 @@ public:
     // Without dialogs (tests): "" when the work started (its outcome comes as finished), or why it
     // cannot start (nothing trained, a save or an open under way).
     QString saveModel(const QString &path);
-    // replayStep >= 0: once restored, the replay holds the frame at or before that step (a slide's);
-    // extra: a slide's extra state (its page ...), set once restored.
-    QString openModel(const QString &path, int replayStep = -1, const QJsonObject &extra = {});
+    // replayStep >= 0: once restored, the replay holds the frame at or before that step (a slide's).
+    // textPath: the text the model learnt, if known (a slide's; else the one the lab has).
+    QString openModel(const QString &path, int replayStep = -1, const QString &textPath = QString());
     bool busy() const { return save_ || open_; }
-    // A slide of the transformer lab: opens its model file (replay held at its step, then the slide's
-    // extra state), or holds the replay of the run on screen at its step. "" or why it cannot start.
-    QString applySlide(const QString &modelPath, int replayStep, const QJsonObject &extra = {});
+    // A slide of the transformer lab: opens its model file (replay held at its step), or holds the
+    // replay of the run on screen at its step. "" or why it cannot start.
+    QString applySlide(const QString &modelPath, int replayStep, const QString &textPath = QString());
 
 Q_SIGNALS:
     // The outcome of a save or an open: "" or the one line that says what is wrong.
@@ -59,7 +58,7 @@ private:
     std::unique_ptr<OpenRun> open_;
     QString path_;
     int replayStep_ = -1;  // of the open under way
-    QJsonObject extra_;    // of the open under way: a slide's page and view, set once the model is in
+    QString textPath_;     // of the open under way
     QTimer *timer_ = nullptr;
 };
 

@@ -119,7 +119,12 @@ QString LabView::setValues(const ParamValues &values, bool undoable)
 
 QString LabView::setValuesWithoutRules(const ParamValues &values)
 {
-    return panel_->setValuesWithoutRules(values);
+    // not a step of the undo stack: a step is applied again through the rules, which refuse these
+    const bool was = recording_;
+    recording_ = false;
+    const QString error = panel_->setValuesWithoutRules(values);
+    recording_ = was;
+    return error;
 }
 
 QString LabView::caption() const

@@ -313,6 +313,7 @@ void ParamPanel::propose(ParamValues candidate, const std::string &key)
         return;
     }
     refused_.reset();
+    rulesSkipped_ = false;  // what the rules took (a text file chosen for an opened model)
     if (candidate == values_) return;
     values_ = std::move(candidate);
     showMessage(QString(), false);

@@ -376,19 +376,27 @@ QString TransformerView::beginRun()
     return {};
 }
 
-void TransformerView::openSaved(SavedModel saved, const QString &path)
+void TransformerView::openSaved(SavedModel saved, const QString &path, const std::string &textPath)
 {
     if (state() != State::Idle) reset();
     setCompareMode(false);  // the model's own maps and curves, not the comparison's panel
-    // A model file keeps no text: the text file this window knows, if the rules take it; otherwise the
-    // panel shows the model's values with its text file empty, and training asks for the file.
-    bool textKnown = setValues(transformerValues(saved.model.config, values().text("text"))).isEmpty();
-    if (!textKnown) setValuesWithoutRules(transformerValues(saved.model.config, std::string()));
-    textKnown = textKnown || saved.model.config.task != TransformerTask::Text;
+    // A model file keeps no text: the text file given, or the one this window knows, if the rules
+    // take it; otherwise the panel shows the model's values with its text file empty, and training
+    // asks for the file.
+    const TransformerConfig &config = saved.model.config;
+    const std::string text = textPath.empty() ? values().text("text") : textPath;
+    QString note;
+    if (const QString refused = setValues(transformerValues(config, text)); !refused.isEmpty()) {
+        if (const QString err = setValuesWithoutRules(transformerValues(config, std::string())); !err.isEmpty())
+            note = tr(" Its settings cannot be shown here: %1").arg(err.toHtmlEscaped());
+        else if (config.task == TransformerTask::Text)
+            note = tr(" To train it again choose its text file.");
+        else
+            note = tr(" To train it again: %1").arg(refused.toHtmlEscaped());
+    }
     saved_ = std::make_shared<SavedModel>(std::move(saved));
     start();
-    readouts()->setNote(tr("Opened %1.").arg(path.toHtmlEscaped())
-                        + (textKnown ? QString() : tr(" To train it again choose its text file.")));
+    readouts()->setNote(tr("Opened %1.").arg(path.toHtmlEscaped()) + note);
 }
 
 void TransformerView::holdReplayAt(int step)

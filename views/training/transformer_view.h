@@ -83,7 +83,8 @@ public:
     // File → Open model: the lab as the model file's run ended (losses, maps, length table), ready to
     // write; the panel shows its values (a text model keeps the text file chosen: a model file has
     // none). A running training is abandoned first.
-    void openSaved(SavedModel saved, const QString &path);
+    // textPath: the text the model learnt, if known (else the one the panel has; a model file keeps none).
+    void openSaved(SavedModel saved, const QString &path, const std::string &textPath = {});
     // Holds the replay at the frame at or before step: now when the run has ended, else once the
     // run (a model being restored) ends. A slide's "replay".
     void holdReplayAt(int step);

@@ -11,11 +11,14 @@
 #include "core/lab/lab.h"
 #include "views/widgets/exportable.h"
 #include "views/lab/lab_view.h"
+#include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
 #include "support/test_settings.h"
 #include "support/text_run.h"
 
 #include <QDir>
+#include <QJsonObject>
+#include <QJsonDocument>
 #include <QFile>
 #include <QImage>
 #include <QListWidget>
@@ -225,10 +228,13 @@ private Q_SLOTS:
             out.write("{\"format\": 1, \"lab\": \"transformer\", \"model\": \"bad.fbmodel\"}");
         }
         const double kept = view->result()->heldoutLoss;
+        const ParamValues beforeSlide = view->values();
         QCOMPARE(fresh.openPath(badSlide), QString());
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 4, 120000);
         QVERIFY(!opened.at(3).at(0).toString().isEmpty());
         QVERIFY(view->result() && view->result()->heldoutLoss == kept);
+        QVERIFY(view->values() == beforeSlide);
+        QCOMPARE(fresh.currentLab(), fresh.lab(index));
 
         // In a window that does not know the text (a model brought to class): the panel shows the
         // model's own values all the same, its text file empty, and Train asks for the file in one
@@ -256,6 +262,34 @@ private Q_SLOTS:
         QCOMPARE(view2->state(), TransformerView::State::Done);
         QVERIFY2(view2->readouts()->note().contains(QStringLiteral("text must name")), qPrintable(view2->readouts()->note()));
         QVERIFY(view2->result() && view2->result()->heldoutLoss == trained);
+        // Browse… with the text: the rules hold again, and the lab's preview with them.
+        QVERIFY(view2->panel()->rulesSkipped());
+        QCOMPARE(view2->panel()->setValue("text", text.toStdString()), QString());
+        QVERIFY(!view2->panel()->rulesSkipped());
+        QCOMPARE(view2->values().number("d_model"), 8.0);
+
+        // A slide that names the model and its text: a window that knew neither takes both.
+        const QString withText = dir.filePath(QStringLiteral("with-text.fullband"));
+        {
+            QFile out(withText);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QJsonDocument(QJsonObject { { QStringLiteral("format"), 1 }, { QStringLiteral("lab"), QStringLiteral("transformer") },
+                                                  { QStringLiteral("params"), QJsonObject { { QStringLiteral("text"), text } } },
+                                                  { QStringLiteral("model"), QFileInfo(model).fileName() } })
+                          .toJson());
+        }
+        MainWindow third;
+        third.show();
+        auto *view3 = qobject_cast<TransformerView *>(third.lab(index));
+        QSignalSpy opened3(third.findChild<ModelActions *>(), &ModelActions::finished);
+        QCOMPARE(third.openPath(withText), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(opened3.count(), 1, 120000);
+        QCOMPARE(opened3.at(0).at(0).toString(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view3->state() == TransformerView::State::Done, 120000);
+        QCOMPARE(view3->values().text("text"), text.toStdString());
+        QCOMPARE(view3->values().number("d_model"), 8.0);
+        QVERIFY(!view3->panel()->rulesSkipped());
+        QVERIFY2(!view3->readouts()->note().contains(QStringLiteral("choose")), qPrintable(view3->readouts()->note()));
     }
 
     void restoresLastLab()
