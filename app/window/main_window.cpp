@@ -310,23 +310,22 @@ QString MainWindow::applyScene(const Scene &scene)
     const int index = labIndex(scene.lab);
     if (index < 0) return tr("lab '%1' is not a FullBand lab").arg(scene.lab);
     LabView *target = lab(index);
-    const ParamValues before = target->values();
-    // A slide of the transformer lab naming a saved model: the model brings its own values when it
-    // is read (on a worker; a bad file is named then and changes no value). Only the slide's text
-    // file is taken from its values: the text the model learnt, which a model file does not keep.
-    const bool model = !scene.model.isEmpty();
-    if (!model) {
-        if (QString err = target->setValues(scene.values, false); !err.isEmpty()) return err;
+    // A slide naming a saved model: the model brings its values when its read ends well (a bad file
+    // changes none); the slide gives only its text file, which a model file does not keep.
+    if (!scene.model.isEmpty()) {
+        if (QString err = target->setExtraState(scene.extra); !err.isEmpty()) return err;
+        showLab(index);
+        return models_->applySlide(scene.modelPath(), scene.replayStep, QString::fromStdString(scene.values.text("text")));
     }
+    const ParamValues before = target->values();
+    if (QString err = target->setValues(scene.values, false); !err.isEmpty()) return err;
     if (QString err = target->setExtraState(scene.extra); !err.isEmpty()) {
-        if (!model) target->setValues(before, false);
+        target->setValues(before, false);
         return err;
     }
-    if (!model) target->recordChange(before);  // one undo step for the whole scene
+    target->recordChange(before);  // one undo step for the whole scene
     showLab(index);
-    // ... and the replay held at a step.
-    if (model || scene.replayStep >= 0)
-        return models_->applySlide(scene.modelPath(), scene.replayStep, QString::fromStdString(scene.values.text("text")));
+    if (scene.replayStep >= 0) return models_->applySlide(QString(), scene.replayStep);  // the run's replay held
     return {};
 }
 

@@ -14,6 +14,7 @@
 #include <QMetaObject>
 #include <QPointer>
 #include <QResizeEvent>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -110,21 +111,15 @@ const ParamValues &LabView::values() const
 
 QString LabView::setValues(const ParamValues &values, bool undoable)
 {
-    const bool was = recording_;
-    recording_ = was && undoable;
-    const QString error = panel_->setValues(values);
-    recording_ = was;
-    return error;
+    const QScopedValueRollback<bool> keep(recording_, recording_ && undoable);
+    return panel_->setValues(values);
 }
 
 QString LabView::setValuesWithoutRules(const ParamValues &values)
 {
     // not a step of the undo stack: a step is applied again through the rules, which refuse these
-    const bool was = recording_;
-    recording_ = false;
-    const QString error = panel_->setValuesWithoutRules(values);
-    recording_ = was;
-    return error;
+    const QScopedValueRollback<bool> keep(recording_, false);
+    return panel_->setValuesWithoutRules(values);
 }
 
 QString LabView::caption() const
