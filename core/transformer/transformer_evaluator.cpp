@@ -245,14 +245,22 @@ std::vector<LengthRow> TransformerEvaluator::lengthTable(FeedbackMode mode, int 
     for (int factor : { 1, 2, 4 }) {
         const int n = transformerEvaluationLength(c_, factor);
         if (n > kMaxTransformerTokens) break;  // the table stops at the longest sequence attention accepts
-        // the same sequences for every rescaling
-        std::vector<TransformerBatch> batches = drawBatches(sequences, n, true);
-        for (LengthRow &row : rows) {
+        // Every column averages about as many predictions: 1/factor of the sequences, each factor
+        // times as long (the whole count cost 4 + 8 + 16 held-out sets at 4 rows, most of a short
+        // run's end). The same sequences for every rescaling.
+        std::vector<TransformerBatch> batches = drawBatches((sequences + factor - 1) / factor, n, true);
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            LengthRow &row = rows[r];
             row.lengths.push_back(n);
             Losses l;
-            if (!batches.empty())
+            if (factor == 1 && r > 0) {
+                // at the trained length every rescaling (factor 1) is the plain table
+                l.loss = rows[0].loss.back();
+                l.repeat = rows[0].repeatLoss.back();
+            } else if (!batches.empty()) {
                 l = row.scaling == ScalingMethod::None ? lossesOn(batches, tables_, mode, passes)
                                                        : lossesOn(batches, rescaled(n, row.scaling), mode, passes);
+            }
             row.loss.push_back(l.loss);
             row.repeatLoss.push_back(l.repeat);
         }

@@ -62,7 +62,8 @@ public:
     void probe(TransformerSnapshot &out, FeedbackMode mode, int passes);
 
     // After training (allocates): [layer][head] induction scores on `sequences` fresh held-out
-    // sequences; the length table at T, 2T, 4T; the loss at `length` tokens with RoPE rescaled by
+    // sequences; the length table at T, 2T, 4T (fresh held-out sequences, 1/factor as many at factor
+    // times T, so that each length averages as many predictions); the loss at `length` tokens with RoPE rescaled by
     // `scaling` (factor length / T).
     std::vector<std::vector<double>> inductionScores(int sequences, FeedbackMode mode, int passes);
     std::vector<LengthRow> lengthTable(FeedbackMode mode, int passes);

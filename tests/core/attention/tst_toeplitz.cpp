@@ -3,7 +3,7 @@
 #include "core/attention/attention.h"
 #include "core/attention/toeplitz.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

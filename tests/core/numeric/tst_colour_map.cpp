@@ -2,7 +2,7 @@
 // the scale, non-finite values, sizes that are no multiple of the column block, and a stride.
 #include "core/numeric/colour_map.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include "views/compare/compare_chart.h"
 
 #include <QValueAxis>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

@@ -14,7 +14,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

@@ -13,7 +13,7 @@
 #include <QAreaSeries>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

@@ -15,7 +15,7 @@
 #include <QComboBox>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

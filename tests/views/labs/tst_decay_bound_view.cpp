@@ -16,7 +16,7 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QValueAxis>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

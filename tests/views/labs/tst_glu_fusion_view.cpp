@@ -13,7 +13,7 @@
 
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

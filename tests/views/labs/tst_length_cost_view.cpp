@@ -15,7 +15,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

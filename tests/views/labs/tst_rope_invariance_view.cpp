@@ -10,7 +10,7 @@
 #include <QLineSeries>
 #include <QRegularExpression>
 #include <QSet>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 

@@ -9,7 +9,7 @@
 #include <QLogValueAxis>
 #include <QSignalSpy>
 #include <QValueAxis>
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <QFontDatabase>
 #include <QLabel>
 #include <QVBoxLayout>
-#include <QtTest>
+#include <QTest>
 
 using namespace fb;
 
