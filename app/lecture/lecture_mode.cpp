@@ -5,6 +5,7 @@
 #include "app/lecture/slide_player.h"
 #include "app/lecture/presenter_view.h"
 #include "views/lab/lab_view.h"
+#include "views/lab/param_panel.h"
 #include "views/training/training_lab_view.h"
 
 #include <QAbstractSlider>
@@ -70,8 +71,11 @@ void LectureMode::enter()
         window_->lab(i)->setSideVisible(false);
         // A training that starts, pauses or ends (by key, button or itself) changes what space does
         // next: the header says so.
-        if (auto *trainer = qobject_cast<TrainingLabView *>(window_->lab(i)))
+        // So does a text file chosen for an opened model (its values then pass the rules).
+        if (auto *trainer = qobject_cast<TrainingLabView *>(window_->lab(i))) {
             connect(trainer, &TrainingLabView::stateChanged, this, &LectureMode::refreshHeader, Qt::UniqueConnection);
+            connect(trainer->panel(), &ParamPanel::valuesChanged, this, &LectureMode::refreshHeader, Qt::UniqueConnection);
+        }
     }
     window_->setSidebarVisible(false);
     window_->setExplanationShown(false);  // the slide is for the charts; F7 brings the text back
@@ -203,12 +207,17 @@ void LectureMode::updateHeader()
     if (player_->isActive() && player_->isPaused()) text += tr("   ·   paused (space plays)");
     // A training slide says what space does now.
     if (const TrainingLabView *trainer = currentTrainer()) {
+        const bool textUnknown = trainer->panel()->rulesSkipped();  // an opened model, its text not chosen
         switch (trainer->state()) {
-        case TrainingLabView::State::Idle: text += tr("   ·   space trains"); break;
+        case TrainingLabView::State::Idle:
+            text += textUnknown ? tr("   ·   F6: choose its text file to train") : tr("   ·   space trains");
+            break;
         case TrainingLabView::State::Running: text += tr("   ·   space pauses"); break;
         case TrainingLabView::State::Paused: text += tr("   ·   paused (space resumes)"); break;
         case TrainingLabView::State::Stopping: break;
-        case TrainingLabView::State::Done: text += tr("   ·   space trains again"); break;
+        case TrainingLabView::State::Done:
+            text += textUnknown ? tr("   ·   F6: choose its text file to train again") : tr("   ·   space trains again");
+            break;
         }
     }
     header_->setText(text);

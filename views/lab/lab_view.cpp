@@ -208,6 +208,7 @@ void LabView::startHeldComputation()
 {
     if (!computeHeld_) return;
     computeHeld_ = false;
+    if (panel_->rulesSkipped()) return;  // values set without the rules since: no preview (recompute)
     submitComputation();
 }
 

@@ -89,10 +89,19 @@ private Q_SLOTS:
             // The offscreen platform does not hold a window to its minimum size; xcb does, and a
             // window whose minimum is taller than the screen runs off its bottom edge.
             const QSize least = w.minimumSizeHint().expandedTo(w.minimumSize());
+            // The stack of labs is as large as its largest page: name the page that sets it.
+            QString largest;
+            int largestHeight = 0;
+            for (int k = 0; k < w.labCount(); ++k)
+                if (const int h = w.lab(k)->minimumSizeHint().height(); h > largestHeight) {
+                    largestHeight = h;
+                    largest = w.lab(k)->name();
+                }
             QVERIFY2(least.width() <= size.width() && least.height() <= size.height(),
-                     qPrintable(QStringLiteral("%1: the window needs at least %2x%3, more than the %4x%5 screen")
+                     qPrintable(QStringLiteral("%1: the window needs at least %2x%3, more than the %4x%5 screen "
+                                               "(the tallest lab: %6, %7 px)")
                                     .arg(lab->name()).arg(least.width()).arg(least.height())
-                                    .arg(size.width()).arg(size.height())));
+                                    .arg(size.width()).arg(size.height()).arg(largest).arg(largestHeight)));
             QVERIFY2(w.size() == size, qPrintable(QStringLiteral("%1: the window grew to %2x%3 (its minimum: %4x%5)")
                                                       .arg(lab->name()).arg(w.width()).arg(w.height())
                                                       .arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));

@@ -1,5 +1,6 @@
 // The main window: labs listed and switchable, export writes complete PNGs or nothing,
 // the last lab and geometry come back, closing is clean.
+#include "app/lecture/lecture_mode.h"
 #include "app/registry/lab_registry.h"
 #include "app/window/main_window.h"
 #include "app/window/model_actions.h"
@@ -17,6 +18,7 @@
 #include "support/text_run.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonDocument>
 #include <QFile>
@@ -290,6 +292,34 @@ private Q_SLOTS:
         QCOMPARE(view3->values().number("d_model"), 8.0);
         QVERIFY(!view3->panel()->rulesSkipped());
         QVERIFY2(!view3->readouts()->note().contains(QStringLiteral("choose")), qPrintable(view3->readouts()->note()));
+
+        // A deck's slide naming the model without its text, in lecture mode: the header offers the
+        // text file, not space (which would only refuse), and space again once the file is chosen.
+        const QString deck = dir.filePath(QStringLiteral("class.fullband"));
+        {
+            QFile out(deck);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QJsonDocument(QJsonObject { { QStringLiteral("format"), 1 }, { QStringLiteral("deck"), QStringLiteral("Brought to class") },
+                                                  { QStringLiteral("scenes"), QJsonArray { QJsonObject {
+                                                        { QStringLiteral("lab"), QStringLiteral("transformer") },
+                                                        { QStringLiteral("model"), QFileInfo(model).fileName() } } } } })
+                          .toJson());
+        }
+        MainWindow fourth;
+        fourth.show();
+        auto *view4 = qobject_cast<TransformerView *>(fourth.lab(index));
+        QSignalSpy opened4(fourth.findChild<ModelActions *>(), &ModelActions::finished);
+        QCOMPARE(fourth.openPath(deck), QString());
+        fourth.lecture()->enter();
+        QTRY_COMPARE_WITH_TIMEOUT(opened4.count(), 1, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(view4->state() == TransformerView::State::Done, 120000);
+        QTRY_VERIFY2(fourth.lecture()->header()->text().contains(QStringLiteral("choose its text file to train again")),
+                     qPrintable(fourth.lecture()->header()->text()));
+        QVERIFY(!fourth.lecture()->header()->text().contains(QStringLiteral("space")));
+        QCOMPARE(view4->panel()->setValue("text", text.toStdString()), QString());
+        QVERIFY2(fourth.lecture()->header()->text().contains(QStringLiteral("space trains again")),
+                 qPrintable(fourth.lecture()->header()->text()));
+        fourth.lecture()->leave();
     }
 
     void restoresLastLab()
