@@ -104,7 +104,7 @@ void ModelActions::poll()
         TransformerView *view = transformer();
         if (t.error.empty() && t.result && *t.result && view) {
             window_->showLab(labIndex(kLab));
-            view->openSaved(std::move(**t.result), QFileInfo(path_).fileName(), textPath_.toStdString());
+            view->openSaved(std::move(**t.result), QFileInfo(path_).absoluteFilePath(), textPath_.toStdString());
             if (replayStep_ >= 0) view->holdReplayAt(replayStep_);
         }
         done(QString::fromStdString(t.error));

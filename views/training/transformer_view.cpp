@@ -21,6 +21,7 @@
 #include "views/writing/writing_panel.h"
 #include "views/writing/writing_tabs.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -351,7 +352,10 @@ QString TransformerView::beginRun()
     if (compareMode() && !saved_) {
         // The comparison trains beside the single model's run, which stays as it ended.
         const QString err = compare_->startCompare();
-        if (err.isEmpty()) comparing_ = true;
+        if (err.isEmpty()) {
+            comparing_ = true;
+            openedModel_.clear();
+        }
         return err;
     }
     comparing_ = false;
@@ -359,6 +363,7 @@ QString TransformerView::beginRun()
     const std::shared_ptr<SavedModel> saved = std::exchange(saved_, nullptr);
     if (saved) c = saved->model.config;
     else if (const std::string err = transformerFrom(values(), c); !err.empty()) return QString::fromStdString(err);
+    openedModel_.clear();  // a new run (openSaved names its file again once it is under way)
     run_.reset();
     config_ = std::move(c);
     config_.probeEvery = config_.evalEvery;  // a snapshot at every held-out evaluation (a short run's
@@ -396,7 +401,8 @@ void TransformerView::openSaved(SavedModel saved, const QString &path, const std
     }
     saved_ = std::make_shared<SavedModel>(std::move(saved));
     start();
-    readouts()->setNote(tr("Opened %1.").arg(path.toHtmlEscaped()) + note);
+    openedModel_ = path;
+    readouts()->setNote(tr("Opened %1.").arg(QFileInfo(path).fileName().toHtmlEscaped()) + note);
 }
 
 void TransformerView::holdReplayAt(int step)
@@ -435,6 +441,7 @@ void TransformerView::clearLive()
 void TransformerView::clearRun(bool keepHistory)
 {
     (void)keepHistory;  // the lab lists no runs but its ghosts
+    openedModel_.clear();
     run_.reset();  // abandons and joins: at most one training step
     compare_->clear();
     comparing_ = false;

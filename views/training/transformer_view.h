@@ -83,8 +83,11 @@ public:
     // File → Open model: the lab as the model file's run ended (losses, maps, length table), ready to
     // write; the panel shows its values (a text model keeps the text file chosen: a model file has
     // none). A running training is abandoned first.
-    // textPath: the text the model learnt, if known (else the one the panel has; a model file keeps none).
+    // path: the model file (the note names it). textPath: the text the model learnt, if known (else
+    // the one the panel has; a model file keeps none).
     void openSaved(SavedModel saved, const QString &path, const std::string &textPath = {});
+    // The model file whose run the lab shows (opened, not trained since), or "".
+    QString openedModel() const { return openedModel_; }
     // Holds the replay at the frame at or before step: now when the run has ended, else once the
     // run (a model being restored) ends. A slide's "replay".
     void holdReplayAt(int step);
@@ -131,6 +134,7 @@ private:
     bool comparing_ = false;  // beginRun started a comparison
     int compareChartIndex_ = -1;
     std::shared_ptr<SavedModel> saved_;  // a model file opened, for beginRun
+    QString openedModel_;                // its path, while its run is the one shown
     bool sentenceShown_ = false;         // the maps show the student's sentence, not the probe's
     std::unique_ptr<TransformerRun> run_;
     TransformerConfig config_;  // of the current run

@@ -264,6 +264,18 @@ private Q_SLOTS:
         QCOMPARE(view2->state(), TransformerView::State::Done);
         QVERIFY2(view2->readouts()->note().contains(QStringLiteral("text must name")), qPrintable(view2->readouts()->note()));
         QVERIFY(view2->result() && view2->result()->heldoutLoss == trained);
+        // Saved as a scene so: the scene names the model file and leaves the unknown text out (an
+        // empty text would be refused when the scene is opened).
+        const QString sceneOfModel = dir.filePath(QStringLiteral("opened.fullband"));
+        QCOMPARE(other.saveScene(sceneOfModel), QString());
+        {
+            QFile in(sceneOfModel);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QJsonObject o = QJsonDocument::fromJson(in.readAll()).object();
+            QCOMPARE(o.value(QStringLiteral("model")).toString(), QFileInfo(model).absoluteFilePath());
+            QVERIFY(!o.value(QStringLiteral("params")).toObject().contains(QStringLiteral("text")));
+            QCOMPARE(o.value(QStringLiteral("params")).toObject().value(QStringLiteral("d_model")).toDouble(), 8.0);
+        }
         // Browse… with the text: the rules hold again, and the lab's preview with them.
         QVERIFY(view2->panel()->rulesSkipped());
         QCOMPARE(view2->panel()->setValue("text", text.toStdString()), QString());
@@ -292,6 +304,13 @@ private Q_SLOTS:
         QCOMPARE(view3->values().number("d_model"), 8.0);
         QVERIFY(!view3->panel()->rulesSkipped());
         QVERIFY2(!view3->readouts()->note().contains(QStringLiteral("choose")), qPrintable(view3->readouts()->note()));
+        // The scene saved from the model opened without its text opens here, with this window's text.
+        QCOMPARE(third.openPath(sceneOfModel), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(opened3.count(), 2, 120000);
+        QCOMPARE(opened3.at(1).at(0).toString(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view3->state() == TransformerView::State::Done, 120000);
+        QCOMPARE(view3->values().text("text"), text.toStdString());
+        QVERIFY(!view3->panel()->rulesSkipped());
 
         // A deck's slide naming the model without its text, in lecture mode: the header offers the
         // text file, not space (which would only refuse), and space again once the file is chosen.
