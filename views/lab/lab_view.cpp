@@ -215,6 +215,7 @@ void LabView::startHeldComputation()
 void LabView::submitComputation()
 {
     sinceChange_.start();
+    computationStarted();
     // The job owns copies of everything it computes with; the drawing closure it returns runs on
     // the GUI thread through a queued call, which Qt drops if the view is gone by then.
     runner_->submit([this, job = job_, values = panel_->values()](std::uint64_t generation, const RunControl &stop) {

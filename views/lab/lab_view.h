@@ -84,6 +84,9 @@ Q_SIGNALS:
     void resultShown();
 
 protected:
+    // Called whenever the lab's computation starts (shown, or waited for): a view with work of its
+    // own besides it (the depth lab's classifier training) starts that here, held as it is.
+    virtual void computationStarted() {}
     // What the worker hands back: a closure the GUI thread runs to draw one result (empty: nothing
     // to draw), and the job that makes it from the parameter values. LabViewFor<Lab> writes both.
     using Delivery = std::function<void()>;
@@ -106,10 +109,10 @@ protected:
     // Starts a computation with the current values (held until the view is shown, or waited for,
     // when computeOnlyWhenShown is set).
     void recompute();
-    // A lab whose computation is a measurement of this machine (the cost-against-length lab): it
-    // runs while the lab is on screen, not at the window's start behind other labs, where it burned
-    // seconds of a core nobody looked at and measured a machine busy with the other labs' work.
-    // Call before LabViewFor::beginComputing.
+    // A lab whose computation is a measurement of this machine (the cost-against-length lab), or
+    // seconds of work (the depth lab's LSTM training): it runs while the lab is on screen, not at
+    // the window's start behind other labs, where it burned a core nobody looked at (and measured a
+    // machine busy with the other labs' work). Call before LabViewFor::beginComputing.
     void setComputeOnlyWhenShown(bool on) { computeOnlyWhenShown_ = on; }
 
     void resizeEvent(QResizeEvent *event) override;

@@ -57,6 +57,8 @@ public:
 
 protected:
     void draw(const DepthGradientsLabResult &f) override;
+    // The classifier trains with the lab's computation: held while the lab is hidden.
+    void computationStarted() override;
 
 private:
     void buildCharts();

@@ -140,6 +140,7 @@ private Q_SLOTS:
     {
         auto view = std::make_unique<DepthGradientsView>();
         quickClassifier(*view);
+        view->show();  // the lab trains while shown (or waited for)
         view->waitForResult();
         ParamValues v = with(with(view->values(), "steps", "2000"), "batch", "32");
         QVERIFY(view->setValues(v).isEmpty());

@@ -40,6 +40,8 @@ private Q_SLOTS:
     void classifierLineSaysTimeLeft()
     {
         DepthGradientsView view;
+        view.resize(1200, 800);
+        view.show();  // the lab trains while shown (or waited for)
         view.waitForResult();
         ParamValues v = view.values();
         v.numbers["steps"] = 2000;  // about the longest training the lab accepts: seconds
