@@ -5,11 +5,9 @@
 #include "core/io/png_chunks.h"
 #include "views/widgets/exportable.h"
 #include "views/lab/lab_view.h"
-#include "views/training/transformer_view.h"
 
 #include <QBuffer>
 #include <QFile>
-#include <QFileInfo>
 #include <QImageReader>
 #include <QJsonDocument>
 #include <QPainter>
@@ -20,16 +18,7 @@ namespace fb {
 
 Scene sceneOf(const LabView &lab)
 {
-    Scene s { lab.name(), lab.title(), lab.values(), lab.extraState() };
-    // An opened model's run: the scene names the file, which brings its values when the scene is
-    // opened. Its text file, unknown (the values shown without the rules), is left out: an empty
-    // text would make the scene one that no window opens.
-    if (const auto *transformer = qobject_cast<const TransformerView *>(&lab);
-        transformer && !transformer->openedModel().isEmpty()) {
-        s.model = QFileInfo(transformer->openedModel()).absoluteFilePath();
-        if (s.values.text("text").empty()) s.values.texts.erase("text");
-    }
-    return s;
+    return Scene { lab.name(), lab.title(), lab.values(), lab.extraState() };
 }
 
 QImage chartImage(LabView &lab, int chartIndex, QSize size, qreal scale, bool captionStrip)

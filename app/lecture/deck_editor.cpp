@@ -282,6 +282,14 @@ void DeckEditor::updateFromCurrentLab()
     if (s.lab == deck_.scenes[i].lab) {
         s.animation = deck_.scenes[i].animation;
         s.trainOnEnter = deck_.scenes[i].trainOnEnter;
+        // The slide's model, still the one shown: named as the slide named it, its replay kept.
+        const Scene &old = deck_.scenes[i];
+        if (!old.model.isEmpty() && !s.model.isEmpty()
+            && QFileInfo(old.modelPath()).absoluteFilePath() == QFileInfo(s.model).absoluteFilePath()) {
+            s.model = old.model;
+            s.folder = old.folder;
+            s.replayStep = old.replayStep;
+        }
     }
     deck_.scenes[i] = s;
     markModified();
@@ -323,7 +331,13 @@ void DeckEditor::newDeck()
 QString DeckEditor::saveTo(const QString &path)
 {
     if (deck_.scenes.isEmpty()) return tr("the deck has no slides: add the current lab first");
-    const QString err = writeFileAtomically(path, serializeDeck(deck_, labSpec));
+    // A model a slide took from the window (an absolute path) is named from the deck's folder: the
+    // two can move together.
+    Deck out = deck_;
+    for (Scene &s : out.scenes)
+        if (!s.model.isEmpty() && QDir::isAbsolutePath(s.model))
+            s.model = QDir(QFileInfo(path).absolutePath()).relativeFilePath(s.model);
+    const QString err = writeFileAtomically(path, serializeDeck(out, labSpec));
     if (!err.isEmpty()) return err;
     path_ = path;
     modified_ = false;

@@ -207,7 +207,8 @@ void LectureMode::updateHeader()
     if (player_->isActive() && player_->isPaused()) text += tr("   ·   paused (space plays)");
     // A training slide says what space does now.
     if (const TrainingLabView *trainer = currentTrainer()) {
-        const bool textUnknown = trainer->panel()->rulesSkipped();  // an opened model, its text not chosen
+        // an opened text model, its text file not chosen (its values shown without the rules)
+        const bool textUnknown = trainer->panel()->rulesSkipped() && trainer->values().text("task") == "text";
         switch (trainer->state()) {
         case TrainingLabView::State::Idle:
             text += textUnknown ? tr("   ·   F6: choose its text file to train") : tr("   ·   space trains");

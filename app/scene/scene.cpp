@@ -244,10 +244,10 @@ QJsonObject sceneToJson(const Scene &scene, const LabSpec &spec)
 {
     QJsonObject params;
     for (const auto &p : spec.params) {
-        const bool text = p.kind == ParamKind::Choice || p.kind == ParamKind::Text;
-        // A value the scene leaves out (an opened model's unknown text file: app/export/lab_image.cpp)
-        if (text ? !scene.values.texts.count(p.key) : !scene.values.numbers.count(p.key)) continue;
-        if (text)
+        // A scene naming a model whose text file is unknown (an opened model's): no empty text, which
+        // no window would take; the model brings its values.
+        if (p.kind == ParamKind::Text && !scene.model.isEmpty() && scene.values.text(p.key).empty()) continue;
+        if (p.kind == ParamKind::Choice || p.kind == ParamKind::Text)
             params.insert(QString::fromStdString(p.key), QString::fromStdString(scene.values.text(p.key)));
         else
             params.insert(QString::fromStdString(p.key), scene.values.number(p.key));

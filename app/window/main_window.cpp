@@ -4,6 +4,7 @@
 #include "app/window/chart_export_actions.h"
 #include "app/window/deck_actions.h"
 #include "app/window/model_actions.h"
+#include "views/training/transformer_view.h"
 #include "app/lecture/deck_editor.h"
 #include "app/export/lab_image.h"
 #include "app/registry/lab_registry.h"
@@ -302,7 +303,14 @@ void MainWindow::report(const QString &title, const QString &error)
 Scene MainWindow::currentScene() const
 {
     LabView *l = currentLab();
-    return l ? sceneOf(*l) : Scene {};
+    if (!l) return {};
+    Scene s = sceneOf(*l);
+    // An opened model's run (not a comparison): the scene names the file, which brings its values
+    // (its text file may be unknown) when the scene is opened.
+    if (const auto *transformer = qobject_cast<const TransformerView *>(l);
+        transformer && !transformer->compareMode())
+        s.model = transformer->openedModel();
+    return s;
 }
 
 QString MainWindow::applyScene(const Scene &scene)
@@ -361,9 +369,11 @@ QString MainWindow::openPath(const QString &path)
 
 QString MainWindow::saveScene(const QString &path)
 {
-    const Scene s = currentScene();
+    Scene s = currentScene();
     const LabSpec *spec = labSpec(s.lab);
     if (!spec) return tr("no lab is open");
+    // The model named from the scene's folder: the two can move together.
+    if (!s.model.isEmpty()) s.model = QDir(QFileInfo(path).absolutePath()).relativeFilePath(s.model);
     const QString err = writeFileAtomically(path, serializeScene(s, *spec));
     if (err.isEmpty()) rememberRecent(path);
     return err;

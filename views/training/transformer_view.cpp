@@ -352,10 +352,7 @@ QString TransformerView::beginRun()
     if (compareMode() && !saved_) {
         // The comparison trains beside the single model's run, which stays as it ended.
         const QString err = compare_->startCompare();
-        if (err.isEmpty()) {
-            comparing_ = true;
-            openedModel_.clear();
-        }
+        if (err.isEmpty()) comparing_ = true;  // beside the opened model's run, which stays
         return err;
     }
     comparing_ = false;
