@@ -173,7 +173,12 @@ void ParamPanel::buildRow(const ParamSpec &p, QGridLayout *grid, int &row)
         connect(r.edit, &QLineEdit::textEdited, this, [this, key](const QString &text) {
             ParamValues c = values_;
             c.texts[key] = text.toStdString();
+            // A refused keystroke (a path half typed: "/t" does not exist) keeps what is typed in the
+            // field, the message below it; the values in force stay. Set back to them, the field
+            // emptied itself at every key and no path could be typed.
+            typing_ = key;
             propose(c, key);
+            typing_.clear();
         });
     } else if (isBoolean(p)) {
         r.check = new QCheckBox(QString::fromStdString(p.label));
@@ -415,7 +420,7 @@ void ParamPanel::syncControls()
     for (auto &[key, r] : rows_) {
         const ParamSpec &p = *r.spec;
         if (r.combo) r.combo->setCurrentText(QString::fromStdString(values_.text(key)));
-        if (r.edit && r.edit->text().toStdString() != values_.text(key))
+        if (r.edit && key != typing_ && r.edit->text().toStdString() != values_.text(key))
             r.edit->setText(QString::fromStdString(values_.text(key)));
         if (r.check) r.check->setChecked(values_.number(key) != 0.0);
         if (r.spin) {

@@ -125,6 +125,7 @@ private:
     std::optional<ParamValues> refused_;
     std::function<QString(const QString &)> fileChooser_;
     bool syncing_ = false;
+    std::string typing_;  // the text field a keystroke is being proposed from
 };
 
 } // namespace fb

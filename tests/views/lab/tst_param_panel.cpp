@@ -200,6 +200,26 @@ private Q_SLOTS:
         panel.setFileChooser([](const QString &) { return QStringLiteral("other.txt"); });
         panel.browse("text");
         QCOMPARE(panel.values().text("text"), std::string("other.txt"));
+
+        // Typed key by key: every prefix is refused (no such file), the field keeps what is typed and
+        // the values in force stay, until the whole name is taken.
+        panel.setValidator([](const ParamValues &v) -> std::string {
+            const std::string &f = v.text("text");
+            return f == "other.txt" || f == "notes.txt" ? "" : "text: '" + f + "' does not exist";
+        });
+        auto *field = panel.findChild<QLineEdit *>();
+        field->selectAll();
+        field->setFocus();
+        const int before = int(changed.count());
+        QTest::keyClicks(field, QStringLiteral("notes.tx"));
+        QCOMPARE(field->text(), QStringLiteral("notes.tx"));
+        QCOMPARE(panel.values().text("text"), std::string("other.txt"));
+        QVERIFY(panel.message().contains(QStringLiteral("notes.tx")));
+        QCOMPARE(int(changed.count()), before);
+        QTest::keyClick(field, Qt::Key_T);
+        QCOMPARE(panel.values().text("text"), std::string("notes.txt"));
+        QCOMPARE(int(changed.count()), before + 1);
+        QVERIFY(panel.message().isEmpty());
     }
 
     void resetRestoresDefaults()
