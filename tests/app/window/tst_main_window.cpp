@@ -38,6 +38,13 @@
 using namespace fb;
 
 namespace {
+// Writes a scene or deck file for a test; false when it cannot be written.
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile out(path);
+    return out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size();
+}
+
 // Fraction of pixels that are not (near) white: a blank export scores ~0.
 double inkFraction(const QImage &image)
 {
@@ -205,12 +212,8 @@ private Q_SLOTS:
         // A slide naming the model file (relative to the slide's folder) and a replay step: the
         // model opens as trained (the replay step itself: tst_transformer_view::replayDuringARun).
         const QString slide = dir.filePath(QStringLiteral("slide.fullband"));
-        {
-            QFile out(slide);
-            QVERIFY(out.open(QIODevice::WriteOnly));
-            out.write(QStringLiteral("{\"format\": 1, \"lab\": \"transformer\", \"model\": \"%1\", \"replay\": 10}")
-                          .arg(QFileInfo(model).fileName()).toUtf8());
-        }
+        QVERIFY(writeFile(slide, QStringLiteral("{\"format\": 1, \"lab\": \"transformer\", \"model\": \"%1\", \"replay\": 10}")
+                                     .arg(QFileInfo(model).fileName()).toUtf8()));
         QCOMPARE(fresh.openPath(slide), QString());
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 3, 120000);
         QCOMPARE(opened.at(2).at(0).toString(), QString());
@@ -224,11 +227,7 @@ private Q_SLOTS:
         QVERIFY(view->maps()->data().title.endsWith(QStringLiteral("step 10")));
         // and one naming a damaged file: its one line, the lab as it was
         const QString badSlide = dir.filePath(QStringLiteral("bad-slide.fullband"));
-        {
-            QFile out(badSlide);
-            QVERIFY(out.open(QIODevice::WriteOnly));
-            out.write("{\"format\": 1, \"lab\": \"transformer\", \"model\": \"bad.fbmodel\"}");
-        }
+        QVERIFY(writeFile(badSlide, "{\"format\": 1, \"lab\": \"transformer\", \"model\": \"bad.fbmodel\"}"));
         const double kept = view->result()->heldoutLoss;
         const ParamValues beforeSlide = view->values();
         QCOMPARE(fresh.openPath(badSlide), QString());
@@ -284,14 +283,10 @@ private Q_SLOTS:
 
         // A slide that names the model and its text: a window that knew neither takes both.
         const QString withText = dir.filePath(QStringLiteral("with-text.fullband"));
-        {
-            QFile out(withText);
-            QVERIFY(out.open(QIODevice::WriteOnly));
-            out.write(QJsonDocument(QJsonObject { { QStringLiteral("format"), 1 }, { QStringLiteral("lab"), QStringLiteral("transformer") },
-                                                  { QStringLiteral("params"), QJsonObject { { QStringLiteral("text"), text } } },
-                                                  { QStringLiteral("model"), QFileInfo(model).fileName() } })
-                          .toJson());
-        }
+        QVERIFY(writeFile(withText, QJsonDocument(QJsonObject {
+            { QStringLiteral("format"), 1 }, { QStringLiteral("lab"), QStringLiteral("transformer") },
+            { QStringLiteral("params"), QJsonObject { { QStringLiteral("text"), text } } },
+            { QStringLiteral("model"), QFileInfo(model).fileName() } }).toJson()));
         MainWindow third;
         third.show();
         auto *view3 = qobject_cast<TransformerView *>(third.lab(index));
@@ -316,15 +311,11 @@ private Q_SLOTS:
         // text file, not space (which would only refuse). Once the file is chosen the lab stands at
         // the model's values, its run cleared as for any change of values, and space trains them.
         const QString deck = dir.filePath(QStringLiteral("class.fullband"));
-        {
-            QFile out(deck);
-            QVERIFY(out.open(QIODevice::WriteOnly));
-            out.write(QJsonDocument(QJsonObject { { QStringLiteral("format"), 1 }, { QStringLiteral("deck"), QStringLiteral("Brought to class") },
-                                                  { QStringLiteral("scenes"), QJsonArray { QJsonObject {
-                                                        { QStringLiteral("lab"), QStringLiteral("transformer") },
-                                                        { QStringLiteral("model"), QFileInfo(model).fileName() } } } } })
-                          .toJson());
-        }
+        QVERIFY(writeFile(deck, QJsonDocument(QJsonObject {
+            { QStringLiteral("format"), 1 }, { QStringLiteral("deck"), QStringLiteral("Brought to class") },
+            { QStringLiteral("scenes"), QJsonArray { QJsonObject { { QStringLiteral("lab"), QStringLiteral("transformer") },
+                                                                   { QStringLiteral("model"), QFileInfo(model).fileName() } } } } })
+                                    .toJson()));
         MainWindow fourth;
         fourth.show();
         auto *view4 = qobject_cast<TransformerView *>(fourth.lab(index));
