@@ -380,14 +380,22 @@ void ChartPanel::setRange(QAbstractAxis *axis, double lo, double hi, double padF
     // Round ticks (0, 5, 10, ...) instead of the range's raw ends: the range applyNiceNumbers() would
     // pick, set in one step. An axis whose range does not change is not laid out again, and one that
     // does is laid out once, not twice (each layout rebuilds every tick label).
-    int ticks = value->tickCount();
+    // The tick count asked for, not the one the last range left: 0 to 300 takes 4 ticks of 100, and
+    // from 4 ticks the next call would step by 200 and end at 400. A count set by hand since is asked for.
+    const QVariant asked = value->property("fbAskedTicks"), given = value->property("fbGivenTicks");
+    const int askedTicks = asked.isValid() && given.toInt() == value->tickCount() ? asked.toInt() : value->tickCount();
+    int ticks = askedTicks;
+    value->setProperty("fbAskedTicks", askedTicks);
     if (!looseNiceNumbers(min, max, ticks)) {
         value->setRange(min, max);
+        value->setTickCount(askedTicks);
         value->applyNiceNumbers();
+        value->setProperty("fbGivenTicks", value->tickCount());
         return;
     }
     value->setRange(min, max);
     value->setTickCount(ticks);
+    value->setProperty("fbGivenTicks", ticks);
 }
 
 void ChartPanel::settleLayout()

@@ -20,30 +20,51 @@ using namespace fb;
 class TestChartPanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // The same ranges and tick counts as setRange followed by applyNiceNumbers, over random ranges
-    // (tiny, huge, negative, empty) and tick counts carried from one call to the next.
+    // The same ranges and tick counts as setRange followed by applyNiceNumbers from the tick count
+    // asked for, over random ranges (tiny, huge, negative, empty) and tick counts set now and then.
     void roundRangeAsQtsNiceNumbers()
     {
         std::mt19937_64 rng(5);
         std::uniform_real_distribution<double> u(-3.0, 3.0), e(-6.0, 6.0);
         QValueAxis qt, ours;
+        int asked = ours.tickCount();
         for (int i = 0; i < 20000; ++i) {
             const double lo = u(rng) * std::pow(10.0, e(rng));
             const double hi = i % 7 == 0 ? lo : lo + std::fabs(u(rng)) * std::pow(10.0, e(rng));
             const double padFraction = (i % 3) * 0.04;
-            if (i % 5 == 0) {
-                const int ticks = 2 + int(rng() % 9);
-                qt.setTickCount(ticks);
+            const int ticks = 2 + int(rng() % 9);
+            // A count set by hand is seen only if it differs from the one the last range left.
+            if (i % 5 == 0 && ticks != ours.tickCount()) {
+                asked = ticks;
                 ours.setTickCount(ticks);
             }
             double pad = (hi - lo) * padFraction;
             if (hi == lo) pad = std::max(std::fabs(hi) * 0.05, 1e-9);
             qt.setRange(lo - pad, hi + pad);
+            qt.setTickCount(asked);
             qt.applyNiceNumbers();
             ChartPanel::setRange(&ours, lo, hi, padFraction);
             QCOMPARE(ours.min(), qt.min());
             QCOMPARE(ours.max(), qt.max());
             QCOMPARE(ours.tickCount(), qt.tickCount());
+        }
+    }
+
+    // Setting the same range again gives the same axis: 0 to 300 steps took 4 ticks of 100, and the
+    // next call stepped by 200 from those 4 ticks and ran the loss chart's step axis to 400.
+    void sameRangeSameAxis()
+    {
+        QValueAxis axis;
+        for (int i = 0; i < 3; ++i) {
+            ChartPanel::setRange(&axis, 0.0, 300.0, 0.0);
+            QCOMPARE(axis.max(), 300.0);
+            QCOMPARE(axis.tickCount(), 4);
+        }
+        axis.setTickCount(11);  // a count set by hand is asked for from then on: steps of 50
+        for (int i = 0; i < 3; ++i) {
+            ChartPanel::setRange(&axis, 0.0, 300.0, 0.0);
+            QCOMPARE(axis.max(), 300.0);
+            QCOMPARE(axis.tickCount(), 7);
         }
     }
 
