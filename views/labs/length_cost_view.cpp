@@ -99,7 +99,11 @@ void LengthCostView::draw(const LengthCostLabResult &r)
     }
     for (ChartPanel *c : { timeChart_, memoryChart_ }) ChartPanel::setRange(c->axisX(), T.front(), T.back(), 0.03);
     ChartPanel::setRange(timeChart_->axisY(), 0.0, usHi * 1.05, 0.0);
-    ChartPanel::setRange(memoryChart_->axisY(), bytesLo * 1e-3, bytesHi * 1e-3, 0.08);
+    // Whole decades: a log axis labels its powers of 10 only, and 8 to 524 kB showed 10 and 100 with
+    // nothing above the KV cache's end.
+    const double kbLo = std::pow(10.0, std::floor(std::log10(std::max(bytesLo, bytesHi * 1e-6) * 1e-3)));
+    const double kbHi = std::max(kbLo * 10.0, std::pow(10.0, std::ceil(std::log10(bytesHi * 1e-3))));
+    ChartPanel::setRange(memoryChart_->axisY(), kbLo, kbHi, 0.0);
 
     const LengthCostParams &p = r.params;
     const std::size_t last = r.lengths.size() - 1;

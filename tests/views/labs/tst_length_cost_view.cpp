@@ -84,6 +84,11 @@ private Q_SLOTS:
                 for (const QPointF &p : static_cast<QXYSeries *>(s)->points())
                     QVERIFY2(p.y() >= lo && p.y() <= hi, qPrintable(s->name()));
         }
+        // the memory axis runs over whole decades, so that a label stands above the KV cache's end
+        auto *kb = qobject_cast<QLogValueAxis *>(view.memoryChart()->axisY());
+        for (const double end : { kb->min(), kb->max() })
+            QVERIFY2(std::fabs(std::log10(end) - std::round(std::log10(end))) < 1e-12, qPrintable(QString::number(end)));
+        QVERIFY(kb->max() > kb->min());
         // four names in the legend, shown whole at 1024 wide (the dashed lines are explained by the
         // axis title)
         QLegend *legend = view.timeChart()->chart()->legend();
