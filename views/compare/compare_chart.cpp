@@ -3,6 +3,7 @@
 #include "views/widgets/nice_number.h"
 #include "views/widgets/palette.h"
 
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -100,10 +101,27 @@ void CompareChart::redraw(int config)
     updateRanges();
 }
 
+void CompareChart::resizeEvent(QResizeEvent *event)
+{
+    ChartPanel::resizeEvent(event);
+    updateRanges();
+}
+
+double CompareChart::stepInterval() const
+{
+    // A 1,000-step comparison's last label was cut to "10..." on a 1024 x 768 slide: six labels of
+    // the slide's font did not fit the accuracy chart. Each label is given 1.6 times its width; the
+    // plot is the chart's width less the vertical axis and the margins.
+    const double label = 1.6 * QFontMetricsF(axisX()->labelsFont()).horizontalAdvance(QString::number(steps_));
+    const double plot = std::max(1.0, double(width()) - 90.0);
+    const double gaps = std::clamp(std::floor(plot / std::max(label, 1.0)), 1.0, 5.0);
+    return niceNumber(std::max(steps_ / gaps, 1.0), true);
+}
+
 void CompareChart::updateRanges()
 {
     auto *x = static_cast<QValueAxis *>(axisX());
-    setTickedRange(x, 0.0, steps_, niceNumber(std::max(steps_ / 5.0, 1.0), true));
+    setTickedRange(x, 0.0, steps_, stepInterval());
     if (yMax_ > 0.0) {
         setRange(axisY(), 0, yMax_, 0.0);
         return;

@@ -37,9 +37,15 @@ public:
     int curves() const { return int(held_.size()); }
     const QList<QPointF> &heldoutPoints(int config) const { return heldPoints_[config]; }
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void redraw(int config);
     void updateRanges();
+    // The step between the horizontal axis' labels: about five of them, fewer where the chart is too
+    // narrow for its widest label.
+    double stepInterval() const;
 
     bool withTraining_ = false;
     double yMax_ = 0.0;

@@ -41,6 +41,27 @@ private Q_SLOTS:
         chart.start({ QStringLiteral("a") }, steps * 2);
         QCOMPARE(x->max(), double(steps * 2));
     }
+
+    // A narrow chart with a slide's large labels takes fewer of them: a 1,000-step comparison's last
+    // label was cut to "10..." on the accuracy chart of a 1024 x 768 slide.
+    void narrowChartTakesFewerLabels()
+    {
+        CompareChart chart(QStringLiteral("accuracy"), QStringLiteral("accuracy"), false, 1.0);
+        QFont font = chart.axisX()->labelsFont();
+        font.setPointSizeF(font.pointSizeF() * 2.0);
+        chart.axisX()->setLabelsFont(font);
+        chart.resize(330, 260);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.start({ QStringLiteral("a") }, 1000);
+        chart.setCurves(0, {}, { QPointF(0, 0.1), QPointF(1000, 0.9) });
+        auto *x = qobject_cast<QValueAxis *>(chart.axisX());
+        QVERIFY(x->tickInterval() >= 500.0);
+        QTRY_VERIFY2(chart.layoutProblems().isEmpty(), qPrintable(chart.layoutProblems().join(QStringLiteral("; "))));
+        chart.resize(900, 400);  // room again: five gaps
+        QTRY_COMPARE(x->tickInterval(), 200.0);
+        QCOMPARE(x->max(), 1000.0);
+    }
 };
 
 QTEST_MAIN(TestCompareChart)
