@@ -157,7 +157,14 @@ QSize CompareTable::sizeHint() const
 
 QSize CompareTable::minimumSizeHint() const
 {
-    return QSize(QTableWidget::minimumSizeHint().width(), sizeHint().height());
+    // Every row whole, except that a row taller than two lines (a long list of mixers wrapped
+    // beside a slide's parameters) counts as two: the table scrolls instead of pushing the window
+    // past the screen (a 3:1 hybrid's slide needed 1,019 px of 768).
+    const int cap = 2 * fontMetrics().lineSpacing() + 8;
+    int capped = 0;
+    for (int r = 0; r < rowCount(); ++r) capped += std::max(0, rowHeight(r) - cap);
+    const QSize whole = sizeHint();
+    return QSize(QTableWidget::minimumSizeHint().width(), whole.height() - capped);
 }
 
 void CompareTable::resizeEvent(QResizeEvent *event)
