@@ -115,7 +115,8 @@ double CompareChart::stepInterval() const
     const double label = 1.6 * QFontMetricsF(axisX()->labelsFont()).horizontalAdvance(QString::number(steps_));
     const double plot = std::max(1.0, double(width()) - 90.0);
     const double gaps = std::clamp(std::floor(plot / std::max(label, 1.0)), 1.0, 5.0);
-    return niceNumber(std::max(steps_ / gaps, 1.0), true);
+    // at most the last step: one gap labels 0 and the end, never 0 alone
+    return std::min(niceNumber(std::max(steps_ / gaps, 1.0), true), double(std::max(steps_, 1)));
 }
 
 void CompareChart::updateRanges()

@@ -6,7 +6,7 @@
 //   bench_chunked_mixer [--length T] [--repeats N]
 //
 // For linear attention (elu + 1 features, normalised) a chunk is
-//   A = tril(phi(K)' phi(Q)),  Y = (S phi(Q) + V A) / (z' phi(Q) + 1' A),  S += V phi(K)',  z += phi(K) 1;
+//   A = triu(phi(K)' phi(Q)),  Y = (S phi(Q) + V A) / (z' phi(Q) + 1' A),  S += V phi(K)',  z += phi(K) 1;
 // for DeltaNet (keys L2-normalised, step sizes beta) the chunk's updates U solve
 //   U (I + L) = (V - S K) diag(beta),  L(j, i) = beta_i k_j' k_i for j < i  (a unit triangular solve),
 //   Y = S Q + U triu(K' Q),  S += U K'.

@@ -61,6 +61,12 @@ private Q_SLOTS:
         chart.resize(900, 400);  // room again: five gaps
         QTRY_COMPARE(x->tickInterval(), 200.0);
         QCOMPARE(x->max(), 1000.0);
+        // room for one gap only: 0 and the last step, not a round 500 past the end (0 alone)
+        font.setPointSizeF(font.pointSizeF() * 3.0);
+        chart.axisX()->setLabelsFont(font);
+        chart.resize(320, 260);
+        chart.start({ QStringLiteral("a") }, 300);
+        QTRY_COMPARE(x->tickInterval(), 300.0);
     }
 };
 
