@@ -104,7 +104,12 @@ void CompareChart::redraw(int config)
 void CompareChart::resizeEvent(QResizeEvent *event)
 {
     ChartPanel::resizeEvent(event);
-    updateRanges();
+    updateStepAxis();  // the values' span does not change with the size
+}
+
+void CompareChart::updateStepAxis()
+{
+    setTickedRange(static_cast<QValueAxis *>(axisX()), 0.0, steps_, stepInterval());
 }
 
 double CompareChart::stepInterval() const
@@ -121,8 +126,7 @@ double CompareChart::stepInterval() const
 
 void CompareChart::updateRanges()
 {
-    auto *x = static_cast<QValueAxis *>(axisX());
-    setTickedRange(x, 0.0, steps_, stepInterval());
+    updateStepAxis();
     if (yMax_ > 0.0) {
         setRange(axisY(), 0, yMax_, 0.0);
         return;

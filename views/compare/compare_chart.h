@@ -43,6 +43,7 @@ protected:
 private:
     void redraw(int config);
     void updateRanges();
+    void updateStepAxis();
     // The step between the horizontal axis' labels: about five of them, fewer where the chart is too
     // narrow for its widest label.
     double stepInterval() const;

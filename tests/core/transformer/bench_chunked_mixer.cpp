@@ -16,6 +16,7 @@
 // recompute the rest in its backward. The table prints ns per token and the ratio chunked / recurrent
 // (below 1: the chunked form is faster).
 #include "core/transformer/linear_mixer.h"
+#include "support/mixer_head_inputs.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +24,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <vector>
 
 using namespace fb;
@@ -145,19 +145,12 @@ int main(int argc, char **argv)
                 long(T), repeats);
     std::printf("%-10s %4s %10s %8s %10s %8s %10s %8s %10s %8s\n", "mixer", "d_h", "recurrent", "", "C=16",
                 "ratio", "C=32", "ratio", "C=64", "ratio");
-    std::mt19937 rng(7);
-    std::normal_distribution<float> n01(0.0f, 1.0f);
-    std::uniform_real_distribution<float> u01(0.05f, 0.95f);
     for (const Mixer kind : { Mixer::Linear, Mixer::DeltaNet }) {
         for (const Eigen::Index dh : { 16, 32, 64 }) {
-            MatF q(dh, T), k(dh, T), v(dh, T), yr(dh, T), yc(dh, T);
-            VecF beta(T);
-            for (Eigen::Index i = 0; i < q.size(); ++i) {
-                q.data()[i] = n01(rng);
-                k.data()[i] = n01(rng);
-                v.data()[i] = n01(rng);
-            }
-            for (Eigen::Index t = 0; t < T; ++t) beta[t] = u01(rng);
+            const test::HeadInputs in(dh, T, 7);  // the mixer tests' inputs, in float
+            const MatF q = in.q.cast<float>(), k = in.k.cast<float>(), v = in.v.cast<float>();
+            const VecF beta = in.beta.cast<float>();
+            MatF yr(dh, T), yc(dh, T);
             MatF kh = k;
             for (Eigen::Index t = 0; t < T; ++t) kh.col(t) /= std::sqrt(k.col(t).squaredNorm() + 1e-6f);
             Recurrent rec(kind, dh, T, beta);
