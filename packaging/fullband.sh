@@ -108,9 +108,10 @@ run_ctest() {
 # (tests/fuzz links this build's objects, so the fuzz step compiles only its own few files).
 asan_configure() {
   build_dir=$here/build-asan
-  # -g1 (line tables only): the reports keep their file:line, the builds and links take less time
+  # -g1 (line tables only): the reports keep their file:line, the builds and links take less time;
+  # views/ and app/ at -O0 (FULLBAND_FRONT_OPT in CMakeLists.txt), the core they drive at -O2
   FULLBAND_PORTABLE=0 configure -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
-            -DFULLBAND_SANITIZE=address,undefined -DFULLBAND_FUZZ=ON "$@"
+            -DFULLBAND_FRONT_OPT=-O0 -DFULLBAND_SANITIZE=address,undefined -DFULLBAND_FUZZ=ON "$@"
 }
 
 sanitize() {

@@ -26,61 +26,48 @@ struct Tiles {
     static Eigen::Index colsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 8 * 8, 8, 512); }
 };
 
-// out (+)= lhs * rhs for one tile [r0, r0 + m) x [c0, c0 + n) of out, summed over inner tiles in order.
-// out is (M, N), lhs is (M, K), rhs is (K, N): any Eigen expressions (a transpose, a block)
-template <typename S, typename Dst, typename Lhs, typename Rhs>
-void tile_product(Dst &out, const Lhs &lhs, const Rhs &rhs, Eigen::Index r0, Eigen::Index m, Eigen::Index c0,
-                  Eigen::Index n, bool accumulate)
-{
-    const Eigen::Index K = lhs.cols();
-    auto o = out.block(r0, c0, m, n);
-    if (K == 0) {
-        if (!accumulate) o.setZero();
-        return;
-    }
-    for (Eigen::Index k0 = 0; k0 < K; k0 += Tiles<S>::inner) {
-        const Eigen::Index k = std::min(Tiles<S>::inner, K - k0);
-        if (k0 == 0 && !accumulate) o.noalias() = lhs.block(r0, k0, m, k) * rhs.block(k0, c0, k, n);
-        else o.noalias() += lhs.block(r0, k0, m, k) * rhs.block(k0, c0, k, n);
-    }
-}
+// out (+)= op(a) * op(b), where op(x) is x, or x' when its flag is set (never both): the products
+// themselves, tile by tile (chunked_products.cpp), on par's threads, or on the calling thread when par
+// is null. They are compiled once, for float and double, in one file: every caller's operands
+// (blocks, maps, transposes) reach them as plain views, instead of each instantiating Eigen's GEMM
+// for its own expression types (half the compile time of the transformer's two largest files).
+template <typename S>
+void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate);
+extern template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool,
+                                 bool);
+extern template void gemm<double>(const ParallelRunner *, Out<double>, const In<double> &, bool, const In<double> &,
+                                  bool, bool);
 
-// One column (decoding one position with the KV cache): a matrix-vector product, which packs
-// nothing (GEMM's packing of the whole weight matrix for one column cost most of a decoded
-// character). Only a product whose whole output is one column takes it: training and evaluation,
-// whose outputs have B*T >= 2 columns, keep the tiles and their numbers.
-template <typename S, typename Dst, typename Lhs, typename Rhs>
-bool column_product(Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
-{
-    if (out.cols() != 1 || lhs.cols() == 0) return false;
-    if (accumulate) out.col(0).noalias() += lhs * rhs.col(0);
-    else out.col(0).noalias() = lhs * rhs.col(0);
-    return true;
-}
+// An operand as gemm takes it: a transpose is passed as the matrix it transposes, with its flag set,
+// so the product reads it in place (a view of the transpose would be a copy).
+template <typename X>
+struct GemmOperand {
+    static const X &base(const X &x) { return x; }
+    static constexpr bool transposed = false;
+};
+template <typename X>
+struct GemmOperand<Eigen::Transpose<X>> {
+    static const auto &base(const Eigen::Transpose<X> &x) { return x.nestedExpression(); }
+    static constexpr bool transposed = true;
+};
 
-// out (+)= lhs * rhs on the calling thread, tile by tile. out is (M, N), lhs is (M, K), rhs is (K, N)
+// out (+)= lhs * rhs on the calling thread. out is (M, N), lhs is (M, K), rhs is (K, N): any Eigen
+// expressions (a transpose, a block)
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
-    if (column_product<S>(out, lhs, rhs, accumulate)) return;
-    const Eigen::Index R = Tiles<S>::rowsFor(lhs.cols()), C = Tiles<S>::colsFor(lhs.cols());
-    for (Eigen::Index c0 = 0; c0 < out.cols(); c0 += C)
-        for (Eigen::Index r0 = 0; r0 < out.rows(); r0 += R)
-            tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0),
-                            accumulate);
+    static_assert(!(GemmOperand<Lhs>::transposed && GemmOperand<Rhs>::transposed), "transpose the product instead");
+    gemm<S>(nullptr, out, GemmOperand<Lhs>::base(lhs), GemmOperand<Lhs>::transposed, GemmOperand<Rhs>::base(rhs),
+            GemmOperand<Rhs>::transposed, accumulate);
 }
 
 // The same with the output tiles shared among par's threads.
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void product(const ParallelRunner &par, Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
-    if (column_product<S>(out, lhs, rhs, accumulate)) return;
-    const Eigen::Index R = Tiles<S>::rowsFor(lhs.cols()), C = Tiles<S>::colsFor(lhs.cols());
-    const Eigen::Index rt = (out.rows() + R - 1) / R, ct = (out.cols() + C - 1) / C;
-    par.forEach(rt * ct, [&](Eigen::Index t) {
-        const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
-        tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), accumulate);
-    });
+    static_assert(!(GemmOperand<Lhs>::transposed && GemmOperand<Rhs>::transposed), "transpose the product instead");
+    gemm<S>(&par, out, GemmOperand<Lhs>::base(lhs), GemmOperand<Lhs>::transposed, GemmOperand<Rhs>::base(rhs),
+            GemmOperand<Rhs>::transposed, accumulate);
 }
 
 // out is (OC, N), weight is (OC, C), inp is (C, N): out = weight * inp, or += when accumulate
