@@ -3,7 +3,7 @@
 #include "core/depth/depth_random.h"
 #include "core/depth/ziggurat.h"
 
-#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 
 #include <cmath>
 
@@ -32,12 +32,6 @@ MatrixXd randomOrthogonal(int n, std::uint64_t seed)
     for (int j = 0; j < n; ++j)
         if (r(j, j) < 0.0) q.col(j) = -q.col(j);
     return q;
-}
-
-double spectralRadius(const MatrixXd &m)
-{
-    Eigen::EigenSolver<MatrixXd> es(m, false);
-    return es.eigenvalues().cwiseAbs().maxCoeff();
 }
 
 RnnWeights makeRnn(const RnnParams &p)

@@ -31,9 +31,6 @@ struct RnnWeights {
 // A Haar-random orthogonal n x n matrix (QR of a Gaussian matrix, signs fixed by R's diagonal).
 Eigen::MatrixXd randomOrthogonal(int n, std::uint64_t seed);
 
-// The largest |eigenvalue| (Eigen's EigenSolver). For tests and readouts; O(n^3).
-double spectralRadius(const Eigen::MatrixXd &m);
-
 // W_h = rho Q, W_x ~ N(0, inputScale^2 / m), b = 0.
 RnnWeights makeRnn(const RnnParams &p);
 

@@ -8,7 +8,7 @@ namespace fb::nn {
 namespace {
 
 // out (+)= lhs * rhs for one tile [r0, r0 + m) x [c0, c0 + n) of out, summed over inner tiles in order.
-// out is (M, N), lhs is (M, K), rhs is (K, N): any Eigen expressions (a transpose, a block)
+// out is (M, N), lhs is (M, K), rhs is (K, N): views, or the transpose of one
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void tile_product(Dst &out, const Lhs &lhs, const Rhs &rhs, Eigen::Index r0, Eigen::Index m, Eigen::Index c0,
                   Eigen::Index n, bool accumulate)
@@ -59,8 +59,9 @@ template <typename S>
 void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
     assert(!(ta && tb));
-    // One thread: the same tiles in the same order as a runner of one thread runs them.
-    static const ParallelRunner calling;
+    // On the calling thread: the tiles in order, as a runner of one thread runs them (it holds no
+    // thread and allocates nothing).
+    const ParallelRunner calling;
     const ParallelRunner &p = par ? *par : calling;
     if (ta) product_tiles<S>(p, out, a.transpose(), b, accumulate);
     else if (tb) product_tiles<S>(p, out, a, b.transpose(), accumulate);

@@ -2,7 +2,7 @@
 // The matrix products of the transformer, cut into tiles of outputs and of the inner dimension
 // (Tiles below). Two reasons:
 //  - Eigen's product packs its operands into blocks of up to (rows x inner) and (inner x cols); it
-//    puts them on the stack when they fit EIGEN_STACK_ALLOCATION_LIMIT (128 KiB) and allocates them
+//    puts them on the stack when they fit EIGEN_STACK_ALLOCATION_LIMIT (512 KiB here, core/CMakeLists.txt) and allocates them
 //    on the heap otherwise (W2's product at N = 256 columns did, 24 times a step). Tiles keep every
 //    block under the limit for any model size, so no pass allocates.
 //  - the tiles are fixed by the shapes alone, and each writes its own outputs (the inner tiles of one
@@ -28,9 +28,11 @@ struct Tiles {
 
 // out (+)= op(a) * op(b), where op(x) is x, or x' when its flag is set (never both): the products
 // themselves, tile by tile (chunked_products.cpp), on par's threads, or on the calling thread when par
-// is null. They are compiled once, for float and double, in one file: every caller's operands
-// (blocks, maps, transposes) reach them as plain views, instead of each instantiating Eigen's GEMM
-// for its own expression types (half the compile time of the transformer's two largest files).
+// is null. They are compiled once, for float and double, in one file, instead of each caller
+// instantiating Eigen's GEMM for its own expression types (half the compile time of the transformer's
+// two largest files). Operands are viewed in place when they are column-major blocks or maps with
+// inner stride 1, or the transpose of one; anything else (a cast) is copied into a temporary, which
+// allocates: only the double model's observation gradient does (transformer_net.cpp, gradient checks).
 template <typename S>
 void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate);
 extern template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool,
@@ -51,8 +53,8 @@ struct GemmOperand<Eigen::Transpose<X>> {
     static constexpr bool transposed = true;
 };
 
-// out (+)= lhs * rhs on the calling thread. out is (M, N), lhs is (M, K), rhs is (K, N): any Eigen
-// expressions (a transpose, a block)
+// out (+)= lhs * rhs on the calling thread. out is (M, N), lhs is (M, K), rhs is (K, N), as gemm
+// takes them (a block, a map, the transpose of one)
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
