@@ -23,7 +23,6 @@
 
 #include <QTest>
 
-
 #include <cmath>
 
 using namespace fb;
