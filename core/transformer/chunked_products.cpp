@@ -7,6 +7,18 @@ namespace fb::nn {
 
 namespace {
 
+// Tile sizes for an inner dimension K: blocks of (rows x inner) and (inner x cols) scalars of at
+// most kBlock (128 KiB). Rows as many as fit (Eigen packs the right operand once per row tile, so
+// fewer row tiles pack less), in multiples of the AVX2 kernel's 24 rows.
+template <typename S>
+struct Tiles {
+    static constexpr Eigen::Index kBlock = Eigen::Index(131072 / sizeof(S));
+    static constexpr Eigen::Index inner = Eigen::Index(1024 / sizeof(S));  // 256 floats, 128 doubles
+    static Eigen::Index innerFor(Eigen::Index K) { return std::max<Eigen::Index>(1, std::min(K, inner)); }
+    static Eigen::Index rowsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 24 * 24, 24, 480); }
+    static Eigen::Index colsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 8 * 8, 8, 512); }
+};
+
 // out (+)= lhs * rhs for one tile [r0, r0 + m) x [c0, c0 + n) of out, summed over inner tiles in order.
 // out is (M, N), lhs is (M, K), rhs is (K, N): views, or the transpose of one
 template <typename S, typename Dst, typename Lhs, typename Rhs>

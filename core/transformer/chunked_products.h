@@ -1,6 +1,6 @@
 #pragma once
 // The matrix products of the transformer, cut into tiles of outputs and of the inner dimension
-// (Tiles below). Two reasons:
+// (Tiles in chunked_products.cpp). Two reasons:
 //  - Eigen's product packs its operands into blocks of up to (rows x inner) and (inner x cols); it
 //    puts them on the stack when they fit EIGEN_STACK_ALLOCATION_LIMIT (512 KiB here, core/CMakeLists.txt) and allocates them
 //    on the heap otherwise (W2's product at N = 256 columns did, 24 times a step). Tiles keep every
@@ -13,18 +13,6 @@
 #include <algorithm>
 
 namespace fb::nn {
-
-// Tile sizes for an inner dimension K: blocks of (rows x inner) and (inner x cols) scalars of at
-// most kBlock (128 KiB). Rows as many as fit (Eigen packs the right operand once per row tile, so
-// fewer row tiles pack less), in multiples of the AVX2 kernel's 24 rows.
-template <typename S>
-struct Tiles {
-    static constexpr Eigen::Index kBlock = Eigen::Index(131072 / sizeof(S));
-    static constexpr Eigen::Index inner = Eigen::Index(1024 / sizeof(S));  // 256 floats, 128 doubles
-    static Eigen::Index innerFor(Eigen::Index K) { return std::max<Eigen::Index>(1, std::min(K, inner)); }
-    static Eigen::Index rowsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 24 * 24, 24, 480); }
-    static Eigen::Index colsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 8 * 8, 8, 512); }
-};
 
 // out (+)= op(a) * op(b), where op(x) is x, or x' when its flag is set (never both): the products
 // themselves, tile by tile (chunked_products.cpp), on par's threads, or on the calling thread when par
