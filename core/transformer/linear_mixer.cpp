@@ -1,5 +1,7 @@
 #include "core/transformer/linear_mixer.h"
 
+#include "core/transformer/chunked_mixer.h"
+
 #include <cmath>
 
 namespace fb::nn {
@@ -196,6 +198,7 @@ template <typename S>
 void linear_mixer_forward(const MixerHead<S> &m, Out<S> y, const In<S> &q, const In<S> &k, const In<S> &v,
                           Eigen::Index p0, S *att, Eigen::Index attRows)
 {
+    if (m.work && p0 == 0 && !att) return chunked_mixer_forward<S>(m, y, q, k, v);
     switch (m.dh) {
     case 16: return linear_mixer_forward_d<S, 16>(m, y, q, k, v, p0, att, attRows);
     case 32: return linear_mixer_forward_d<S, 32>(m, y, q, k, v, p0, att, attRows);
@@ -207,6 +210,7 @@ template <typename S>
 void linear_mixer_backward(const MixerHead<S> &m, Out<S> dq, Out<S> dk, Out<S> dv, const In<S> &dy, const In<S> &q,
                            const In<S> &k, const In<S> &v, Eigen::Index p0, bool fresh)
 {
+    if (m.work && p0 == 0 && fresh) return chunked_mixer_backward<S>(m, dq, dk, dv, dy, q, k, v);
     switch (m.dh) {
     case 16: return linear_mixer_backward_d<S, 16>(m, dq, dk, dv, dy, q, k, v, p0, fresh);
     case 32: return linear_mixer_backward_d<S, 32>(m, dq, dk, dv, dy, q, k, v, p0, fresh);

@@ -11,6 +11,10 @@
 // attention, d(L)/d(z_t)) in a scratch of its own (MixerHead::dS, dz), so it may be called for all
 // positions at once or one position at a time from T - 1 down to 0 (backpropagation through time);
 // `fresh` (the call that holds position T - 1) clears the carry.
+//
+// Training at d_head 64 and above takes the chunked form instead (core/transformer/chunked_mixer.h),
+// through the same entry points: given a MixerHead with a `work` scratch, a pass over a whole
+// sequence runs in chunks and keeps only each chunk's last state, which the chunked backward reads.
 #include "core/training/layers.h"
 #include "core/transformer/mixer.h"
 
@@ -29,6 +33,10 @@ struct MixerHead {
     S *dbeta = nullptr, *dalpha = nullptr;
     Eigen::Index gateStride = 0;
     S *dS = nullptr, *dz = nullptr;  // the backward's carry: (dh * dh) and, linear, (dh)
+    // Scratch of the chunked form (core/transformer/chunked_mixer.h: nn::chunkedMixerWork(dh) values),
+    // or null. With it, a pass over a whole sequence (p0 = 0, no map; the backward's `fresh` call)
+    // runs in chunks and writes the state at each chunk's last position only: training.
+    S *work = nullptr;
 };
 
 // y is (dh, nq): the outputs of positions [p0, p0 + nq); q is (dh, nq), k and v are (dh, >= p1).

@@ -2,6 +2,7 @@
 
 #include "core/interpret/ablation.h"
 #include "core/transformer/attention_gate.h"
+#include "core/transformer/chunked_mixer.h"
 #include "core/transformer/chunked_products.h"
 #include "core/transformer/linear_mixer.h"
 #include "core/transformer/short_conv.h"
@@ -375,6 +376,7 @@ nn::MixerHead<S> TransformerStack<S>::mixerHead(TransformerWorkspace<S> &ws, int
         m.dS = a.carry.data() + bh * (dh * dh + dh);
         m.dz = m.dS + dh * dh;
     }
+    if (a.chunkWork.size()) m.work = a.chunkWork.data() + bh * nn::chunkedMixerWork(dh);
     return m;
 }
 

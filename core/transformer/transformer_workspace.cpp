@@ -1,5 +1,6 @@
 #include "core/transformer/transformer_workspace.h"
 
+#include "core/transformer/chunked_mixer.h"
 #include "core/transformer/transformer_layers.h"
 
 #include <stdexcept>
@@ -33,6 +34,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
         l.dbeta.setZero(grad && delta ? H : 0, grad && delta ? N : 0);
         l.dalpha.setZero(grad && m == Mixer::GatedDeltaNet ? H : 0, grad && m == Mixer::GatedDeltaNet ? N : 0);
         vec(l.carry, carryB * H * (dH * dH + dH), grad && linear);
+        vec(l.chunkWork, carryB * H * nn::chunkedMixerWork(dH), grad && linear && dH >= nn::kChunkedFromHead);
         mat(l.x, d);
         mat(l.ln1, d);
         vec(l.ln1Mean, N);
@@ -111,6 +113,8 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
         if (m == Mixer::DeltaNet || m == Mixer::GatedDeltaNet) att += (grad ? 2 : 1) * H;  // beta (dbeta)
         if (m == Mixer::GatedDeltaNet) att += (grad ? 2 : 1) * H;                          // alpha (dalpha)
         if (grad && m != Mixer::Softmax) att += H * (dh * dh + dh) / double(std::max<Eigen::Index>(len, 1));  // carry
+        if (grad && m != Mixer::Softmax && s.dHead() >= nn::kChunkedFromHead)
+            att += H * double(nn::chunkedMixerWork(s.dHead())) / double(std::max<Eigen::Index>(len, 1));  // chunkWork
     }
     if (grad) {
         rows += s.depth() * (d + d + qkv + d + d + f);            // dx, dln1, dqkv, dmid, dln2, dfc

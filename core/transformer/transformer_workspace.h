@@ -46,6 +46,8 @@ struct TransformerWorkspace {
         M beta, alpha;  // deltanet: (H, N) beta = sigmoid(w_beta ln1); gated-deltanet: alpha too
         M dbeta, dalpha;  // d(L)/d of their pre-activations
         V carry;        // (B H (dh dh + dh)) the backward's d(L)/d(S_t) and d(L)/d(z_t) of each (b, h)
+        V chunkWork;    // training from d_head nn::kChunkedFromHead (64): (B H nn::chunkedMixerWork(dh)), the
+                        //          chunked form's scratch of each (b, h) (core/transformer/chunked_mixer.h)
     };
 
     Eigen::Index capacity = 0;  // columns

@@ -2,7 +2,8 @@
 // Gated DeltaNet in place of softmax attention, alone, mixed with softmax layers and combined with
 // the other model options, gradient-checked in double against central differences with FullBand's
 // one checker (tests/support/gradient_check.h): the relative error of each tensor's gradient below
-// kTol = 1e-6, up to kEntries entries per tensor, at d 8, 2 heads, T 6, 2 layers (a step of 1e-6). Also the forward
+// kTol = 1e-6, up to kEntries entries per tensor, at d 8, 2 heads, T 6, 2 layers (a step of 1e-6), and at
+// d 64 with one head (d_head 64, where training takes the chunked form) and T 20. Also the forward
 // against each mixer's definition written out here, decoding position by position against the
 // parallel pass, the maps against the outputs they explain, the parameter counts and state bytes
 // against their formulas, and the configurations that do not combine.
@@ -10,6 +11,7 @@
 #include "core/compare/kv_footprint.h"
 #include "core/labs/transformer_spec.h"
 #include "core/numeric/rng.h"
+#include "core/transformer/chunked_mixer.h"
 #include "core/transformer/linear_mixer.h"
 #include "core/transformer/position_tables.h"
 #include "core/transformer/transformer_batch.h"
@@ -40,6 +42,7 @@ struct Variant {
     PositionalScheme pos = PositionalScheme::Rope;
     FeedbackMode feedback = FeedbackMode::Off;
     int heads = 2, kvHeads = 0, loops = 1;
+    int dModel = 8, T = kT;  // d 64, 1 head and T 20: d_head 64, where training takes the chunked form (a chunk and a part)
     bool rmsNorm = false, qkNorm = false, attnGate = false;
 };
 
@@ -47,7 +50,7 @@ TransformerShape shapeOf(const Variant &v)
 {
     TransformerShape s;
     s.vocab = 5;
-    s.dModel = 8;
+    s.dModel = v.dModel;
     s.layers = int(v.mixers.size());
     s.heads = v.heads;
     s.kvHeads = v.kvHeads;
@@ -67,12 +70,12 @@ struct Setup {
     TransformerWorkspace<double> ws;
     Setup(const Variant &v, bool grad) : shape(shapeOf(v))
     {
-        batch.resize(kB, kT, true, false);
+        batch.resize(kB, v.T, true, false);
         Rng rng(11);
         for (int &t : batch.tokens) t = int(rng.below(std::uint64_t(shape.vocab)));
         for (int &t : batch.targets) t = int(rng.below(std::uint64_t(shape.vocab)));
-        pos.build(v.pos, shape.dModel, shape.heads, 30.0, kT);
-        ws.reserve(shape, kB * kT, kT, grad);
+        pos.build(v.pos, shape.dModel, shape.heads, 30.0, v.T);
+        ws.reserve(shape, kB * v.T, v.T, grad);
     }
 };
 
@@ -96,6 +99,10 @@ private:
     static double gradientCheck(const Variant &v, const char *what)
     {
         Setup su(v, true);
+        if ((v.dModel / v.heads >= nn::kChunkedFromHead) != (su.ws.layer[0].chunkWork.size() > 0)) {
+            qWarning("%s: the chunked form's scratch is not where d_head says", what);
+            return 1.0;
+        }
         TransformerNet<double> net(su.shape);
         randomise(net, 21);
         net.zeroGrad();
@@ -148,7 +155,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("feedback");
         QTest::addColumn<int>("heads");
         QTest::addColumn<int>("kvHeads");
-        QTest::addColumn<QString>("flags");  // "r" rmsnorm, "q" qk_norm, "g" attn_gate, "2" loop 2
+        QTest::addColumn<QString>("flags");  // "r" rmsnorm, "q" qk_norm, "g" attn_gate, "2" loop 2, "w" d 64 T 20
         const int rope = int(PositionalScheme::Rope), none = int(PositionalScheme::None);
         const int sinus = int(PositionalScheme::Sinusoidal);
         const int off = int(FeedbackMode::Off), exact = int(FeedbackMode::Exact), kpass = int(FeedbackMode::KPass);
@@ -163,6 +170,8 @@ private Q_SLOTS:
                                                                           << 0 << QString();
             QTest::newRow(qPrintable(QString("%1, rmsnorm, qk_norm, attn_gate, loop 2").arg(m)))
                 << two << sinus << off << 2 << 0 << QString("rqg2");
+            QTest::newRow(qPrintable(QString("%1, d_head 64 (the chunked form)").arg(m)))
+                << two << rope << off << 1 << 0 << QString("w");
         }
         QTest::newRow("gated-deltanet x3, softmax (3:1 hybrid), kv_heads 2 of 4, exact feedback")
             << QString("gated-deltanet,gated-deltanet,gated-deltanet,softmax") << rope << exact << 4 << 2 << QString("q");
@@ -186,6 +195,10 @@ private Q_SLOTS:
         v.qkNorm = flags.contains('q');
         v.attnGate = flags.contains('g');
         v.loops = flags.contains('2') ? 2 : 1;
+        if (flags.contains('w')) {
+            v.dModel = 64;
+            v.T = 20;
+        }
         const double err = gradientCheck(v, QTest::currentDataTag());
         QVERIFY2(err < kTol, QTest::currentDataTag());
     }

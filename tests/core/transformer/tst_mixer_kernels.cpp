@@ -4,6 +4,7 @@
 // tst_linear_mixers checks the mixers inside the model, at d_head 4.
 // FULLBAND_SHOW_ERRORS=1 prints the largest error of each row.
 #include "core/numeric/rng.h"
+#include "core/transformer/chunked_mixer.h"
 #include "core/transformer/linear_mixer.h"
 #include "support/gradient_check.h"
 #include "support/mixer_head_inputs.h"
@@ -96,6 +97,99 @@ private Q_SLOTS:
         if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))
             qInfo("%s: max relative error %.3g over %d entries", QTest::currentDataTag(), check.maxRelError, check.checked);
         QVERIFY2(check.checked >= 3 * std::min<int>(kEntries, dh * int(T)), "every tensor was checked");
+        QVERIFY2(check.maxRelError < kTol, check.worst.c_str());
+    }
+    // The chunked training form (chunked_mixer.h) against the recurrent kernel and against central
+    // differences, in double, over T 37: two whole chunks of 16 and a part of 5, so the state and
+    // the carry cross chunk boundaries. Outputs, the states at the chunks' last positions and every
+    // gradient agree with the recurrent form within 1e-11 (relative to the largest entry); the
+    // gradients of the chunked form itself within kTol of the differences.
+    void theChunkedFormIsTheRecurrentOne_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("dh");
+        for (int dh : { 4, 32 })
+            for (Mixer kind : { Mixer::Linear, Mixer::DeltaNet, Mixer::GatedDeltaNet })
+                QTest::newRow(qPrintable(QString("%1, d_head %2").arg(QString::fromStdString(mixerName(kind))).arg(dh)))
+                    << int(kind) << dh;
+    }
+    void theChunkedFormIsTheRecurrentOne()
+    {
+        QFETCH(int, kind);
+        QFETCH(int, dh);
+        const Eigen::Index T = 2 * nn::kMixerChunk + 5;
+        HeadInputs in(dh, T, 29 + std::uint64_t(dh));
+        Rng rng(5);
+        Eigen::MatrixXd W(dh, T);
+        for (Eigen::Index i = 0; i < W.size(); ++i) W.data()[i] = rng.normal();
+        auto logit = [](double p) { return std::log(p / (1.0 - p)); };
+        auto sigmoid = [](double z) { return 1.0 / (1.0 + std::exp(-z)); };
+        Eigen::VectorXd zb = in.beta.unaryExpr(logit), za = in.alpha.unaryExpr(logit);
+        Eigen::VectorXd states(dh * dh * T), zden((dh + 1) * T), dS(dh * dh), dz(dh), dbeta(T), dalpha(T),
+            work(nn::chunkedMixerWork(dh));
+        auto head = [&](bool chunked) {
+            in.beta = zb.unaryExpr(sigmoid);
+            in.alpha = za.unaryExpr(sigmoid);
+            nn::MixerHead<double> m;
+            m.kind = Mixer(kind);
+            m.dh = dh;
+            m.states = states.data();
+            m.zden = zden.data();
+            m.beta = in.beta.data();
+            m.alpha = in.alpha.data();
+            m.dbeta = dbeta.data();
+            m.dalpha = dalpha.data();
+            m.gateStride = 1;
+            m.dS = dS.data();
+            m.dz = dz.data();
+            m.work = chunked ? work.data() : nullptr;
+            return m;
+        };
+        struct Pass {
+            Eigen::MatrixXd y, ends, dq, dk, dv;
+            Eigen::VectorXd dbeta, dalpha;
+        };
+        auto run = [&](bool chunked) {
+            Pass p;
+            p.y.resize(dh, T);
+            states.setConstant(std::nan(""));
+            nn::linear_mixer_forward<double>(head(chunked), p.y, in.q, in.k, in.v, 0, nullptr, 0);
+            p.ends.resize(dh * dh, 3);
+            p.ends << states.segment(15 * dh * dh, dh * dh), states.segment(31 * dh * dh, dh * dh),
+                states.segment(36 * dh * dh, dh * dh);
+            p.dq = Eigen::MatrixXd::Zero(dh, T);
+            p.dk = p.dq;
+            p.dv = p.dq;
+            dbeta.setZero();
+            dalpha.setZero();
+            nn::linear_mixer_backward<double>(head(chunked), p.dq, p.dk, p.dv, W, in.q, in.k, in.v, 0, true);
+            p.dbeta = dbeta;
+            p.dalpha = dalpha;
+            return p;
+        };
+        const Pass r = run(false), c = run(true);
+        auto near = [](const auto &a, const auto &b) { return (a - b).cwiseAbs().maxCoeff() <= 1e-11 * std::max(1.0, b.cwiseAbs().maxCoeff()); };
+        QVERIFY2(near(c.y, r.y), "outputs");
+        QVERIFY2(near(c.ends, r.ends), "the states at the chunks' last positions");
+        QVERIFY2(near(c.dq, r.dq) && near(c.dk, r.dk) && near(c.dv, r.dv), "dq, dk, dv");
+        if (Mixer(kind) != Mixer::Linear) QVERIFY2(near(c.dbeta, r.dbeta), "dbeta");
+        if (Mixer(kind) == Mixer::GatedDeltaNet) QVERIFY2(near(c.dalpha, r.dalpha), "dalpha");
+
+        auto loss = [&] {
+            Eigen::MatrixXd y(dh, T);
+            nn::linear_mixer_forward<double>(head(true), y, in.q, in.k, in.v, 0, nullptr, 0);
+            return W.cwiseProduct(y).sum();
+        };
+        test::GradCheck check;
+        test::checkTensor(check, "q", in.q.data(), c.dq.data(), in.q.size(), loss, kEntries, kStep);
+        test::checkTensor(check, "k", in.k.data(), c.dk.data(), in.k.size(), loss, kEntries, kStep);
+        test::checkTensor(check, "v", in.v.data(), c.dv.data(), in.v.size(), loss, kEntries, kStep);
+        if (Mixer(kind) != Mixer::Linear) test::checkTensor(check, "beta", zb.data(), c.dbeta.data(), T, loss, kEntries, kStep);
+        if (Mixer(kind) == Mixer::GatedDeltaNet)
+            test::checkTensor(check, "alpha", za.data(), c.dalpha.data(), T, loss, kEntries, kStep);
+        if (qEnvironmentVariableIsSet("FULLBAND_SHOW_ERRORS"))
+            qInfo("%s: max relative error %.3g over %d entries", QTest::currentDataTag(), check.maxRelError, check.checked);
+        QVERIFY2(check.checked >= 3 * kEntries, "every tensor was checked");
         QVERIFY2(check.maxRelError < kTol, check.worst.c_str());
     }
 };
