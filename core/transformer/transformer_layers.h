@@ -164,12 +164,13 @@ using QueryRow = Eigen::Matrix<S, 1, Eigen::Dynamic, Eigen::RowMajor, 1, kMaxAtt
 // exp, so that exp never returns a denormal (Eigen's float exp does, slowly, below -87).
 // a is (rows, nq) contiguous (rows a multiple of 8, the column of query p0 at a)
 #pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"  // packet_traits<float>::type is __m256
+#pragma GCC diagnostic ignored "-Wignored-attributes"  // the packet type is __m256 (or __m512d, __m128)
 template <typename S>
 void causal_softmax_columns(S *a, Eigen::Index p0, Eigen::Index nq, Eigen::Index rows, S scale)
 {
     using namespace Eigen::internal;
-    using Packet = typename packet_traits<S>::type;
+    // the widest packet of at most 8 scalars (AVX-512's 16 floats would overrun the padding)
+    using Packet = typename find_best_packet<S, 8>::type;
     constexpr Eigen::Index W = unpacket_traits<Packet>::size;
     static_assert(8 % W == 0, "attentionRows pads to 8 rows");
     const Packet sc = pset1<Packet>(scale), lo = pset1<Packet>(S(std::is_same_v<S, float> ? -80 : -700));

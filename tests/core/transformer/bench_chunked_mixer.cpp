@@ -4,7 +4,12 @@
 // chunk, the rest recomputed in the backward pass), one thread, float: a forward pass over a whole
 // sequence, and a forward and backward pass (a training step's share of one head).
 //
-//   bench_chunked_mixer [--length T] [--repeats N]
+//   bench_chunked_mixer [--length T] [--repeats N] [--model]
+//
+// --model: the same two forms inside a training step of the whole model at the text size (4 layers,
+// d 128, T 64, batch 12; every layer the mixer) with 8, 4 and 2 heads (d_head 16, 32, 64): ms per
+// forward and backward pass, one thread. The bench gives the workspace the chunked form's scratch
+// itself, so both forms are timed at every d_head, whichever training takes.
 //
 // Both forms are first run on the same inputs and compared (outputs and gradients; the run stops if
 // the relative difference exceeds 1e-3). The table prints ns per token (best of N) and the ratio
@@ -12,6 +17,10 @@
 // d_head nn::kChunkedFromHead.
 #include "core/transformer/chunked_mixer.h"
 #include "core/transformer/linear_mixer.h"
+#include "core/transformer/position_tables.h"
+#include "core/transformer/transformer_batch.h"
+#include "core/transformer/transformer_net.h"
+#include "core/transformer/transformer_workspace.h"
 #include "support/mixer_head_inputs.h"
 
 #include <algorithm>
@@ -85,20 +94,74 @@ double relativeError(const MatF &a, const MatF &b)
     return (a - b).norm() / std::max(1e-30f, b.norm());
 }
 
+// --model: ms per forward and backward pass of the whole model, recurrent and chunked.
+int model(int repeats)
+{
+    constexpr int kB = 12, kT = 64;
+    std::printf("The whole model, one thread, float: 4 layers, d 128, T %d, batch %d; ms per forward + backward "
+                "(best of %d)\n", kT, kB, repeats);
+    std::printf("%-15s %5s %4s | %10s %10s %6s\n", "mixer", "heads", "d_h", "recurrent", "chunked", "ratio");
+    for (const Mixer kind : { Mixer::Linear, Mixer::DeltaNet, Mixer::GatedDeltaNet }) {
+        for (const int heads : { 8, 4, 2 }) {
+            TransformerShape shape;
+            shape.vocab = 80;
+            shape.dModel = 128;
+            shape.layers = 4;
+            shape.heads = heads;
+            shape.mixers.assign(4, kind);
+            TransformerNet<float> net(shape);
+            Rng rng(1);
+            net.init(rng);
+            TransformerBatch batch;
+            batch.resize(kB, kT, true, false);
+            for (int &t : batch.tokens) t = int(rng.below(80));
+            for (int &t : batch.targets) t = int(rng.below(80));
+            PositionTables<float> pos;
+            pos.build(PositionalScheme::Rope, shape.dModel, shape.heads, 10000.0, kT);
+            TransformerWorkspace<float> ws;
+            ws.reserve(shape, kB * kT, kT, true);
+            const Eigen::Index work = kB * heads * nn::chunkedMixerWork(shape.dHead());
+            double ms[2] = {};
+            Eigen::VectorXf grads[2];
+            for (int chunked = 0; chunked < 2; ++chunked) {
+                for (auto &l : ws.layer) l.chunkWork.setZero(chunked ? work : 0);
+                auto step = [&] {
+                    net.zeroGrad();
+                    net.forward(ws, batch, pos, FeedbackMode::Off, 1);
+                    net.backward(ws, batch, pos, FeedbackMode::Off, 1);
+                };
+                ms[chunked] = bestNsPerToken(step, 1, repeats) * 1e-6;
+                grads[chunked] = net.grads;
+            }
+            const double err = (grads[1] - grads[0]).norm() / std::max(1e-30f, grads[0].norm());
+            if (!(err < 1e-3)) {
+                std::fprintf(stderr, "the chunked form's gradients differ: relative error %.3g\n", err);
+                return 1;
+            }
+            std::printf("%-15s %5d %4ld | %10.2f %10.2f %6.2f\n", mixerName(kind).c_str(), heads, long(shape.dHead()),
+                        ms[0], ms[1], ms[1] / ms[0]);
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     Eigen::Index T = 1024;
     int repeats = 20;
+    bool doModel = false;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--length") && i + 1 < argc) T = std::clamp(std::atol(argv[++i]), 64L, 16384L);
+        if (!std::strcmp(argv[i], "--model")) doModel = true;
+        else if (!std::strcmp(argv[i], "--length") && i + 1 < argc) T = std::clamp(std::atol(argv[++i]), 64L, 16384L);
         else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::clamp(std::atoi(argv[++i]), 1, 1000);
         else {
-            std::fprintf(stderr, "usage: bench_chunked_mixer [--length T (64..16384)] [--repeats N (1..1000)]\n");
+            std::fprintf(stderr, "usage: bench_chunked_mixer [--length T (64..16384)] [--repeats N (1..1000)] [--model]\n");
             return 2;
         }
     }
+    if (doModel) return model(repeats);
     std::printf("One head, one thread, float, T = %ld positions, chunks of %ld; ns per token (best of %d)\n", long(T),
                 long(nn::kMixerChunk), repeats);
     std::printf("%-15s %4s | %10s %10s %6s | %10s %10s %6s\n", "", "", "forward", "", "", "fwd + bwd", "", "");

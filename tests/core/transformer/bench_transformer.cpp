@@ -11,7 +11,8 @@
 //     OMP_NUM_THREADS=1 /usr/bin/python3 baselines/torch_tiny_transformer.py steps=300 eval_every=0 &&
 //       build-core/tests/bench_transformer --steps 300
 // --peak: this core's FP32 FMA peak, measured with a register-only loop (12 independent 8-wide FMA
-//   chains, as the 117 GFLOP/s on Zen 4), then ms/step and GFLOP/s as a fraction of that peak
+//   chains, as the 117 GFLOP/s on Zen 4; in a build for AVX-512 also 16-wide ones, and the
+//   larger is the peak), then ms/step and GFLOP/s as a fraction of that peak
 //   at the text size (task text, 4 layers, 4 heads, d 128, T 64, batch 12, on FILE: --text, default
 //   the checkout's README.md) and at the induction defaults, with 1 and 2 threads. Prints a JSON line
 //   {"peak_gflops", "text_ms_per_step", "text_ms_per_step_2_threads", ...} for fullband.sh baselines.
@@ -197,41 +198,62 @@ void table(int steps)
 }
 
 // One core's FP32 FMA peak: a loop of independent FMAs on registers only (no loads or stores), long
-// enough to hide their latency. GFLOP/s, 2 FLOPs per lane per FMA; the best of 5 runs.
-double fmaPeakGflops()
+// enough to hide their latency. GFLOP/s, 2 FLOPs per lane per FMA; the best of 5 runs. wide: with
+// AVX-512's 16-lane FMAs (a build for x86-64-v4), else 8-lane AVX2 ones. On a core whose AVX-512 units
+// are whole (not two 256-bit halves) the wide loop's peak is twice the narrow one's.
+double fmaPeakGflops(bool wide)
 {
     using Clock = std::chrono::steady_clock;
     constexpr long kIterations = 20'000'000;
+    (void)wide;
     double best = 0.0;
     for (int run = 0; run < 5; ++run) {
         const auto start = Clock::now();
         float sink = 0.0f;
-#if defined(__FMA__) && defined(__AVX__)
-        constexpr int kChains = 12, kLanes = 8;
-        __m256 acc[kChains];
-        for (int i = 0; i < kChains; ++i) acc[i] = _mm256_set1_ps(1.0f + 1e-3f * float(i));
-        const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
-        for (long it = 0; it < kIterations; ++it) {
-            for (int i = 0; i < kChains; ++i) acc[i] = _mm256_fmadd_ps(acc[i], a, b);
-            // keep the chains in registers and the loop alive
-            __asm__ volatile("" : "+x"(acc[0]), "+x"(acc[1]), "+x"(acc[2]), "+x"(acc[3]), "+x"(acc[4]), "+x"(acc[5]),
-                             "+x"(acc[6]), "+x"(acc[7]), "+x"(acc[8]), "+x"(acc[9]), "+x"(acc[10]), "+x"(acc[11]));
+        double flops = 0.0;
+#if defined(__AVX512F__)
+        if (wide) {
+            constexpr int kChains = 12, kLanes = 16;
+            __m512 acc[kChains];
+            for (int i = 0; i < kChains; ++i) acc[i] = _mm512_set1_ps(1.0f + 1e-3f * float(i));
+            const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
+            for (long it = 0; it < kIterations; ++it) {
+                for (int i = 0; i < kChains; ++i) acc[i] = _mm512_fmadd_ps(acc[i], a, b);
+                __asm__ volatile("" : "+v"(acc[0]), "+v"(acc[1]), "+v"(acc[2]), "+v"(acc[3]), "+v"(acc[4]), "+v"(acc[5]),
+                                 "+v"(acc[6]), "+v"(acc[7]), "+v"(acc[8]), "+v"(acc[9]), "+v"(acc[10]), "+v"(acc[11]));
+            }
+            for (int i = 0; i < kChains; ++i) sink += _mm512_reduce_add_ps(acc[i]);
+            flops = 2.0 * kLanes * kChains * double(kIterations);
         }
-        for (int i = 0; i < kChains; ++i) {
-            alignas(32) float lanes[kLanes];
-            _mm256_store_ps(lanes, acc[i]);
-            for (float v : lanes) sink += v;
-        }
-        const double flops = 2.0 * kLanes * kChains * double(kIterations);
-#else
-        constexpr int kChains = 8;
-        float acc[kChains];
-        for (int i = 0; i < kChains; ++i) acc[i] = 1.0f + 1e-3f * float(i);
-        for (long it = 0; it < kIterations; ++it)
-            for (int i = 0; i < kChains; ++i) acc[i] = std::fma(acc[i], 0.999999f, 1e-7f);
-        for (float v : acc) sink += v;
-        const double flops = 2.0 * kChains * double(kIterations);
 #endif
+        if (flops == 0.0) {
+#if defined(__FMA__) && defined(__AVX__)
+            constexpr int kChains = 12, kLanes = 8;
+            __m256 acc[kChains];
+            for (int i = 0; i < kChains; ++i) acc[i] = _mm256_set1_ps(1.0f + 1e-3f * float(i));
+            const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
+            for (long it = 0; it < kIterations; ++it) {
+                for (int i = 0; i < kChains; ++i) acc[i] = _mm256_fmadd_ps(acc[i], a, b);
+                // keep the chains in registers and the loop alive
+                __asm__ volatile("" : "+x"(acc[0]), "+x"(acc[1]), "+x"(acc[2]), "+x"(acc[3]), "+x"(acc[4]), "+x"(acc[5]),
+                                 "+x"(acc[6]), "+x"(acc[7]), "+x"(acc[8]), "+x"(acc[9]), "+x"(acc[10]), "+x"(acc[11]));
+            }
+            for (int i = 0; i < kChains; ++i) {
+                alignas(32) float lanes[kLanes];
+                _mm256_store_ps(lanes, acc[i]);
+                for (float v : lanes) sink += v;
+            }
+            flops = 2.0 * kLanes * kChains * double(kIterations);
+#else
+            constexpr int kChains = 8;
+            float acc[kChains];
+            for (int i = 0; i < kChains; ++i) acc[i] = 1.0f + 1e-3f * float(i);
+            for (long it = 0; it < kIterations; ++it)
+                for (int i = 0; i < kChains; ++i) acc[i] = std::fma(acc[i], 0.999999f, 1e-7f);
+            for (float v : acc) sink += v;
+            flops = 2.0 * kChains * double(kIterations);
+#endif
+        }
         const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
         if (!std::isfinite(sink)) std::printf("(sink %g)\n", double(sink));
         best = std::max(best, flops / seconds / 1e9);
@@ -289,13 +311,22 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
     return flops / seconds / 1e9;
 }
 
+
 void peak(int steps, const std::string &textPath)
 {
     loadAverage();
 #if !(defined(__FMA__) && defined(__AVX__))
     std::printf("(built without AVX/FMA: the peak below is of scalar FMAs)\n");
 #endif
-    const double peakGflops = fmaPeakGflops();
+    // the core's peak is the widest FMA's: with AVX-512 in the build both widths are measured
+    const double narrow = fmaPeakGflops(false);
+#if defined(__AVX512F__)
+    const double wide = fmaPeakGflops(true);
+    std::printf("(built for AVX-512: 8-lane FMAs %.1f GFLOP/s, 16-lane %.1f)\n", narrow, wide);
+    const double peakGflops = std::max(narrow, wide);
+#else
+    const double peakGflops = narrow;
+#endif
     std::printf("== FP32 FMA peak of one core (register-only loop): %.1f GFLOP/s ==\n", peakGflops);
     TransformerConfig text = defaults(steps);
     text.task = TransformerTask::Text;
