@@ -274,8 +274,13 @@ baselines() {
   [ -f "$script" ] || { echo "fullband: $script not found (set FULLBAND_BASELINES)" >&2; exit 2; }
   configure
   cmake --build "$build_dir" --target bench_transformer -j "$jobs"
+  # torch with OpenBLAS's own choice of kernels: an OPENBLAS_CORETYPE of an older core (Haswell on an
+  # AVX-512 machine) slows torch and flatters the ratio, so it is not passed on.
+  if [ -n "${OPENBLAS_CORETYPE:-}" ]; then
+    echo "fullband: OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE is set; torch runs without it, with the kernels OpenBLAS picks for this core"
+  fi
   local torch_json ours_json
-  torch_json=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$script" steps="$steps" eval_every=0 | tail -n1)
+  torch_json=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$script" steps="$steps" eval_every=0 | tail -n1)
   echo "torch (1 thread): $torch_json"
   ours_json=$("$build_dir/tests/bench_transformer" --steps "$steps" --speed --kpass | tee -a /dev/stderr | grep '^{"ms_per_step"')
   /usr/bin/python3 - "$torch_json" "$ours_json" <<'PY'
@@ -292,7 +297,7 @@ PY
   [ -f "$char_script" ] || { echo "fullband: $char_script not found (set FULLBAND_BASELINES)" >&2; exit 2; }
   [ -f "$text" ] || { echo "fullband: $text not found (set BASELINE_TEXT)" >&2; exit 2; }
   local torch_text ours_text
-  torch_text=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \
+  torch_text=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \
                  steps="$steps" threads=1 eval_every=0 sample=0 | tail -n1)
   echo "torch text size (1 thread): $torch_text"
   ours_text=$("$build_dir/tests/bench_transformer" --steps "$steps" --peak --text "$text" | tee -a /dev/stderr |
