@@ -84,7 +84,7 @@ install_missing() {
 
 configure() {
   # The widest vectors the CPU has: x86-64-v4 (AVX-512) where it has the level's five AVX-512 sets
-  # (Eigen's 16-float kernels: 2.3 times the text-size training step of the AVX2 build on a core with
+  # (Eigen's 16-float kernels: about 2.2 times the AVX2 build's text-size training on a core with
   # whole 512-bit units), x86-64-v3 (AVX2/FMA) where it has AVX2, else a portable build; portable
   # also when asked (FULLBAND_PORTABLE=1). The sanitizer builds stay at x86-64-v3 (FULLBAND_AVX2_ONLY=1):
   # what they check does not depend on the vector width. Always given, so that a build directory follows it.

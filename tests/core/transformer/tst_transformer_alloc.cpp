@@ -6,6 +6,7 @@
 #include "core/numeric/rng.h"
 #include "support/malloc_count.h"
 #include "support/sanitized.h"
+#include "core/transformer/chunked_mixer.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_tasks.h"
 #include "core/transformer/transformer_trainer.h"
@@ -29,18 +30,26 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("mode");
         QTest::addColumn<int>("passes");
-        QTest::newRow("off") << int(FeedbackMode::Off) << 1;
-        QTest::newRow("kpass k = 3") << int(FeedbackMode::KPass) << 3;
-        QTest::newRow("exact") << int(FeedbackMode::Exact) << 1;
+        QTest::addColumn<int>("heads");  // one head: d_head 64, the linear mixers' chunked form
+        QTest::addColumn<QString>("mixer");
+        QTest::newRow("off") << int(FeedbackMode::Off) << 1 << 4 << "softmax";
+        QTest::newRow("kpass k = 3") << int(FeedbackMode::KPass) << 3 << 4 << "softmax";
+        QTest::newRow("exact") << int(FeedbackMode::Exact) << 1 << 4 << "softmax";
+        QTest::newRow("gated-deltanet, d_head 64 (chunked)") << int(FeedbackMode::Off) << 1 << 1 << "gated-deltanet";
+        QTest::newRow("linear, d_head 64 (chunked)") << int(FeedbackMode::Off) << 1 << 1 << "linear";
     }
     void forwardBackwardDoNotAllocate()
     {
         QFETCH(int, mode);
         QFETCH(int, passes);
+        QFETCH(int, heads);
+        QFETCH(QString, mixer);
         TransformerConfig c;  // the reference's sizes
         c.feedback = FeedbackMode(mode);
         TransformerShape s;
         s.feedback = c.feedback != FeedbackMode::Off;
+        s.heads = heads;
+        QVERIFY(parseMixers(mixer.toStdString(), s.layers, s.mixers).empty());
         TransformerNet<float> net(s);
         Rng rng(1);
         net.init(rng);
@@ -51,6 +60,7 @@ private Q_SLOTS:
         pos.build(PositionalScheme::Rope, s.dModel, s.heads, 10000.0, c.seqLen);
         TransformerWorkspace<float> ws;
         ws.reserve(s, batch.columns(), batch.positions, true);
+        QCOMPARE(ws.layer[0].chunkWork.size() > 0, s.dHead() >= nn::kChunkedFromHead && s.mixer(0) != Mixer::Softmax);
         const long n = countMallocs([&] {
             for (int i = 0; i < 2; ++i) {
                 tasks.drawTraining(rng, batch);
