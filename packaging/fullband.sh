@@ -25,7 +25,8 @@
 # checkout, where torch_tiny_transformer.py and torch_char_transformer.py live), BASELINE_STEPS
 # (default 300), BASELINE_TEXT (the text of the text-size comparison, default README.md),
 # FULLBAND_PORTABLE=1 (run/test/build/stress/package: the portable binary the package ships, no
-# -march; package then packs the tested build itself instead of building build-pkg; CI sets it).
+# -march; package then packs the tested build itself instead of building build-pkg; CI sets it),
+# FULLBAND_AVX2_ONLY=1 (x86-64-v3 even where the CPU has AVX-512; the sanitizer builds set it).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -86,8 +87,9 @@ configure() {
   # The widest vectors the CPU has: x86-64-v4 (AVX-512) where it has the level's five AVX-512 sets
   # (Eigen's 16-float kernels: about 2.2 times the AVX2 build's text-size training on a core with
   # whole 512-bit units), x86-64-v3 (AVX2/FMA) where it has AVX2, else a portable build; portable
-  # also when asked (FULLBAND_PORTABLE=1). The sanitizer builds stay at x86-64-v3 (FULLBAND_AVX2_ONLY=1):
-  # what they check does not depend on the vector width. Always given, so that a build directory follows it.
+  # also when asked (FULLBAND_PORTABLE=1). The sanitizer builds stay at x86-64-v3 (FULLBAND_AVX2_ONLY=1),
+  # as before: the AVX-512 build is checked by running the tests on it, not under the sanitizers. Always
+  # given, so that a build directory follows it.
   local march_args=(-DFULLBAND_MARCH=x86-64-v3)
   local flags
   flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)

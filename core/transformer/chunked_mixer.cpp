@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace fb::nn {
 
@@ -16,6 +17,10 @@ template <typename S>
 using MapM = Eigen::Map<Mat<S>>;
 template <typename S>
 using CMapM = Eigen::Map<const Mat<S>>;
+
+// The log of the smallest normal number: the floor of a log-decay.
+template <typename S>
+const S kLogTiny = std::log(std::numeric_limits<S>::min());
 
 // Consecutive matrices of the scratch, each contiguous.
 template <typename S>
@@ -161,7 +166,9 @@ struct DeltaChunk {
         for (Eigen::Index j = 0; j < n; ++j) {
             nrm(j, 0) = std::sqrt(k.col(s + j).squaredNorm() + S(1e-6));
             K.col(j) = k.col(s + j) / nrm(j, 0);
-            lam(j + 1, 0) = lam(j, 0) + (gated ? std::log(m.alpha[(s + j) * m.gateStride]) : S(0));
+            // a decay of exactly 0 (a sigmoid below float's range) empties the state: log 0 = -inf would
+            // make the differences below NaN, so it counts as the smallest normal number's log
+            lam(j + 1, 0) = lam(j, 0) + (gated ? std::max(std::log(m.alpha[(s + j) * m.gateStride]), kLogTiny<S>) : S(0));
         }
         gam = lam.array().exp().matrix();
         if (gated) {
@@ -345,7 +352,7 @@ void delta_backward(const MixerHead<S> &m, Out<S> dq, Out<S> dk, Out<S> dv, cons
                 m.dalpha[(s + j) * m.gateStride] = tail * (S(1) - m.alpha[(s + j) * m.gateStride]);
             }
         }
-        // K = k / sqrt(k'k + eps): d(L)/d(k) = (dK - K (K' dK)) / n
+        // K = k / nrm, nrm = sqrt(k'k + eps): d(L)/d(k) = (dK - K (K' dK)) / nrm
         for (Eigen::Index j = 0; j < n; ++j) {
             T1.col(j) = dK.col(j) - K.col(j) * K.col(j).dot(dK.col(j));
             dk.col(s + j) += T1.col(j) / ch.nrm(j, 0);

@@ -15,6 +15,10 @@
 // Training at d_head 64 and above takes the chunked form instead (core/transformer/chunked_mixer.h),
 // through the same entry points: given a MixerHead with a `work` scratch, a pass over a whole
 // sequence runs in chunks and keeps only each chunk's last state, which the chunked backward reads.
+// A forward pass in chunks must be followed by a backward pass in chunks (the whole sequence, p0 = 0
+// and fresh): the positions inside a chunk have no state to read. Every caller keeps to it: training
+// passes its feedback mode to both passes, and the exact recurrence runs both position by position
+// (its position 0 is a chunk of one, whose state is written); evaluation and decoding have no scratch.
 #include "core/training/layers.h"
 #include "core/transformer/mixer.h"
 
@@ -27,7 +31,7 @@ template <typename S>
 struct MixerHead {
     Mixer kind = Mixer::Linear;
     Eigen::Index dh = 0;
-    S *states = nullptr;        // (dh * dh, T): column t = S_t
+    S *states = nullptr;        // (dh * dh, T): column t = S_t (in chunks: at each chunk's last t only)
     S *zden = nullptr;          // linear: (dh + 1, T): z_t = sum of phi(k_j), j <= t, then the denominator
     const S *beta = nullptr, *alpha = nullptr;
     S *dbeta = nullptr, *dalpha = nullptr;

@@ -376,7 +376,8 @@ nn::MixerHead<S> TransformerStack<S>::mixerHead(TransformerWorkspace<S> &ws, int
         m.dS = a.carry.data() + bh * (dh * dh + dh);
         m.dz = m.dS + dh * dh;
     }
-    if (a.chunkWork.size()) m.work = a.chunkWork.data() + bh * nn::chunkedMixerWork(dh);
+    // the chunked form's scratch holds the sequences the carry does (the backward refuses more)
+    if (a.chunkWork.size() && b < ws.carrySequences()) m.work = a.chunkWork.data() + bh * nn::chunkedMixerWork(dh);
     return m;
 }
 

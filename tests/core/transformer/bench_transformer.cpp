@@ -311,7 +311,6 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
     return flops / seconds / 1e9;
 }
 
-
 void peak(int steps, const std::string &textPath)
 {
     loadAverage();
