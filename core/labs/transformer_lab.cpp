@@ -29,7 +29,7 @@ TransformerLabResult TransformerLab::compute(const ParamValues &values, const Ru
     r.expected = transformerExpectedText(c);
     r.vocab = transformerVocabulary(c);
     r.task = c.task;
-    if (r.workspaceBytes <= 64e6 && !stop.stopRequested()) {
+    if (r.workspaceBytes <= kTransformerPreviewBytes && !stop.stopRequested()) {
         // The trainer's own snapshot before its first step, then nothing: an abandoned run stops
         // before that step and skips every evaluation.
         c.evalEvery = 0;

@@ -22,9 +22,12 @@ struct TransformerLabResult {
     int vocab = 0;
     TransformerTask task = TransformerTask::InductionFixed;
     // The untrained model on the probe sequence (attention maps, induction scores), what the lab
-    // shows before Start; only for models small enough to build in a moment (workspace <= 64 MB).
+    // shows before Start; only for models small enough to build in a moment (workspace up to
+    // kTransformerPreviewBytes).
     std::optional<TransformerSnapshot> initial;
 };
+
+inline constexpr double kTransformerPreviewBytes = 64e6;
 
 class TransformerLab {
 public:

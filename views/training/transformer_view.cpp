@@ -314,6 +314,14 @@ void TransformerView::draw(const TransformerPreview &preview)
             HeatmapGridData data = preview.maps->maps;
             data.title = tr("Attention before training (Start trains)");
             maps_->setData(std::move(data));
+        } else if (p.workspaceBytes > kTransformerPreviewBytes) {
+            // no untrained model is built above the preview's memory: say so, not "Computing…"
+            HeatmapGridData data;
+            data.title = tr("The maps appear once training starts (Start): the untrained model is not drawn "
+                            "when training needs over %1 MB, and this one needs %2 MB")
+                             .arg(kTransformerPreviewBytes / 1e6, 0, 'f', 0)
+                             .arg(p.workspaceBytes / 1e6, 0, 'f', 0);
+            maps_->setData(std::move(data));
         } else {
             maps_->setData({});
         }

@@ -83,6 +83,23 @@ private Q_SLOTS:
                  qPrintable(view.progressBar()->format()));
     }
 
+    // A model over the preview's memory (one Gated DeltaNet head of 64: 94 MB) builds no untrained
+    // model; the maps say so and that Start draws them, instead of "Computing…" until then.
+    void previewTooLargeSaysWhy()
+    {
+        TransformerView view;
+        ParamValues v = view.values();
+        v.texts["mixer"] = "gated-deltanet";
+        v.numbers["heads"] = 1;
+        QCOMPARE(view.setValues(v), QString());
+        view.LabView::waitForResult();
+        QVERIFY2(view.maps()->data().images.isEmpty(), "no untrained maps");
+        const QString title = view.maps()->data().title;
+        QVERIFY2(title.startsWith(QStringLiteral("The maps appear once training starts (Start)")) &&
+                     title.contains(QStringLiteral("over 64 MB")) && title.contains(QStringLiteral("94 MB")),
+                 qPrintable(title));
+    }
+
     // The maps are redrawn while training: a later snapshot's first map differs from the first.
     void mapsChangeWhileTraining()
     {
