@@ -41,6 +41,31 @@ void phi(MapM<S> &out, const X &x)
     out = (x.array() > S(0)).select(x.array() + S(1), x.array().exp()).matrix();
 }
 
+// Linear attention's chunk [s, s + n): F = phi(Q), G = phi(K), A = triu(G' F), the denominators and
+// the outputs Y = (S0 F + V A) / (z0' F + 1' A), S0 and z0 read at position s - 1 (zero at s = 0).
+// The forward writes Y into y; the backward recomputes it into its scratch.
+template <typename S>
+void linear_chunk(const MixerHead<S> &m, Out<S> Y, MapM<S> &F, MapM<S> &G, MapM<S> &A, MapM<S> &den, const In<S> &q,
+                  const In<S> &k, const In<S> &v, Eigen::Index s, Eigen::Index n)
+{
+    const Eigen::Index dh = m.dh, dd = dh * dh;
+    phi<S>(F, q.middleCols(s, n));
+    phi<S>(G, k.middleCols(s, n));
+    // A(i, j) = phi(k_i)' phi(q_j) for i <= j
+    product<S>(A, G.transpose(), F, false);
+    A.template triangularView<Eigen::StrictlyLower>().setZero();
+    den = A.colwise().sum().transpose();
+    if (s > 0) {
+        const CMapM<S> S0(m.states + (s - 1) * dd, dh, dh), z0(m.zden + (s - 1) * (dh + 1), dh, 1);
+        product<S>(Y, S0, F, false);
+        product<S>(Y, v.middleCols(s, n), A, true);
+        product<S>(den, F.transpose(), z0, true);
+    } else {
+        product<S>(Y, v.middleCols(s, n), A, false);
+    }
+    for (Eigen::Index j = 0; j < n; ++j) Y.col(j) /= den(j, 0);
+}
+
 template <typename S>
 void linear_forward(const MixerHead<S> &m, Out<S> y, const In<S> &q, const In<S> &k, const In<S> &v)
 {
@@ -49,28 +74,16 @@ void linear_forward(const MixerHead<S> &m, Out<S> y, const In<S> &q, const In<S>
         const Eigen::Index n = std::min(kMixerChunk, T - s), e = s + n - 1;
         Carve<S> c{m.work};
         MapM<S> F = c.mat(dh, n), G = c.mat(dh, n), A = c.mat(n, n), den = c.mat(n, 1);
-        phi<S>(F, q.middleCols(s, n));
-        phi<S>(G, k.middleCols(s, n));
-        // A(i, j) = phi(k_i)' phi(q_j) for i <= j
-        product<S>(A, G.transpose(), F, false);
-        A.template triangularView<Eigen::StrictlyLower>().setZero();
-        auto Y = y.middleCols(s, n);
+        linear_chunk<S>(m, y.middleCols(s, n), F, G, A, den, q, k, v, s, n);
+        // S = S0 + V G';  z = z0 + G 1
         MapM<S> Sn(m.states + e * dd, dh, dh), zn(m.zden + e * (dh + 1), dh, 1);
-        den = A.colwise().sum().transpose();
         if (s > 0) {
-            const CMapM<S> S0(m.states + (s - 1) * dd, dh, dh), z0(m.zden + (s - 1) * (dh + 1), dh, 1);
-            product<S>(Y, S0, F, false);
-            product<S>(Y, v.middleCols(s, n), A, true);
-            product<S>(den, F.transpose(), z0, true);
-            Sn = S0;
-            zn = z0;
+            Sn = CMapM<S>(m.states + (s - 1) * dd, dh, dh);
+            zn = CMapM<S>(m.zden + (s - 1) * (dh + 1), dh, 1);
         } else {
-            product<S>(Y, v.middleCols(s, n), A, false);
             Sn.setZero();
             zn.setZero();
         }
-        // y = num / den;  S = S0 + V G';  z = z0 + G 1
-        for (Eigen::Index j = 0; j < n; ++j) Y.col(j) /= den(j, 0);
         product<S>(Sn, v.middleCols(s, n), G.transpose(), true);
         zn += G.rowwise().sum();
         m.zden[e * (dh + 1) + dh] = den(n - 1, 0);
@@ -92,23 +105,11 @@ void linear_backward(const MixerHead<S> &m, Out<S> dq, Out<S> dk, Out<S> dv, con
                 dG = c.mat(dh, n), A = c.mat(n, n), dA = c.mat(n, n), den = c.mat(n, 1), dden = c.mat(n, 1);
         const auto V = v.middleCols(s, n);
         const auto dY = dy.middleCols(s, n);
-        phi<S>(F, q.middleCols(s, n));
-        phi<S>(G, k.middleCols(s, n));
-        product<S>(A, G.transpose(), F, false);
-        A.template triangularView<Eigen::StrictlyLower>().setZero();
-        den = A.colwise().sum().transpose();
+        linear_chunk<S>(m, Y, F, G, A, den, q, k, v, s, n);
         const CMapM<S> S0(s > 0 ? m.states + (s - 1) * dd : m.states, dh, dh),
             z0(s > 0 ? m.zden + (s - 1) * (dh + 1) : m.zden, dh, 1);
-        if (s > 0) {
-            product<S>(Y, S0, F, false);
-            product<S>(Y, V, A, true);
-            product<S>(den, F.transpose(), z0, true);
-        } else {
-            product<S>(Y, V, A, false);
-        }
         // in the forward pass this was: y_j = num_j / den_j
         for (Eigen::Index j = 0; j < n; ++j) {
-            Y.col(j) /= den(j, 0);
             dN.col(j) = dY.col(j) / den(j, 0);
             dden(j, 0) = -dY.col(j).dot(Y.col(j)) / den(j, 0);
         }

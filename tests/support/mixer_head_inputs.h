@@ -2,6 +2,8 @@
 // One head's inputs for the linear mixers' kernels (core/transformer/linear_mixer.h), drawn from a
 // seed: the head-level tests of tst_linear_mixers and tst_mixer_kernels.
 #include "core/numeric/rng.h"
+#include "core/transformer/chunked_mixer.h"
+#include "core/transformer/linear_mixer.h"
 
 #include <Eigen/Dense>
 
@@ -38,6 +40,37 @@ struct HeadInputs {
             beta[t] = 0.1 + 0.8 * rng.uniform();
             alpha[t] = 0.5 + 0.5 * rng.uniform();
         }
+    }
+};
+
+// The buffers a head of d_head dh over T positions writes (states, denominators, the gates'
+// gradients, the backward's carry and the chunked form's scratch), and the MixerHead over them.
+template <typename S>
+struct HeadBuffers {
+    using V = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+    V states, zden, dbeta, dalpha, dS, dz, work;
+    HeadBuffers(Eigen::Index dh, Eigen::Index T)
+        : states(V::Zero(dh * dh * T)), zden(V::Zero((dh + 1) * T)), dbeta(V::Zero(T)), dalpha(V::Zero(T)),
+          dS(V::Zero(dh * dh)), dz(V::Zero(dh)), work(V::Zero(nn::chunkedMixerWork(dh)))
+    {
+    }
+    // beta and alpha (one per position, stride 1) are the caller's; chunked: with the scratch
+    nn::MixerHead<S> head(Mixer kind, Eigen::Index dh, const S *beta, const S *alpha, bool chunked)
+    {
+        nn::MixerHead<S> m;
+        m.kind = kind;
+        m.dh = dh;
+        m.states = states.data();
+        m.zden = zden.data();
+        m.beta = beta;
+        m.alpha = alpha;
+        m.dbeta = dbeta.data();
+        m.dalpha = dalpha.data();
+        m.gateStride = 1;
+        m.dS = dS.data();
+        m.dz = dz.data();
+        m.work = chunked ? work.data() : nullptr;
+        return m;
     }
 };
 

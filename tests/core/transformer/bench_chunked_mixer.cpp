@@ -30,7 +30,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 using namespace fb;
 
@@ -43,28 +42,15 @@ using VecF = Eigen::VectorXf;
 struct Head {
     Eigen::Index dh, T;
     MatF q, k, v, dy, y, dq, dk, dv;
-    std::vector<float> states, zden, beta, alpha, dbeta, dalpha, dS, dz, work;
+    VecF beta, alpha;
+    test::HeadBuffers<float> buf;
     nn::MixerHead<float> m;
 
     Head(Mixer kind, const test::HeadInputs &in, bool chunked)
         : dh(in.q.rows()), T(in.q.cols()), q(in.q.cast<float>()), k(in.k.cast<float>()), v(in.v.cast<float>()),
-          dy(in.v.cast<float>().reverse()), y(dh, T), dq(dh, T), dk(dh, T), dv(dh, T),
-          states(std::size_t(dh * dh * T)), zden(std::size_t((dh + 1) * T)), beta(in.beta.data(), in.beta.data() + T),
-          alpha(in.alpha.data(), in.alpha.data() + T), dbeta(std::size_t(T)), dalpha(std::size_t(T)),
-          dS(std::size_t(dh * dh)), dz(std::size_t(dh)), work(std::size_t(nn::chunkedMixerWork(dh)))
+          dy(in.v.cast<float>().reverse()), y(dh, T), dq(dh, T), dk(dh, T), dv(dh, T), beta(in.beta.cast<float>()),
+          alpha(in.alpha.cast<float>()), buf(dh, T), m(buf.head(kind, dh, beta.data(), alpha.data(), chunked))
     {
-        m.kind = kind;
-        m.dh = dh;
-        m.states = states.data();
-        m.zden = zden.data();
-        m.beta = beta.data();
-        m.alpha = alpha.data();
-        m.dbeta = dbeta.data();
-        m.dalpha = dalpha.data();
-        m.gateStride = 1;
-        m.dS = dS.data();
-        m.dz = dz.data();
-        m.work = chunked ? work.data() : nullptr;
     }
     void forward() { nn::linear_mixer_forward<float>(m, y, q, k, v, 0, nullptr, 0); }
     void step()

@@ -56,23 +56,12 @@ private Q_SLOTS:
         auto logit = [](double p) { return std::log(p / (1.0 - p)); };
         Eigen::VectorXd zb = in.beta.unaryExpr(logit), za = in.alpha.unaryExpr(logit);
         auto sigmoid = [](double z) { return 1.0 / (1.0 + std::exp(-z)); };
-        Eigen::VectorXd states(dh * dh * T), zden((dh + 1) * T), dS(dh * dh), dz(dh), dbeta(T), dalpha(T);
+        test::HeadBuffers<double> buf(dh, T);
+        Eigen::VectorXd &dbeta = buf.dbeta, &dalpha = buf.dalpha;
         auto head = [&] {
             in.beta = zb.unaryExpr(sigmoid);
             in.alpha = za.unaryExpr(sigmoid);
-            nn::MixerHead<double> m;
-            m.kind = Mixer(kind);
-            m.dh = dh;
-            m.states = states.data();
-            m.zden = zden.data();
-            m.beta = in.beta.data();
-            m.alpha = in.alpha.data();
-            m.dbeta = dbeta.data();
-            m.dalpha = dalpha.data();
-            m.gateStride = 1;
-            m.dS = dS.data();
-            m.dz = dz.data();
-            return m;
+            return buf.head(Mixer(kind), dh, in.beta.data(), in.alpha.data(), false);
         };
         auto loss = [&] {
             const nn::MixerHead<double> m = head();
@@ -137,28 +126,15 @@ private Q_SLOTS:
         auto sigmoid = [](double z) { return 1.0 / (1.0 + std::exp(-z)); };
         Eigen::VectorXd zb = in.beta.unaryExpr(logit), za = in.alpha.unaryExpr(logit);
         if (zeroDecay) za[20] = -1000.0;  // sigmoid(-1000) is exactly 0 in double
-        Eigen::VectorXd states(dh * dh * T), zden((dh + 1) * T), dS(dh * dh), dz(dh), dbeta(T), dalpha(T),
-            work(nn::chunkedMixerWork(dh));
+        test::HeadBuffers<double> buf(dh, T);
+        Eigen::VectorXd &states = buf.states, &zden = buf.zden, &dbeta = buf.dbeta, &dalpha = buf.dalpha;
         std::vector<Eigen::Index> ends;  // the chunks' last positions
         for (Eigen::Index e = nn::kMixerChunk - 1; e < T - 1; e += nn::kMixerChunk) ends.push_back(e);
         ends.push_back(T - 1);
         auto head = [&](bool chunked) {
             in.beta = zb.unaryExpr(sigmoid);
             in.alpha = za.unaryExpr(sigmoid);
-            nn::MixerHead<double> m;
-            m.kind = Mixer(kind);
-            m.dh = dh;
-            m.states = states.data();
-            m.zden = zden.data();
-            m.beta = in.beta.data();
-            m.alpha = in.alpha.data();
-            m.dbeta = dbeta.data();
-            m.dalpha = dalpha.data();
-            m.gateStride = 1;
-            m.dS = dS.data();
-            m.dz = dz.data();
-            m.work = chunked ? work.data() : nullptr;
-            return m;
+            return buf.head(Mixer(kind), dh, in.beta.data(), in.alpha.data(), chunked);
         };
         struct Pass {
             Eigen::MatrixXd y, ends, dq, dk, dv;
