@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace fb {
@@ -79,6 +80,24 @@ public:
 
     int steps() const { return t_; }
 
+    // The step in pieces, fused into one pass (guardedStep, core/optim/guarded_step.h): begin() once
+    // per step, then update() on disjoint ranges of a flat vector, from as many threads as there are
+    // ranges. Per weight: good = p; p *= keep where decay is nonzero (AdamW; decay null: every weight
+    // when keep != 1); then Adam's update as step() takes it.
+    struct Pass {
+        S c1, c2, lr, keep;
+    };
+    Pass begin(double lr, double weightDecay)
+    {
+        const Corrections c = next();
+        return { c.c1, c.c2, S(lr), S(1.0 - lr * weightDecay) };
+    }
+    // Returns whether every updated weight is finite.
+    bool update(const Pass &s, S *p, const S *g, S *good, const S *decay, Eigen::Index i0, Eigen::Index n)
+    {
+        return fused(s, p + i0, g + i0, good + i0, decay ? decay + i0 : nullptr, m_.data() + i0, v_.data() + i0, n);
+    }
+
 private:
     struct Corrections {
         S c1, c2;
@@ -98,6 +117,28 @@ private:
         v = S(beta2) * v + S(1.0 - beta2) * g.cwiseAbs2();   // v = b2 v + (1 - b2) g^2
         // p -= lr * m_hat / (sqrt(v_hat) + eps)
         p.array() -= S(lr) * (m.array() / c.c1) / ((v.array() / c.c2).sqrt() + S(eps));
+    }
+
+    // One vectorisable loop over n weights (the arrays never overlap: __restrict)
+    static bool fused(const Pass &s, S *__restrict p, const S *__restrict g, S *__restrict good,
+                      const S *__restrict decay, S *__restrict m, S *__restrict v, Eigen::Index n)
+    {
+        const S b1 = S(beta1), a1 = S(1.0 - beta1), b2 = S(beta2), a2 = S(1.0 - beta2), e = S(eps);
+        const S big = std::numeric_limits<S>::max();
+        int finite = 1;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const S gi = g[i];
+            S pi = p[i];
+            good[i] = pi;
+            pi = (decay == nullptr || decay[i] != S(0)) ? pi * s.keep : pi;
+            const S mi = b1 * m[i] + a1 * gi, vi = b2 * v[i] + a2 * (gi * gi);
+            m[i] = mi;
+            v[i] = vi;
+            pi -= s.lr * (mi / s.c1) / (std::sqrt(vi / s.c2) + e);
+            p[i] = pi;
+            finite &= int(std::abs(pi) <= big);  // false for inf and nan
+        }
+        return finite != 0;
     }
 
     Vec m_, v_;  // first and second moment estimates, laid out as the parameters

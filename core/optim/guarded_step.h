@@ -8,6 +8,8 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace fb {
@@ -23,25 +25,53 @@ struct GuardedStep {
     StepFault fault = StepFault::None;
 };
 
+// Calls f(begin, length) for consecutive blocks of at most chunk of [0, count), in order on the
+// calling thread. A trainer passes its own (ParallelRunner::forBlocks) to share the blocks among threads.
+struct SerialBlocks {
+    template <typename F>
+    void operator()(Eigen::Index count, Eigen::Index chunk, F &&f) const
+    {
+        for (Eigen::Index b = 0; b < count; b += chunk) f(b, std::min(chunk, count - b));
+    }
+};
+
 // clip <= 0: no clipping. weightDecay > 0: AdamW, decaying the weights whose entry in decay is
-// nonzero (decay empty: all). The step allocates nothing (good has the size of params).
-template <typename S>
+// nonzero (decay empty: all). The step allocates nothing (good has the size of params). The vector is
+// cut into at most kGuardedBlocks blocks fixed by its size alone, which forBlocks may run on several
+// threads: the norm sums the blocks' sums in block order, so any thread count gives the same numbers.
+// Each weight is read and written once (good, decay, Adam and the finite check fused in one pass).
+inline constexpr Eigen::Index kGuardedBlocks = 64;
+
+template <typename S, typename ForBlocks = SerialBlocks>
 GuardedStep guardedStep(Adam<S> &adam, Eigen::Matrix<S, Eigen::Dynamic, 1> &params,
                         Eigen::Matrix<S, Eigen::Dynamic, 1> &grads, Eigen::Matrix<S, Eigen::Dynamic, 1> &good,
                         double clip, double lr, double weightDecay = 0.0,
-                        const Eigen::Matrix<S, Eigen::Dynamic, 1> &decay = {})
+                        const Eigen::Matrix<S, Eigen::Dynamic, 1> &decay = {}, const ForBlocks &forBlocks = {})
 {
-    const double norm = grads.template cast<double>().norm();
+    const Eigen::Index n = params.size();
+    // blocks of a multiple of 64 weights, at most kGuardedBlocks of them
+    const Eigen::Index chunk = std::max<Eigen::Index>(64, ((n + kGuardedBlocks - 1) / kGuardedBlocks + 63) / 64 * 64);
+    std::array<double, kGuardedBlocks> sums{};
+    forBlocks(n, chunk, [&](Eigen::Index b, Eigen::Index len) {
+        sums[std::size_t(b / chunk)] = grads.segment(b, len).template cast<double>().squaredNorm();
+    });
+    double squared = 0.0;
+    for (const double s : sums) squared += s;
+    const double norm = std::sqrt(squared);
     if (!std::isfinite(norm)) return { norm, StepFault::GradientNotFinite };
     if (clip > 0.0) {
         // torch.nn.utils.clip_grad_norm_: scale by clip / (norm + 1e-6) when that is below 1
         const double coef = clip / (norm + 1e-6);
         if (coef < 1.0) grads *= S(coef);
     }
-    good = params;
-    if (weightDecay > 0.0) adam.step(params, grads, lr, weightDecay, decay);
-    else adam.step(params, grads, lr);
-    if (!params.array().isFinite().all()) return { norm, StepFault::WeightNotFinite };
+    const typename Adam<S>::Pass pass = adam.begin(lr, weightDecay > 0.0 ? weightDecay : 0.0);
+    const S *mask = weightDecay > 0.0 && decay.size() ? decay.data() : nullptr;
+    std::array<char, kGuardedBlocks> finite{};
+    forBlocks(n, chunk, [&](Eigen::Index b, Eigen::Index len) {
+        finite[std::size_t(b / chunk)] = adam.update(pass, params.data(), grads.data(), good.data(), mask, b, len);
+    });
+    for (Eigen::Index b = 0; b * chunk < n; ++b)
+        if (!finite[std::size_t(b)]) return { norm, StepFault::WeightNotFinite };
     return { norm, StepFault::None };
 }
 

@@ -7,26 +7,46 @@ namespace fb::nn {
 
 namespace {
 
-// Tile sizes for an inner dimension K: blocks of (rows x inner) and (inner x cols) scalars of at
-// most kBlock (128 KiB). Rows as many as fit (Eigen packs the right operand once per row tile, so
-// fewer row tiles pack less), in multiples of the kernel's rows (kRows).
+// Tile sizes of an (M, N) output over an inner dimension K: blocks of (rows x inner) and (inner x cols)
+// scalars of at most kBlock (256 KiB). As few tiles as fit, of balanced sizes: Eigen packs the left
+// operand once per column tile and the right one once per row tile, so every extra tile packs an
+// operand again (the weight gradients' 96-row tiles packed their right operand 4 to 6 times, and
+// packing was 19% of a text-size step). Rows in multiples of the kernel's (kRows). split: at least two
+// tiles, so that two threads share the product; the callers that pass a runner ask for it whatever
+// its thread count, so the tiles, and the numbers, are the same for one thread and several.
 template <typename S>
 struct Tiles {
-    static constexpr Eigen::Index kBlock = Eigen::Index(131072 / sizeof(S));
-    static constexpr Eigen::Index inner = Eigen::Index(1024 / sizeof(S));  // 256 floats, 128 doubles
-    static Eigen::Index innerFor(Eigen::Index K) { return std::max<Eigen::Index>(1, std::min(K, inner)); }
+    static constexpr Eigen::Index kBlock = Eigen::Index(262144 / sizeof(S));
+    static constexpr Eigen::Index kInner = Eigen::Index(1024 / sizeof(S));  // 256 floats, 128 doubles
     // rows of Eigen's GEBP kernel: 24 floats with AVX2, 48 with AVX-512 (a tile of 24-multiples left a
     // 24-row remainder to the slower one-packet path there: 11.5% of a text-size step)
     static constexpr Eigen::Index kRows = std::max<Eigen::Index>(24, Eigen::internal::gebp_traits<S, S>::mr);
-    static Eigen::Index rowsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / kRows * kRows, kRows, 480); }
-    static Eigen::Index colsFor(Eigen::Index K) { return std::clamp<Eigen::Index>(kBlock / innerFor(K) / 8 * 8, 8, 512); }
+    Eigen::Index inner, rows, cols;
+    static Eigen::Index roundUp(Eigen::Index x, Eigen::Index to) { return (x + to - 1) / to * to; }
+    static Eigen::Index balanced(Eigen::Index total, Eigen::Index most, Eigen::Index unit)
+    {
+        const Eigen::Index count = (total + most - 1) / most;
+        return roundUp((total + count - 1) / count, unit);
+    }
+    Tiles(Eigen::Index M, Eigen::Index N, Eigen::Index K, bool split)
+    {
+        inner = K > kInner ? balanced(K, kInner, 8) : std::max<Eigen::Index>(1, K);
+        const Eigen::Index mostRows = std::max(kRows, kBlock / inner / kRows * kRows);
+        const Eigen::Index mostCols = std::max<Eigen::Index>(8, kBlock / inner / 8 * 8);
+        rows = balanced(std::max<Eigen::Index>(1, M), mostRows, kRows);
+        cols = balanced(std::max<Eigen::Index>(1, N), mostCols, 8);
+        if (split && rows >= M && cols >= N) {
+            if (M >= 2 * kRows && M >= N) rows = roundUp((M + 1) / 2, kRows);
+            else if (N >= 16) cols = roundUp((N + 1) / 2, 8);
+        }
+    }
 };
 
 // out (+)= lhs * rhs for one tile [r0, r0 + m) x [c0, c0 + n) of out, summed over inner tiles in order.
 // out is (M, N), lhs is (M, K), rhs is (K, N): views, or the transpose of one
 template <typename S, typename Dst, typename Lhs, typename Rhs>
 void tile_product(Dst &out, const Lhs &lhs, const Rhs &rhs, Eigen::Index r0, Eigen::Index m, Eigen::Index c0,
-                  Eigen::Index n, bool accumulate)
+                  Eigen::Index n, Eigen::Index inner, bool accumulate)
 {
     const Eigen::Index K = lhs.cols();
     auto o = out.block(r0, c0, m, n);
@@ -34,8 +54,8 @@ void tile_product(Dst &out, const Lhs &lhs, const Rhs &rhs, Eigen::Index r0, Eig
         if (!accumulate) o.setZero();
         return;
     }
-    for (Eigen::Index k0 = 0; k0 < K; k0 += Tiles<S>::inner) {
-        const Eigen::Index k = std::min(Tiles<S>::inner, K - k0);
+    for (Eigen::Index k0 = 0; k0 < K; k0 += inner) {
+        const Eigen::Index k = std::min(inner, K - k0);
         if (k0 == 0 && !accumulate) o.noalias() = lhs.block(r0, k0, m, k) * rhs.block(k0, c0, k, n);
         else o.noalias() += lhs.block(r0, k0, m, k) * rhs.block(k0, c0, k, n);
     }
@@ -57,14 +77,16 @@ bool column_product(Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 // out (+)= lhs * rhs, tile by tile, the tiles shared among par's threads (in order on the calling
 // thread when par has one). out is (M, N), lhs is (M, K), rhs is (K, N)
 template <typename S, typename Dst, typename Lhs, typename Rhs>
-void product_tiles(const ParallelRunner &par, Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
+void product_tiles(const ParallelRunner &par, bool split, Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
     if (column_product<S>(out, lhs, rhs, accumulate)) return;
-    const Eigen::Index R = Tiles<S>::rowsFor(lhs.cols()), C = Tiles<S>::colsFor(lhs.cols());
+    const Tiles<S> tiles(out.rows(), out.cols(), lhs.cols(), split);
+    const Eigen::Index R = tiles.rows, C = tiles.cols;
     const Eigen::Index rt = (out.rows() + R - 1) / R, ct = (out.cols() + C - 1) / C;
     par.forEach(rt * ct, [&](Eigen::Index t) {
         const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
-        tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), accumulate);
+        tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), tiles.inner,
+                        accumulate);
     });
 }
 
@@ -78,9 +100,10 @@ void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const 
     // thread and allocates nothing).
     const ParallelRunner calling;
     const ParallelRunner &p = par ? *par : calling;
-    if (ta) product_tiles<S>(p, out, a.transpose(), b, accumulate);
-    else if (tb) product_tiles<S>(p, out, a, b.transpose(), accumulate);
-    else product_tiles<S>(p, out, a, b, accumulate);
+    const bool split = par != nullptr;
+    if (ta) product_tiles<S>(p, split, out, a.transpose(), b, accumulate);
+    else if (tb) product_tiles<S>(p, split, out, a, b.transpose(), accumulate);
+    else product_tiles<S>(p, split, out, a, b, accumulate);
 }
 
 template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool, bool);

@@ -91,8 +91,13 @@ template <typename S>
 void relu_backward_inplace(Out<S> d, const In<S> &out)
 {
     // in the forward pass this was: out = max(inp, 0)
-    // d(out)/d(inp) = 1 where out > 0, else 0
-    d = (out.array() > S(0)).select(d, S(0));
+    // d(out)/d(inp) = 1 where out > 0, else 0. A loop of its own: Eigen 3.4 does not vectorise
+    // select(), which made this pass 9% of a text-size step; the compiler vectorises this one.
+    for (Eigen::Index j = 0; j < d.cols(); ++j) {
+        S *dj = d.col(j).data();
+        const S *oj = out.col(j).data();
+        for (Eigen::Index i = 0; i < d.rows(); ++i) dj[i] = oj[i] > S(0) ? dj[i] : S(0);
+    }
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -52,7 +52,12 @@ public:
     // The reference's initialisation: N(0, 0.02) for every Linear and Embedding weight (and W_obs),
     // zero biases, LayerNorm weight 1 and bias 0. Draws in layout order from rng.
     void init(Rng &rng);
-    void zeroGrad() { grads.setZero(); }
+    void zeroGrad()
+    {
+        par_.forBlocks(grads.size(), Eigen::Index(1) << 16, [this](Eigen::Index b, Eigen::Index n) { grads.segment(b, n).setZero(); });
+    }
+    // the threads of the passes, for the optimiser's step over the same weights
+    const ParallelRunner &runner() const { return par_; }
 
     // Forward pass over batch (its positions at most ws.maxLen, its columns at most ws.capacity).
     // Returns the mean cross entropy over the batch's targets, NaN for a probe without targets

@@ -196,7 +196,10 @@ TransformerResult trainTransformer(const TransformerConfig &config,
         }
         net.zeroGrad();
         net.backward(ws, batch, tables, mode, passes);
-        const GuardedStep taken = guardedStep(adam, net.params, net.grads, good, c.clip, c.lr, c.weightDecay, decay);
+        const GuardedStep taken = guardedStep(adam, net.params, net.grads, good, c.clip, c.lr, c.weightDecay, decay,
+                                              [&net](Eigen::Index count, Eigen::Index chunk, auto &&f) {
+                                                  net.runner().forBlocks(count, chunk, f);
+                                              });
         if (taken.fault == StepFault::GradientNotFinite) {
             diverge(step, "gradient norm " + shortNumber(taken.gradNorm));
             break;

@@ -1,7 +1,7 @@
 // Benchmark of the transformer trainer (core/transformer/transformer_trainer.h) at the PyTorch
 // reference's defaults, and the runs behind the lab's table.
 //
-//   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] [--peak] [--lengths]
+//   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] [--peak [--cpu-clock]] [--lengths]
 //                     [--text FILE]
 //
 // --speed (the default): ms per step with one thread and with two (TBB over column blocks and
@@ -16,6 +16,8 @@
 //   at the text size (task text, 4 layers, 4 heads, d 128, T 64, batch 12, on FILE: --text, default
 //   the checkout's README.md) and at the induction defaults, with 1 and 2 threads. Prints a JSON line
 //   {"peak_gflops", "text_ms_per_step", "text_ms_per_step_2_threads", ...} for fullband.sh baselines.
+//   --cpu-clock: the one-thread runs timed by the thread's CPU time instead of the wall clock (steadier
+//   on a shared host, for comparing two builds; the torch comparison stays on the wall clock).
 // --kpass: the step cost of the k-pass objective (k = 1..4) and of the exact recurrence against
 //   feedback off, beside the chapter's (k + 2) / 3.
 // --trajectory: held-out second-half loss at steps 0, 100, 200, 300, 600 of the defaults for seeds
@@ -311,7 +313,7 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
     return flops / seconds / 1e9;
 }
 
-void peak(int steps, const std::string &textPath)
+void peak(int steps, const std::string &textPath, bool cpuClock)
 {
     loadAverage();
 #if !(defined(__FMA__) && defined(__AVX__))
@@ -352,6 +354,7 @@ void peak(int steps, const std::string &textPath)
         for (int threads = 1; threads <= 2; ++threads) {
             TransformerConfig c = sizes[s].config;
             c.threads = threads;
+            c.cpuClock = cpuClock;  // one thread: its CPU time, which a busy host's steal leaves out
             const TransformerResult r = trainTransformer(c);
             const double gflops = r.flopsPerStep / (r.msPerStep * 1e-3) / 1e9;
             ms[s][threads - 1] = r.msPerStep;
@@ -415,6 +418,7 @@ void lengths(int steps)
 int main(int argc, char **argv)
 {
     int steps = 300;
+    bool cpuClock = false;
     bool doSpeed = false, doKpass = false, doTrajectory = false, doTable = false, doPeak = false, doLengths = false;
     std::string textPath = FULLBAND_SOURCE_DIR "/README.md";
     for (int i = 1; i < argc; ++i) {
@@ -425,11 +429,12 @@ int main(int argc, char **argv)
         else if (!std::strcmp(argv[i], "--table")) doTable = true;
         else if (!std::strcmp(argv[i], "--all")) doSpeed = doKpass = doTrajectory = doTable = doPeak = true;
         else if (!std::strcmp(argv[i], "--peak")) doPeak = true;
+        else if (!std::strcmp(argv[i], "--cpu-clock")) cpuClock = true;
         else if (!std::strcmp(argv[i], "--lengths")) doLengths = true;
         else if (!std::strcmp(argv[i], "--text") && i + 1 < argc) textPath = argv[++i];
         else {
             std::fprintf(stderr, "usage: bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] "
-                                 "[--peak] [--lengths] [--text FILE]\n");
+                                 "[--peak [--cpu-clock]] [--lengths] [--text FILE]\n");
             return 2;
         }
     }
@@ -438,7 +443,7 @@ int main(int argc, char **argv)
     if (doKpass) kpass(steps);
     if (doTrajectory) trajectory();
     if (doTable) table(std::max(steps, 1500));
-    if (doPeak) peak(steps, textPath);
+    if (doPeak) peak(steps, textPath, cpuClock);
     if (doLengths) lengths(std::min(steps, 10));
     return 0;
 }
