@@ -36,7 +36,9 @@ struct Tiles {
         rows = balanced(std::max<Eigen::Index>(1, M), mostRows, kRows);
         cols = balanced(std::max<Eigen::Index>(1, N), mostCols, 8);
         if (split && rows >= M && cols >= N) {
-            if (M >= 2 * kRows && M >= N) rows = roundUp((M + 1) / 2, kRows);
+            // halves of equal work: rows when they halve into whole kernel panels (W_qkv's 384), else
+            // columns (W_1's 512 rows would split 288 + 224)
+            if (M % (2 * kRows) == 0 || (M >= 2 * kRows && N < 16)) rows = roundUp((M + 1) / 2, kRows);
             else if (N >= 16) cols = roundUp((N + 1) / 2, 8);
         }
     }
@@ -90,7 +92,41 @@ void product_tiles(const ParallelRunner &par, bool split, Dst &out, const Lhs &l
     });
 }
 
+// Tile t of the split tiles of out (+)= lhs * rhs, as product_tiles cuts them with a runner
+template <typename S, typename Dst, typename Lhs, typename Rhs>
+void one_tile(Eigen::Index t, Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
+{
+    if (column_product<S>(out, lhs, rhs, accumulate)) return;
+    const Tiles<S> tiles(out.rows(), out.cols(), lhs.cols(), true);
+    const Eigen::Index R = tiles.rows, C = tiles.cols, rt = (out.rows() + R - 1) / R;
+    const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
+    tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), tiles.inner,
+                    accumulate);
+}
+
 } // namespace
+
+template <typename S>
+Eigen::Index gemm_tiles(Eigen::Index M, Eigen::Index N, Eigen::Index K)
+{
+    if (N == 1 && K > 0) return 1;  // the matrix-vector product
+    const Tiles<S> tiles(M, N, K, true);
+    return ((M + tiles.rows - 1) / tiles.rows) * ((N + tiles.cols - 1) / tiles.cols);
+}
+
+template <typename S>
+void gemm_tile(Eigen::Index t, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
+{
+    assert(!(ta && tb));
+    if (ta) one_tile<S>(t, out, a.transpose(), b, accumulate);
+    else if (tb) one_tile<S>(t, out, a, b.transpose(), accumulate);
+    else one_tile<S>(t, out, a, b, accumulate);
+}
+
+template Eigen::Index gemm_tiles<float>(Eigen::Index, Eigen::Index, Eigen::Index);
+template Eigen::Index gemm_tiles<double>(Eigen::Index, Eigen::Index, Eigen::Index);
+template void gemm_tile<float>(Eigen::Index, Out<float>, const In<float> &, bool, const In<float> &, bool, bool);
+template void gemm_tile<double>(Eigen::Index, Out<double>, const In<double> &, bool, const In<double> &, bool, bool);
 
 template <typename S>
 void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)

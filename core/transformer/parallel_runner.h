@@ -19,9 +19,17 @@ namespace fb {
 class ParallelRunner {
 public:
     // Columns per piece of the column-wise work (a layer's products, LayerNorm, RoPE) over (C, N)
-    // activations: one product tile wide (chunked_products.h), as fast on one thread as
-    // whole-matrix products at N = 1024 (measured with Eigen 3.4, AVX2), small enough to share.
-    static constexpr Eigen::Index kColumnChunk = 128;
+    // activations: at most kColumnChunk, in an even number of pieces of equal width (multiples of
+    // 16), fixed by N alone. A product packs its weight once per piece, so wide pieces pack less
+    // (pieces of 128 packed the text size's weights 6 times a pass); an even count keeps two threads
+    // equally busy (768 columns: 2 x 384; 1024: 4 x 256).
+    static constexpr Eigen::Index kColumnChunk = 384;
+    static Eigen::Index columnChunk(Eigen::Index n)
+    {
+        const Eigen::Index pairs = std::max<Eigen::Index>(1, (n + 2 * kColumnChunk - 1) / (2 * kColumnChunk));
+        const Eigen::Index half = (n + 2 * pairs - 1) / (2 * pairs);
+        return std::max<Eigen::Index>(16, (half + 15) / 16 * 16);
+    }
 
     explicit ParallelRunner(int threads = 1) : threads_(std::max(1, threads))
     {
@@ -59,11 +67,11 @@ public:
         });
     }
 
-    // Calls f(begin, length) for column blocks of kColumnChunk covering [c0, c0 + n).
+    // Calls f(begin, length) for the column blocks of columnChunk(n) covering [c0, c0 + n).
     template <typename F>
     void forColumns(Eigen::Index c0, Eigen::Index n, F &&f) const
     {
-        forBlocks(n, kColumnChunk, [&](Eigen::Index begin, Eigen::Index length) { f(c0 + begin, length); });
+        forBlocks(n, columnChunk(n), [&](Eigen::Index begin, Eigen::Index length) { f(c0 + begin, length); });
     }
 
 private:

@@ -305,53 +305,99 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
 }
 
 template <typename S>
-void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) const
+int TransformerStack<S>::weightGradients(TransformerWorkspace<S> &ws, int l, WeightGradient *out) const
+{
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
+    typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
+    const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    int n = 0;
+    out[n++] = { &w.W2, &dout, &a.fc };     // out = mid + W2 fc + b2
+    out[n++] = { &w.W1, &a.dfc, &a.ln2 };   // fc = relu(W1 ln2 + b1)
+    out[n++] = { &w.Wo, &a.dmid, &a.atty };  // mid = x + W_O atty
+    if (s_.attnGate) out[n++] = { &w.Wg, &a.dgate, &a.ln1 };  // atty = sdpa * sigmoid(W_theta ln1)
+    // beta = sigmoid(w_beta ln1); alpha = sigmoid(w_alpha ln1 + b_alpha)
+    if (a.dbeta.size()) out[n++] = { &w.Wbeta, &a.dbeta, &a.ln1 };
+    if (a.dalpha.size()) out[n++] = { &w.Walpha, &a.dalpha, &a.ln1 };
+    // qkv = conv(qkvRaw), qkvRaw = W_qkv ln1 (short convolution); else qkv = W_qkv ln1
+    out[n++] = { &w.Wqkv, s_.shortConv > 0 ? &a.dqkvRaw : &a.dqkv, &a.ln1 };
+    return n;
+}
+
+template <typename S>
+void TransformerStack<S>::smallGradients(S *grads, TransformerWorkspace<S> &ws, int l) const
 {
     const Eigen::Index N = ws.columns();
     auto all = [N](const M &m) { return m.leftCols(N); };
-    // looped depth: every application of a block adds its share to the shared weights' gradients
-    for (int l = 0; l < s_.depth(); ++l) {
-        const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
-        typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
-        const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
-        // out = mid + W2 fc + b2
-        nn::product_backward_weight<S>(par_, G(grads, w.W2), all(dout), all(a.fc));
-        nn::bias_backward<S>(GV(grads, w.b2), all(dout));
-        // fc = relu(W1 ln2 + b1)
-        nn::product_backward_weight<S>(par_, G(grads, w.W1), all(a.dfc), all(a.ln2));
-        nn::bias_backward<S>(GV(grads, w.b1), all(a.dfc));
-        // ln2 = LN2(mid)
-        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln2w), GV(grads, w.ln2b), all(a.dln2), all(a.mid),
-                                    a.ln2Mean.head(N), a.ln2Rstd.head(N));
-        // mid = x + W_O atty
-        nn::product_backward_weight<S>(par_, G(grads, w.Wo), all(a.dmid), all(a.atty));
-        // atty = sdpa * sigmoid(W_theta ln1)
-        if (s_.attnGate) nn::product_backward_weight<S>(par_, G(grads, w.Wg), all(a.dgate), all(a.ln1));
-        // beta = sigmoid(w_beta ln1); alpha = sigmoid(w_alpha ln1 + b_alpha)
-        if (a.dbeta.size()) nn::product_backward_weight<S>(par_, G(grads, w.Wbeta), all(a.dbeta), all(a.ln1));
-        if (a.dalpha.size()) {
-            nn::product_backward_weight<S>(par_, G(grads, w.Walpha), all(a.dalpha), all(a.ln1));
-            nn::bias_backward<S>(GV(grads, w.balpha), all(a.dalpha));
+    const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
+    typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
+    const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    nn::bias_backward<S>(GV(grads, w.b2), all(dout));
+    nn::bias_backward<S>(GV(grads, w.b1), all(a.dfc));
+    // ln2 = LN2(mid)
+    nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln2w), GV(grads, w.ln2b), all(a.dln2), all(a.mid),
+                                a.ln2Mean.head(N), a.ln2Rstd.head(N));
+    if (a.dalpha.size()) nn::bias_backward<S>(GV(grads, w.balpha), all(a.dalpha));
+    // q, k = RMSNorm(q) g_q, RMSNorm(k) g_k per head (QK-norm)
+    if (s_.qkNorm)
+        nn::qknorm_backward_params<S>(GV(grads, w.qNorm), GV(grads, w.kNorm), all(a.dqkNorm), all(a.qkRaw),
+                                      a.qkRstd.topRows(N), s_.dHead(), s_.heads);
+    if (s_.shortConv > 0)
+        nn::short_conv_backward_weight<S>(grads + w.conv.offset, a.dqkv.data(), a.qkvRaw.data(), s_.qkvRows(),
+                                          s_.shortConv, ws.B, N);
+    // ln1 = LN1(x)
+    nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
+                                a.ln1Mean.head(N), a.ln1Rstd.head(N));
+}
+
+template <typename S>
+void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) const
+{
+    // Every parameter gradient in one loop shared among the threads (one fork and join a step, not
+    // one per product): the tiles of every weight gradient of every block (gemm_tiles), one piece per
+    // block for its biases and gains, and one for LN_f's. A piece of block wl's weights runs every
+    // application of them in order (looped depth: applications wl, wl + L, ...), so each gradient adds
+    // its shares in the same order as one thread taking them one by one: the same numbers.
+    const Eigen::Index N = ws.columns();
+    const int L = s_.layers;
+    WeightGradient list[kMostWeightGradients];
+    // pieces of block wl: the tiles of its products, then its small gradients
+    const auto piecesOf = [&](int wl) {
+        const int n = weightGradients(ws, wl, list);
+        Eigen::Index pieces = 1;
+        for (int k = 0; k < n; ++k) pieces += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N);
+        return pieces;
+    };
+    Eigen::Index total = 1;  // LN_f
+    for (int wl = 0; wl < L; ++wl) total += piecesOf(wl);
+    par_.forEach(total, [&](Eigen::Index i) {
+        for (int wl = 0; wl < L; ++wl) {
+            WeightGradient mine[kMostWeightGradients];
+            const int n = weightGradients(ws, wl, mine);
+            for (int k = 0; k < n; ++k) {
+                const Eigen::Index tiles = nn::gemm_tiles<S>(mine[k].slot->rows, mine[k].slot->cols, N);
+                if (i >= tiles) {
+                    i -= tiles;
+                    continue;
+                }
+                for (int l = wl; l < s_.depth(); l += L) {
+                    WeightGradient at[kMostWeightGradients];
+                    weightGradients(ws, l, at);
+                    // d(L)/d(W) += d(L)/d(out) inp'
+                    nn::gemm_tile<S>(i, G(grads, *at[k].slot), at[k].dout->leftCols(N), false, at[k].inp->leftCols(N),
+                                     true, true);
+                }
+                return;
+            }
+            if (i == 0) {
+                for (int l = wl; l < s_.depth(); l += L) smallGradients(grads, ws, l);
+                return;
+            }
+            --i;
         }
-        // q, k = RMSNorm(q) g_q, RMSNorm(k) g_k per head (QK-norm)
-        if (s_.qkNorm)
-            nn::qknorm_backward_params<S>(GV(grads, w.qNorm), GV(grads, w.kNorm), all(a.dqkNorm), all(a.qkRaw),
-                                          a.qkRstd.topRows(N), s_.dHead(), s_.heads);
-        // qkv = conv(qkvRaw), qkvRaw = W_qkv ln1 (short convolution); else qkv = W_qkv ln1
-        if (s_.shortConv > 0) {
-            nn::short_conv_backward_weight<S>(grads + w.conv.offset, a.dqkv.data(), a.qkvRaw.data(), s_.qkvRows(),
-                                              s_.shortConv, ws.B, N);
-            nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkvRaw), all(a.ln1));
-        } else {
-            nn::product_backward_weight<S>(par_, G(grads, w.Wqkv), all(a.dqkv), all(a.ln1));
-        }
-        // ln1 = LN1(x)
-        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, w.ln1w), GV(grads, w.ln1b), all(a.dln1), all(a.x),
-                                    a.ln1Mean.head(N), a.ln1Rstd.head(N));
-    }
-    // h = LN_f(x_L)
-    nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), all(ws.dh), all(ws.xL),
-                                ws.lnfMean.head(N), ws.lnfRstd.head(N));
+        // h = LN_f(x_L)
+        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), ws.dh.leftCols(N),
+                                    ws.xL.leftCols(N), ws.lnfMean.head(N), ws.lnfRstd.head(N));
+    });
 }
 
 template <typename S>

@@ -67,6 +67,16 @@ private:
 
     // The linear mixer's tensors of (sequence b, head h) in applied block l of ws's batch.
     nn::MixerHead<S> mixerHead(TransformerWorkspace<S> &ws, int l, Eigen::Index b, Eigen::Index h) const;
+    // A weight gradient of backwardParams: G(slot) += dout inp' over all columns
+    struct WeightGradient {
+        const TransformerLayout::Slot *slot;
+        const M *dout, *inp;
+    };
+    static constexpr int kMostWeightGradients = 7;
+    // the weight gradients of applied block l (its weights are block l % L's), at most 7; their count
+    int weightGradients(TransformerWorkspace<S> &ws, int l, WeightGradient *out) const;
+    // the biases', gains' and short convolution's gradients of applied block l
+    void smallGradients(S *grads, TransformerWorkspace<S> &ws, int l) const;
 
     TransformerShape s_;
     const TransformerLayout &L_;

@@ -81,6 +81,47 @@ private Q_SLOTS:
         QCOMPARE(snapshots, 25 + 2);  // before the first step, after every step, after the final evaluation
     }
 
+    // Two threads take the same numbers as one in every kind of block: the weight gradients' tiles of
+    // all blocks share one loop (TransformerStack::backwardParams), looped depth adds its applications
+    // in order, and the optimiser's blocks are fixed by the size.
+    void twoThreadsMatchOneInEveryBlock_data()
+    {
+        QTest::addColumn<QString>("mixer");
+        QTest::addColumn<int>("loop");
+        QTest::addColumn<int>("shortConv");
+        QTest::addColumn<bool>("gates");
+        QTest::addColumn<int>("dModel");
+        QTest::newRow("looped, short convolution, QK-norm, gated attention, one kv head") << "softmax" << 2 << 4 << true << 32;
+        QTest::newRow("Gated DeltaNet and softmax layers") << "gated-deltanet,softmax" << 1 << 4 << false << 32;
+        QTest::newRow("DeltaNet at d_head 64 (the chunked form), looped") << "deltanet" << 2 << 0 << false << 128;
+    }
+    void twoThreadsMatchOneInEveryBlock()
+    {
+        QFETCH(QString, mixer);
+        QFETCH(int, loop);
+        QFETCH(int, shortConv);
+        QFETCH(bool, gates);
+        QFETCH(int, dModel);
+        TransformerConfig c = tiny(6);
+        c.mixer = mixer.toStdString();
+        c.loop = loop;
+        c.shortConv = shortConv;
+        c.qkNorm = c.attnGate = c.rmsNorm = gates;
+        if (gates) c.kvHeads = 1;
+        c.dModel = dModel;
+        c.weightDecay = 0.1;
+        c.clip = 0.5;
+        c.evalEvery = 0;
+        const TransformerResult one = trainTransformer(c);
+        c.threads = 2;
+        const TransformerResult two = trainTransformer(c);
+        QCOMPARE(one.status, TrainStatus::Finished);
+        QCOMPARE(one.curve.size(), std::size_t(6));
+        QVERIFY(allFinite(one.curve));
+        QVERIFY(one.curve == two.curve);  // bit for bit
+        QCOMPARE(one.heldoutLoss, two.heldoutLoss);
+    }
+
     // The reference's task at tiny sizes: the induction head forms and the repeat becomes predictable.
     void learnsInductionFixed()
     {
