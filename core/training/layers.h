@@ -272,15 +272,19 @@ double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> prob
     return total;
 }
 
-// dlogits is (V, N), probs is (V, N) from the forward pass; dloss is d(L)/d(mean loss).
+// dlogits is (V, N), probs is (V, N) from the forward pass; dloss is d(L)/d(mean loss). counted: the
+// columns with a target that the mean divides by, when these N columns are a piece of a larger
+// block (-1: these columns' own count).
 template <typename S>
-void crossentropy_backward(Out<S> dlogits, const In<S> &probs, const int *targets, S dloss)
+void crossentropy_backward(Out<S> dlogits, const In<S> &probs, const int *targets, S dloss,
+                           Eigen::Index counted = -1)
 {
     // in the forward pass this was: loss = mean_n (logsumexp(z_n) - z_n[target_n])
     // d(loss)/d(z_n) = (softmax(z_n) - onehot(target_n)) / N
-    const Eigen::Index N = probs.cols(), counted = counted_targets(targets, N);
-    if (counted == N) {  // nothing ignored: one pass over the whole block
-        const S scale = dloss / S(N);
+    const Eigen::Index N = probs.cols(), here = counted_targets(targets, N);
+    if (counted < 0) counted = here;
+    if (here == N && counted > 0) {  // nothing ignored: one pass over the whole block
+        const S scale = dloss / S(counted);
         dlogits += scale * probs;
         for (Eigen::Index n = 0; n < N; ++n) dlogits(targets[n], n) -= scale;
         return;

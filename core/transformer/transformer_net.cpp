@@ -135,8 +135,15 @@ double TransformerNet<S>::head(TransformerWorkspace<S> &ws, const TransformerBat
     if (!batch.hasTargets()) return std::numeric_limits<double>::quiet_NaN();
     // the mean over the columns with a target (the answer tasks ignore the others)
     const Eigen::Index counted = nn::counted_targets(batch.targets.data(), N);
-    const double sum = nn::crossentropy_forward<S>(ws.logits.leftCols(N), batch.targets.data(), ws.probs.leftCols(N),
-                                                   ws.colmax.head(N), ws.logsum.head(N));
+    // the softmax of every column in the threads' pieces, then the sum in column order on this thread
+    const int *targets = batch.targets.data();
+    par_.forColumns(0, N, [&](Eigen::Index c, Eigen::Index n) {
+        nn::crossentropy_forward<S>(ws.logits.middleCols(c, n), targets + c, ws.probs.middleCols(c, n),
+                                    ws.colmax.segment(c, n), ws.logsum.segment(c, n));
+    });
+    double sum = 0.0;  // -log softmax(z)[target] = log sum exp(z - max) + max - z[target]
+    for (Eigen::Index n = 0; n < N; ++n)
+        if (targets[n] >= 0) sum += double(ws.logsum[n]) + double(ws.colmax[n]) - double(ws.logits(targets[n], n));
     return counted ? sum / double(counted) : 0.0;
 }
 
@@ -262,12 +269,18 @@ void TransformerNet<S>::backward(TransformerWorkspace<S> &ws, const TransformerB
     if (!s_.feedback) mode = FeedbackMode::Off;
 
     // loss = mean cross entropy of logits; logits = W_u h
-    all(ws.dlogits).setZero();
-    nn::crossentropy_backward<S>(all(ws.dlogits), all(ws.probs), batch.targets.data(), S(1));
+    // in the threads' pieces of columns: d(loss)/d(logits), and every layer's dqkv zeroed (keys and
+    // values accumulate into it)
+    const Eigen::Index counted = nn::counted_targets(batch.targets.data(), N);
+    par_.forColumns(0, N, [&](Eigen::Index c, Eigen::Index n) {
+        auto dlogits = ws.dlogits.middleCols(c, n);
+        dlogits.setZero();
+        nn::crossentropy_backward<S>(dlogits, ws.probs.middleCols(c, n), batch.targets.data() + c, S(1), counted);
+        for (auto &l : ws.layer) l.dqkv.middleCols(c, n).setZero();
+    });
     nn::product_backward_inp<S>(par_, all(ws.dh), P(L_.Wu), all(ws.dlogits), false);
     nn::product_backward_weight<S>(par_, G(L_.Wu), all(ws.dlogits), all(ws.h));
 
-    for (auto &l : ws.layer) all(l.dqkv).setZero();
     if (mode == FeedbackMode::Exact) {
         // backpropagation through time: position t's d(L)/dh is complete once t + 1 is done
         for (Eigen::Index t = T - 1; t >= 0; --t) {
