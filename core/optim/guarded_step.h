@@ -39,7 +39,8 @@ struct SerialBlocks {
 // nonzero (decay empty: all). The step allocates nothing (good has the size of params). The vector is
 // cut into at most kGuardedBlocks blocks fixed by its size alone, which forBlocks may run on several
 // threads: the norm sums the blocks' sums in block order, so any thread count gives the same numbers.
-// Each weight is read and written once (good, decay, Adam and the finite check fused in one pass).
+// After the norm's pass, one pass updates each weight (good, decay, Adam and the finite check fused);
+// clipping, when it scales, is a pass of its own.
 inline constexpr Eigen::Index kGuardedBlocks = 64;
 
 template <typename S, typename ForBlocks = SerialBlocks>

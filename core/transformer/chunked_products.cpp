@@ -38,7 +38,7 @@ struct Tiles {
         if (split && rows >= M && cols >= N) {
             // halves of equal work: rows when they halve into whole kernel panels (W_qkv's 384), else
             // columns (W_1's 512 rows would split 288 + 224)
-            if (M % (2 * kRows) == 0 || (M >= 2 * kRows && N < 16)) rows = roundUp((M + 1) / 2, kRows);
+            if ((M > 0 && M % (2 * kRows) == 0) || (M >= 2 * kRows && N < 16)) rows = roundUp((M + 1) / 2, kRows);
             else if (N >= 16) cols = roundUp((N + 1) / 2, 8);
         }
     }

@@ -1,7 +1,7 @@
 #pragma once
 // How one training spreads its work over threads. The work of every loop is cut into the same fixed
-// pieces whatever the thread count (column blocks of kColumnChunk, one (sequence, head) of attention,
-// row blocks of a weight gradient), and each piece writes its own outputs, so one thread and several
+// pieces whatever the thread count (column blocks of columnChunk(N), one (sequence, head) of attention,
+// the row or column tiles of a weight gradient), and each piece writes its own outputs, so one thread and several
 // give the same numbers bit for bit. With one thread the pieces run in order on the calling thread
 // and oneTBB is not involved at all (no task, no allocation).
 #include <Eigen/Core>
@@ -20,7 +20,7 @@ class ParallelRunner {
 public:
     // Columns per piece of the column-wise work (a layer's products, LayerNorm, RoPE) over (C, N)
     // activations: at most kColumnChunk, in an even number of pieces of equal width (multiples of
-    // 16), fixed by N alone. A product packs its weight once per piece, so wide pieces pack less
+    // 16; N <= 16 is one piece), fixed by N alone. A product packs its weight once per piece, so wide pieces pack less
     // (pieces of 128 packed the text size's weights 6 times a pass); an even count keeps two threads
     // equally busy (768 columns: 2 x 384; 1024: 4 x 256).
     static constexpr Eigen::Index kColumnChunk = 384;

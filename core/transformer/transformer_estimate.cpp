@@ -27,7 +27,8 @@ double measuredFlopsPerSecond(int dModel)
     const int d = std::clamp(dModel, 4, 2048);
     std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = measured.find(d); it != measured.end()) return it->second;
-    // The trainer's typical product: a (4d x d) weight times a block of kColumnChunk activations.
+    // The trainer's typical product: a (4d x d) weight times a piece of activations at its widest
+    // (kColumnChunk columns).
     const Eigen::Index rows = 4 * d, inner = d, cols = ParallelRunner::kColumnChunk;
     const Eigen::MatrixXf w = Eigen::MatrixXf::Constant(rows, inner, 0.01f);
     const Eigen::MatrixXf x = Eigen::MatrixXf::Constant(inner, cols, 0.02f);

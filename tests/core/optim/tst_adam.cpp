@@ -146,7 +146,8 @@ private Q_SLOTS:
         Adam<float> two(1);
         const GuardedStep taken = guardedStep(two, r, gr, good, 0.0, lr, wd, maskF);
         QCOMPARE(taken.fault, StepFault::None);
-        QCOMPARE(r[0], q[0]);
+        // the fused pass computes the same formula (a compiler may fuse its multiply-adds differently)
+        QVERIFY(std::fabs(double(r[0]) - double(q[0])) < 1e-6);
         QCOMPARE(good[0], 1.0f);
     }
 };

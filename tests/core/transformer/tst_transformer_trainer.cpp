@@ -91,9 +91,14 @@ private Q_SLOTS:
         QTest::addColumn<int>("shortConv");
         QTest::addColumn<bool>("gates");
         QTest::addColumn<int>("dModel");
-        QTest::newRow("looped, short convolution, QK-norm, gated attention, one kv head") << "softmax" << 2 << 4 << true << 32;
-        QTest::newRow("Gated DeltaNet and softmax layers") << "gated-deltanet,softmax" << 1 << 4 << false << 32;
-        QTest::newRow("DeltaNet at d_head 64 (the chunked form), looped") << "deltanet" << 2 << 0 << false << 128;
+        QTest::addColumn<int>("feedback");
+        const int off = int(FeedbackMode::Off), exact = int(FeedbackMode::Exact), kpass = int(FeedbackMode::KPass);
+        QTest::newRow("looped, short convolution, QK-norm, gated attention, one kv head")
+            << "softmax" << 2 << 4 << true << 32 << off;
+        QTest::newRow("Gated DeltaNet and softmax layers") << "gated-deltanet,softmax" << 1 << 4 << false << 32 << off;
+        QTest::newRow("DeltaNet at d_head 64 (the chunked form), looped") << "deltanet" << 2 << 0 << false << 128 << off;
+        QTest::newRow("latent feedback, exact (one position at a time)") << "softmax" << 1 << 0 << false << 32 << exact;
+        QTest::newRow("latent feedback, k passes") << "softmax" << 1 << 0 << false << 32 << kpass;
     }
     void twoThreadsMatchOneInEveryBlock()
     {
@@ -102,7 +107,9 @@ private Q_SLOTS:
         QFETCH(int, shortConv);
         QFETCH(bool, gates);
         QFETCH(int, dModel);
+        QFETCH(int, feedback);
         TransformerConfig c = tiny(6);
+        c.feedback = FeedbackMode(feedback);
         c.mixer = mixer.toStdString();
         c.loop = loop;
         c.shortConv = shortConv;
