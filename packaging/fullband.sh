@@ -302,15 +302,26 @@ PY
   torch_text=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \
                  steps="$steps" threads=1 eval_every=0 sample=0 | tail -n1)
   echo "torch text size (1 thread): $torch_text"
+  # torch with two threads too: FullBand's two threads are compared with torch's faster setting
+  local torch_text2
+  torch_text2=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 "$char_script" text="$text" \
+                  steps="$steps" threads=2 eval_every=0 sample=0 | tail -n1)
+  echo "torch text size (2 threads): $torch_text2"
   ours_text=$("$build_dir/tests/bench_transformer" --steps "$steps" --peak --text "$text" | tee -a /dev/stderr |
               grep '^{"peak_gflops"')
-  /usr/bin/python3 - "$torch_text" "$ours_text" <<'PY'
+  /usr/bin/python3 - "$torch_text" "$torch_text2" "$ours_text" <<'PY'
 import json, sys
-torch, ours = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-t, one, two = torch["ms_per_step"], ours["text_ms_per_step"], ours["text_ms_per_step_2_threads"]
-print(f"text size (4L, 4H, d 128, T 64, batch 12): torch {t:.3f} ms/step (1 thread), FullBand {one:.3f} ms/step "
-      f"(1 thread, {t / one:.2f}x torch) and {two:.3f} ms/step (2 threads, {t / two:.2f}x torch); "
-      f"FMA peak {ours['peak_gflops']:.1f} GFLOP/s")
+torch, torch2, ours = (json.loads(a) for a in sys.argv[1:4])
+t, t2, one, two = torch["ms_per_step"], torch2["ms_per_step"], ours["text_ms_per_step"], ours["text_ms_per_step_2_threads"]
+best, setting = (t, "1 thread") if t <= t2 else (t2, "2 threads")
+peak = ours["peak_gflops"]
+flops = ours.get("text_gflop_per_step", 0.0)
+print(f"text size (4L, 4H, d 128, T 64, batch 12): torch {t:.3f} ms/step (1 thread), {t2:.3f} ms/step (2 threads); "
+      f"FullBand {one:.3f} ms/step (1 thread, {t / one:.2f}x torch's 1 thread) and {two:.3f} ms/step (2 threads, "
+      f"{best / two:.2f}x torch's fastest, {setting}; {one / two:.2f}x FullBand's 1 thread)")
+if flops > 0:
+    print(f"FMA peak of one core {peak:.1f} GFLOP/s: FullBand 1 thread {flops / one * 1e3 / peak:.0%} of it, "
+          f"2 threads {flops / two * 1e3 / peak:.0%} of one core's")
 PY
 }
 

@@ -348,6 +348,7 @@ void peak(int steps, const std::string &textPath, bool cpuClock)
     };
     double ms[2][2] = {};
     double gf[2] = {};  // GFLOP/s with one thread
+    double flops[2] = {};  // the matrix-product FLOPs of a step
     const Size sizes[] = { { "text (4L, 4H, d 128, T 64, batch 12)", text }, { "induction defaults (2L, 4H, d 64, T 32, batch 32)", defaults(steps) } };
     std::printf("%-52s %8s %10s %10s %9s\n", "size", "threads", "ms/step", "GFLOP/s", "of peak");
     for (int s = 0; s < 2; ++s)
@@ -358,6 +359,7 @@ void peak(int steps, const std::string &textPath, bool cpuClock)
             const TransformerResult r = trainTransformer(c);
             const double gflops = r.flopsPerStep / (r.msPerStep * 1e-3) / 1e9;
             ms[s][threads - 1] = r.msPerStep;
+            flops[s] = r.flopsPerStep;
             if (threads == 1) gf[s] = gflops;
             std::printf("%-52s %8d %10.2f %10.1f %8.0f%%", sizes[s].name, threads, r.msPerStep, gflops,
                         100.0 * gflops / peakGflops);
@@ -369,8 +371,9 @@ void peak(int steps, const std::string &textPath, bool cpuClock)
     std::printf("products alone: %.1f GFLOP/s, %.0f%% of peak (the whole step, one thread: %.0f%%)\n", ceiling,
                 100.0 * ceiling / peakGflops, 100.0 * gf[0] / peakGflops);
     std::printf("{\"peak_gflops\": %.2f, \"text_ms_per_step\": %.3f, \"text_ms_per_step_2_threads\": %.3f, "
-                "\"induction_ms_per_step\": %.3f, \"induction_ms_per_step_2_threads\": %.3f, \"products_gflops\": %.2f}\n",
-                peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1], ceiling);
+                "\"induction_ms_per_step\": %.3f, \"induction_ms_per_step_2_threads\": %.3f, \"products_gflops\": %.2f, "
+                "\"text_gflop_per_step\": %.4f, \"induction_gflop_per_step\": %.4f}\n",
+                peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1], ceiling, flops[0] / 1e9, flops[1] / 1e9);
 }
 
 // --lengths: one training step (forward and backward, the optimiser aside) of softmax attention and
