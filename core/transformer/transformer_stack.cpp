@@ -359,12 +359,15 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
     // its shares in the same order as one thread taking them one by one: the same numbers.
     const Eigen::Index N = ws.columns();
     const int L = s_.layers;
+    // a product's tiles as few as fit: the pieces of the other products keep the threads busy, and
+    // every extra tile packs an operand again
+    constexpr bool kSplit = false;
     WeightGradient list[kMostWeightGradients];
     // pieces of block wl: the tiles of its products, then its small gradients
     const auto piecesOf = [&](int wl) {
         const int n = weightGradients(ws, wl, list);
         Eigen::Index pieces = 1;
-        for (int k = 0; k < n; ++k) pieces += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N);
+        for (int k = 0; k < n; ++k) pieces += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N, kSplit);
         return pieces;
     };
     Eigen::Index total = 1;  // LN_f
@@ -374,7 +377,7 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
             WeightGradient mine[kMostWeightGradients];
             const int n = weightGradients(ws, wl, mine);
             for (int k = 0; k < n; ++k) {
-                const Eigen::Index tiles = nn::gemm_tiles<S>(mine[k].slot->rows, mine[k].slot->cols, N);
+                const Eigen::Index tiles = nn::gemm_tiles<S>(mine[k].slot->rows, mine[k].slot->cols, N, kSplit);
                 if (i >= tiles) {
                     i -= tiles;
                     continue;
@@ -384,7 +387,7 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
                     weightGradients(ws, l, at);
                     // d(L)/d(W) += d(L)/d(out) inp'
                     nn::gemm_tile<S>(i, G(grads, *at[k].slot), at[k].dout->leftCols(N), false, at[k].inp->leftCols(N),
-                                     true, true);
+                                     true, true, kSplit);
                 }
                 return;
             }
