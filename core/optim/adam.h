@@ -126,17 +126,31 @@ private:
         const S b1 = S(beta1), a1 = S(1.0 - beta1), b2 = S(beta2), a2 = S(1.0 - beta2), e = S(eps);
         const S big = std::numeric_limits<S>::max();
         int finite = 1;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const S gi = g[i];
-            S pi = p[i];
-            good[i] = pi;
-            pi = (decay == nullptr || decay[i] != S(0)) ? pi * s.keep : pi;
-            const S mi = b1 * m[i] + a1 * gi, vi = b2 * v[i] + a2 * (gi * gi);
-            m[i] = mi;
-            v[i] = vi;
-            pi -= s.lr * (mi / s.c1) / (std::sqrt(vi / s.c2) + e);
-            p[i] = pi;
-            finite &= int(std::abs(pi) <= big);  // false for inf and nan
+        // every load of an element before its stores: with the kept weight stored first, this pass ran
+        // 9 times slower inside an induction-size training step than alone (1.1 ms against 0.12;
+        // most likely loads waiting on earlier stores to another array at the same page offset)
+        if (decay) {
+            for (Eigen::Index i = 0; i < n; ++i) {
+                const S gi = g[i], p0 = p[i], di = decay[i], m0 = m[i], v0 = v[i];
+                const S mi = b1 * m0 + a1 * gi, vi = b2 * v0 + a2 * (gi * gi);
+                const S pi = (di != S(0) ? p0 * s.keep : p0) - s.lr * (mi / s.c1) / (std::sqrt(vi / s.c2) + e);
+                good[i] = p0;
+                m[i] = mi;
+                v[i] = vi;
+                p[i] = pi;
+                finite &= int(std::abs(pi) <= big);  // false for inf and nan
+            }
+        } else {
+            for (Eigen::Index i = 0; i < n; ++i) {
+                const S gi = g[i], p0 = p[i], m0 = m[i], v0 = v[i];
+                const S mi = b1 * m0 + a1 * gi, vi = b2 * v0 + a2 * (gi * gi);
+                const S pi = p0 * s.keep - s.lr * (mi / s.c1) / (std::sqrt(vi / s.c2) + e);
+                good[i] = p0;
+                m[i] = mi;
+                v[i] = vi;
+                p[i] = pi;
+                finite &= int(std::abs(pi) <= big);
+            }
         }
         return finite != 0;
     }
