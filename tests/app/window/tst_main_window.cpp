@@ -202,7 +202,7 @@ private Q_SLOTS:
         QVERIFY(view->result() && std::isfinite(view->result()->heldoutLoss));
         QCOMPARE(view->values().number("d_model"), 8.0);
         WritingPanel *w = view->writing();
-        QVERIFY(w->isVisible() && w->model());
+        QTRY_VERIFY_WITH_TIMEOUT(w->isVisible() && w->model(), 120000);
         w->length()->setValue(20);
         w->pace()->setValue(0);
         w->write();
@@ -223,8 +223,9 @@ private Q_SLOTS:
         // slide holds the frame of step 10, as it was trained
         QVERIFY(view->interpret()->replay()->framesKept() >= 3);
         QVERIFY(!view->interpret()->replay()->live());
-        QCOMPARE(view->chart()->replayStep(), 10);
-        QVERIFY(view->maps()->data().title.endsWith(QStringLiteral("step 10")));
+        // the frame's maps are drawn from values a worker hands back: wait for them, not for a fixed time
+        QTRY_COMPARE_WITH_TIMEOUT(view->chart()->replayStep(), 10, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->maps()->data().title.endsWith(QStringLiteral("step 10")), 120000);
         // and one naming a damaged file: its one line, the lab as it was
         const QString badSlide = dir.filePath(QStringLiteral("bad-slide.fullband"));
         QVERIFY(writeFile(badSlide, "{\"format\": 1, \"lab\": \"transformer\", \"model\": \"bad.fbmodel\"}"));
@@ -324,14 +325,14 @@ private Q_SLOTS:
         fourth.lecture()->enter();
         QTRY_COMPARE_WITH_TIMEOUT(opened4.count(), 1, 120000);
         QTRY_VERIFY_WITH_TIMEOUT(view4->state() == TransformerView::State::Done, 120000);
-        QTRY_VERIFY2(fourth.lecture()->header()->text().contains(QStringLiteral("choose its text file to train again")),
-                     qPrintable(fourth.lecture()->header()->text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(fourth.lecture()->header()->text().contains(QStringLiteral("choose its text file to train again")),
+                                  qPrintable(fourth.lecture()->header()->text()), 120000);
         QVERIFY(!fourth.lecture()->header()->text().contains(QStringLiteral("space")));
         QCOMPARE(view4->panel()->setValue("text", text.toStdString()), QString());
-        QTRY_COMPARE(view4->state(), TransformerView::State::Idle);
+        QTRY_COMPARE_WITH_TIMEOUT(view4->state(), TransformerView::State::Idle, 120000);
         QCOMPARE(view4->values().number("d_model"), 8.0);
-        QTRY_VERIFY2(fourth.lecture()->header()->text().endsWith(QStringLiteral("space trains")),
-                     qPrintable(fourth.lecture()->header()->text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(fourth.lecture()->header()->text().endsWith(QStringLiteral("space trains")),
+                                  qPrintable(fourth.lecture()->header()->text()), 120000);
         fourth.lecture()->leave();
     }
 
