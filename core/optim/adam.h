@@ -82,15 +82,16 @@ public:
 
     // The step in pieces, fused into one pass (guardedStep, core/optim/guarded_step.h): begin() once
     // per step, then update() on disjoint ranges of a flat vector, from as many threads as there are
-    // ranges. Per weight: good = p; p *= keep where decay is nonzero (AdamW; decay null: every weight
-    // when keep != 1); then Adam's update as step() takes it.
+    // ranges. Per weight: g *= scale (clipping; 1 leaves it exact, and the stored gradient is not
+    // changed); good = p; p *= keep where decay is nonzero (AdamW; decay null: every weight when
+    // keep != 1); then Adam's update as step() takes it.
     struct Pass {
-        S c1, c2, lr, keep;
+        S c1, c2, lr, keep, scale;
     };
-    Pass begin(double lr, double weightDecay)
+    Pass begin(double lr, double weightDecay, S scale = S(1))
     {
         const Corrections c = next();
-        return { c.c1, c.c2, S(lr), S(1.0 - lr * weightDecay) };
+        return { c.c1, c.c2, S(lr), S(1.0 - lr * weightDecay), scale };
     }
     // Returns whether every updated weight is finite.
     bool update(const Pass &s, S *p, const S *g, S *good, const S *decay, Eigen::Index i0, Eigen::Index n)
@@ -131,7 +132,7 @@ private:
         // most likely loads waiting on earlier stores to another array at the same page offset)
         if (decay) {
             for (Eigen::Index i = 0; i < n; ++i) {
-                const S gi = g[i], p0 = p[i], di = decay[i], m0 = m[i], v0 = v[i];
+                const S gi = g[i] * s.scale, p0 = p[i], di = decay[i], m0 = m[i], v0 = v[i];
                 const S mi = b1 * m0 + a1 * gi, vi = b2 * v0 + a2 * (gi * gi);
                 const S pi = (di != S(0) ? p0 * s.keep : p0) - s.lr * (mi / s.c1) / (std::sqrt(vi / s.c2) + e);
                 good[i] = p0;
@@ -142,7 +143,7 @@ private:
             }
         } else {
             for (Eigen::Index i = 0; i < n; ++i) {
-                const S gi = g[i], p0 = p[i], m0 = m[i], v0 = v[i];
+                const S gi = g[i] * s.scale, p0 = p[i], m0 = m[i], v0 = v[i];
                 const S mi = b1 * m0 + a1 * gi, vi = b2 * v0 + a2 * (gi * gi);
                 const S pi = p0 * s.keep - s.lr * (mi / s.c1) / (std::sqrt(vi / s.c2) + e);
                 good[i] = p0;

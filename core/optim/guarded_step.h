@@ -39,13 +39,13 @@ struct SerialBlocks {
 // nonzero (decay empty: all). The step allocates nothing (good has the size of params). The vector is
 // cut into at most kGuardedBlocks blocks fixed by its size alone, which forBlocks may run on several
 // threads: the norm sums the blocks' sums in block order, so any thread count gives the same numbers.
-// After the norm's pass, one pass updates each weight (good, decay, Adam and the finite check fused);
-// clipping, when it scales, is a pass of its own.
+// After the norm's pass, one pass updates each weight (clipping, good, decay, Adam and the finite check
+// fused). The gradient itself is left as it was: clipping scales it inside the update.
 inline constexpr Eigen::Index kGuardedBlocks = 64;
 
 template <typename S, typename ForBlocks = SerialBlocks>
 GuardedStep guardedStep(Adam<S> &adam, Eigen::Matrix<S, Eigen::Dynamic, 1> &params,
-                        Eigen::Matrix<S, Eigen::Dynamic, 1> &grads, Eigen::Matrix<S, Eigen::Dynamic, 1> &good,
+                        const Eigen::Matrix<S, Eigen::Dynamic, 1> &grads, Eigen::Matrix<S, Eigen::Dynamic, 1> &good,
                         double clip, double lr, double weightDecay = 0.0,
                         const Eigen::Matrix<S, Eigen::Dynamic, 1> &decay = {}, const ForBlocks &forBlocks = {})
 {
@@ -60,12 +60,13 @@ GuardedStep guardedStep(Adam<S> &adam, Eigen::Matrix<S, Eigen::Dynamic, 1> &para
     for (const double s : sums) squared += s;
     const double norm = std::sqrt(squared);
     if (!std::isfinite(norm)) return { norm, StepFault::GradientNotFinite };
+    S scale = S(1);
     if (clip > 0.0) {
         // torch.nn.utils.clip_grad_norm_: scale by clip / (norm + 1e-6) when that is below 1
         const double coef = clip / (norm + 1e-6);
-        if (coef < 1.0) grads *= S(coef);
+        if (coef < 1.0) scale = S(coef);
     }
-    const typename Adam<S>::Pass pass = adam.begin(lr, weightDecay > 0.0 ? weightDecay : 0.0);
+    const typename Adam<S>::Pass pass = adam.begin(lr, weightDecay > 0.0 ? weightDecay : 0.0, scale);
     const S *mask = weightDecay > 0.0 && decay.size() ? decay.data() : nullptr;
     std::array<char, kGuardedBlocks> finite{};
     forBlocks(n, chunk, [&](Eigen::Index b, Eigen::Index len) {

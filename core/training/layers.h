@@ -233,14 +233,12 @@ Eigen::Index correct_predictions(const In<S> &logits, const int *targets)
     return correct;
 }
 
-// logits is (V, N), targets is (N), probs is (V, N): receives softmax(logits) for the backward
-// pass, colmax and logsum are (N): workspaces. Returns the sum (not the mean) of
-// -log softmax(logits)[target] over the N columns (ignored ones skipped), in double so that 32k held-out positions add up
-// without float rounding; the caller divides. V is small (4 buckets): exp and log run as one
-// vectorised pass over the whole block rather than column by column.
+// logits is (V, N), probs is (V, N): receives softmax(logits) for the backward pass; colmax and
+// logsum are (N): each column's maximum and the log of its sum of exp(z - max), which
+// crossentropy_sum reads. V is small (4 buckets): exp and log run as one vectorised pass over the
+// whole block rather than column by column.
 template <typename S>
-double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> probs, VecOut<S> colmax,
-                            VecOut<S> logsum)
+void crossentropy_softmax(const In<S> &logits, Out<S> probs, VecOut<S> colmax, VecOut<S> logsum)
 {
     const Eigen::Index V = logits.rows(), N = logits.cols();
     for (Eigen::Index n = 0; n < N; ++n) {  // shift by the column's maximum (stable softmax)
@@ -266,10 +264,27 @@ double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> prob
         logsum[n] = sum;
     }
     logsum = logsum.array().log().matrix();
+}
+
+// The sum (not the mean) of -log softmax(logits)[target] over the N columns of targets (N), ignored
+// ones (target < 0) skipped, from crossentropy_softmax's colmax and logsum, added in column order in
+// double so that 32k held-out positions add up without float rounding; the caller divides.
+template <typename S, typename Logits, typename Vec>
+double crossentropy_sum(const Logits &logits, const int *targets, const Vec &colmax, const Vec &logsum)
+{
     double total = 0.0;  // -log softmax(z)[target] = log sum exp(z - max) + max - z[target]
-    for (Eigen::Index n = 0; n < N; ++n)
+    for (Eigen::Index n = 0; n < logits.cols(); ++n)
         if (targets[n] >= 0) total += double(logsum[n]) + double(colmax[n]) - double(logits(targets[n], n));
     return total;
+}
+
+// Both: the softmax of every column, and the sum of the losses.
+template <typename S>
+double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> probs, VecOut<S> colmax,
+                            VecOut<S> logsum)
+{
+    crossentropy_softmax<S>(logits, probs, colmax, logsum);
+    return crossentropy_sum<S>(logits, targets, colmax, logsum);
 }
 
 // dlogits is (V, N), probs is (V, N) from the forward pass; dloss is d(L)/d(mean loss). counted: the

@@ -138,12 +138,10 @@ double TransformerNet<S>::head(TransformerWorkspace<S> &ws, const TransformerBat
     // the softmax of every column in the threads' pieces, then the sum in column order on this thread
     const int *targets = batch.targets.data();
     par_.forColumns(0, N, [&](Eigen::Index c, Eigen::Index n) {
-        nn::crossentropy_forward<S>(ws.logits.middleCols(c, n), targets + c, ws.probs.middleCols(c, n),
-                                    ws.colmax.segment(c, n), ws.logsum.segment(c, n));
+        nn::crossentropy_softmax<S>(ws.logits.middleCols(c, n), ws.probs.middleCols(c, n), ws.colmax.segment(c, n),
+                                    ws.logsum.segment(c, n));
     });
-    double sum = 0.0;  // -log softmax(z)[target] = log sum exp(z - max) + max - z[target]
-    for (Eigen::Index n = 0; n < N; ++n)
-        if (targets[n] >= 0) sum += double(ws.logsum[n]) + double(ws.colmax[n]) - double(ws.logits(targets[n], n));
+    const double sum = nn::crossentropy_sum<S>(ws.logits.leftCols(N), targets, ws.colmax, ws.logsum);
     return counted ? sum / double(counted) : 0.0;
 }
 

@@ -9,6 +9,10 @@
 #include "core/transformer/rms_norm.h"
 #include "core/transformer/transformer_layers.h"
 
+#include <algorithm>
+#include <cassert>
+#include <vector>
+
 namespace fb {
 
 namespace {
@@ -201,7 +205,7 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
     using Layer = typename TransformerWorkspace<S>::Layer;
     const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
     Layer &a = ws.layer[std::size_t(l)];
-    const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    const M &dout = outputGradient(ws, l);
     const Eigen::Index B = ws.B, T = ws.T, d = s_.dModel, H = s_.heads, dh = s_.dHead(), dkv = s_.dKv(), G = s_.group();
     const bool rope = pos.scheme == PositionalScheme::Rope;
 
@@ -305,11 +309,18 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
 }
 
 template <typename S>
+const typename TransformerStack<S>::M &TransformerStack<S>::outputGradient(const TransformerWorkspace<S> &ws,
+                                                                            int l) const
+{
+    return l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+}
+
+template <typename S>
 int TransformerStack<S>::weightGradients(TransformerWorkspace<S> &ws, int l, WeightGradient *out) const
 {
     const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
     typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
-    const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    const M &dout = outputGradient(ws, l);
     int n = 0;
     out[n++] = { &w.W2, &dout, &a.fc };     // out = mid + W2 fc + b2
     out[n++] = { &w.W1, &a.dfc, &a.ln2 };   // fc = relu(W1 ln2 + b1)
@@ -330,7 +341,7 @@ void TransformerStack<S>::smallGradients(S *grads, TransformerWorkspace<S> &ws, 
     auto all = [N](const M &m) { return m.leftCols(N); };
     const TransformerLayout::Block &w = L_.blocks[std::size_t(l % s_.layers)];
     typename TransformerWorkspace<S>::Layer &a = ws.layer[std::size_t(l)];
-    const M &dout = l + 1 < s_.depth() ? ws.layer[std::size_t(l) + 1].dx : ws.dxL;
+    const M &dout = outputGradient(ws, l);
     nn::bias_backward<S>(GV(grads, w.b2), all(dout));
     nn::bias_backward<S>(GV(grads, w.b1), all(a.dfc));
     // ln2 = LN2(mid)
@@ -362,44 +373,40 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
     // a product's tiles as few as fit: the pieces of the other products keep the threads busy, and
     // every extra tile packs an operand again
     constexpr bool kSplit = false;
-    WeightGradient list[kMostWeightGradients];
-    // pieces of block wl: the tiles of its products, then its small gradients
-    const auto piecesOf = [&](int wl) {
+    // the first piece of every (block, product), its small gradients and LN_f (workspace header)
+    std::vector<Eigen::Index> &first = ws.gradientPieces;
+    assert(first.size() == std::size_t(8 * L + 2));
+    Eigen::Index total = 0;
+    for (int wl = 0; wl < L; ++wl) {
+        WeightGradient list[kMostWeightGradients];
         const int n = weightGradients(ws, wl, list);
-        Eigen::Index pieces = 1;
-        for (int k = 0; k < n; ++k) pieces += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N, kSplit);
-        return pieces;
-    };
-    Eigen::Index total = 1;  // LN_f
-    for (int wl = 0; wl < L; ++wl) total += piecesOf(wl);
-    par_.forEach(total, [&](Eigen::Index i) {
-        for (int wl = 0; wl < L; ++wl) {
-            WeightGradient mine[kMostWeightGradients];
-            const int n = weightGradients(ws, wl, mine);
-            for (int k = 0; k < n; ++k) {
-                const Eigen::Index tiles = nn::gemm_tiles<S>(mine[k].slot->rows, mine[k].slot->cols, N, kSplit);
-                if (i >= tiles) {
-                    i -= tiles;
-                    continue;
-                }
-                for (int l = wl; l < s_.depth(); l += L) {
-                    WeightGradient at[kMostWeightGradients];
-                    weightGradients(ws, l, at);
-                    // d(L)/d(W) += d(L)/d(out) inp'
-                    nn::gemm_tile<S>(i, G(grads, *at[k].slot), at[k].dout->leftCols(N), false, at[k].inp->leftCols(N),
-                                     true, true, kSplit);
-                }
-                return;
-            }
-            if (i == 0) {
-                for (int l = wl; l < s_.depth(); l += L) smallGradients(grads, ws, l);
-                return;
-            }
-            --i;
+        for (int k = 0; k < kMostWeightGradients; ++k) {
+            first[std::size_t(8 * wl + k)] = total;
+            if (k < n) total += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N, kSplit);
         }
-        // h = LN_f(x_L)
-        nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), ws.dh.leftCols(N),
-                                    ws.xL.leftCols(N), ws.lnfMean.head(N), ws.lnfRstd.head(N));
+        first[std::size_t(8 * wl + 7)] = total++;
+    }
+    first[std::size_t(8 * L)] = total++;
+    first[std::size_t(8 * L + 1)] = total;
+    par_.forEach(total, [&](Eigen::Index i) {
+        // the last entry starting at or before i (empty products share their start with the next)
+        const std::size_t e = std::size_t(std::upper_bound(first.begin(), first.end() - 1, i) - first.begin()) - 1;
+        const int wl = int(e / 8), k = int(e % 8);
+        if (wl == L) {
+            // h = LN_f(x_L)
+            nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), ws.dh.leftCols(N),
+                                        ws.xL.leftCols(N), ws.lnfMean.head(N), ws.lnfRstd.head(N));
+        } else if (k == 7) {
+            for (int l = wl; l < s_.depth(); l += L) smallGradients(grads, ws, l);
+        } else {
+            for (int l = wl; l < s_.depth(); l += L) {
+                WeightGradient at[kMostWeightGradients];
+                weightGradients(ws, l, at);
+                // d(L)/d(W) += d(L)/d(out) inp'
+                nn::gemm_tile<S>(i - first[e], G(grads, *at[k].slot), at[k].dout->leftCols(N), false,
+                                 at[k].inp->leftCols(N), true, true, kSplit);
+            }
+        }
     });
 }
 

@@ -70,6 +70,9 @@ struct TransformerWorkspace {
     // gradients (withGrad)
     M dlogits, dh, dxL, datty, dfz, demb;
     V datt;         // (B H R T) scratch of the attention backward
+    // TransformerStack::backwardParams' pieces: entry 8 wl + k is the first piece of block wl's weight
+    // gradient k (k < 7), 8 wl + 7 its small gradients' piece, the last two LN_f's piece and the count
+    std::vector<Eigen::Index> gradientPieces;
 
     // Sequences of a batch whose backward the linear mixers' carry holds: capacity / maxLen.
     Eigen::Index carrySequences() const { return maxLen > 0 ? (capacity + maxLen - 1) / maxLen : 0; }

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 using namespace fb;
 
@@ -69,20 +70,41 @@ private Q_SLOTS:
         const GuardedStep s = guardedStep(adam, p, g, good, 1.0, 0.01);
         QCOMPARE(s.fault, StepFault::None);
         QVERIFY(std::fabs(s.gradNorm - 5.0) < 1e-12);
-        // clipped to norm 1: scaled by 1 / (5 + 1e-6)
-        QVERIFY(std::fabs(g[0] - 3.0 / (5.0 + 1e-6)) < 1e-7 && std::fabs(g[1] - 4.0 / (5.0 + 1e-6)) < 1e-7);
+        // clipped to norm 1 inside the update (scaled by 1 / (5 + 1e-6)); the gradient is left as it was
+        QCOMPARE(g[0], 3.0f);
+        QCOMPARE(g[1], 4.0f);
         QCOMPARE(good[0], 1.0f);
         QCOMPARE(good[1], -2.0f);
         QCOMPARE(adam.steps(), 1);
         QVERIFY(std::fabs(p[0] - (1.0 - 0.01)) < 1e-6 && std::fabs(p[1] - (-2.0 - 0.01)) < 1e-6);
 
-        // Below the clip the gradient is left alone; clip 0 never clips.
-        g << 0.3f, 0.4f;
-        QCOMPARE(guardedStep(adam, p, g, good, 1.0, 0.01).fault, StepFault::None);
-        QCOMPARE(g[0], 0.3f);
-        g << 30.0f, 40.0f;
-        QCOMPARE(guardedStep(adam, p, g, good, 0.0, 0.01).fault, StepFault::None);
-        QCOMPARE(g[0], 30.0f);
+        // The clipped step is Adam's step on the clipped gradient, bit for bit.
+        Eigen::VectorXf q(2), clipped(2), keep = Eigen::VectorXf::Zero(2);
+        q << 1.0f, -2.0f;
+        clipped << 3.0f * float(1.0 / (5.0 + 1e-6)), 4.0f * float(1.0 / (5.0 + 1e-6));
+        Adam<float> plain(2);
+        p << 1.0f, -2.0f;
+        Adam<float> clipping(2);
+        for (int k = 0; k < 3; ++k) {
+            QCOMPARE(guardedStep(clipping, p, g, good, 1.0, 0.01).fault, StepFault::None);
+            QCOMPARE(guardedStep(plain, q, clipped, keep, 0.0, 0.01).fault, StepFault::None);
+            QCOMPARE(p[0], q[0]);
+            QCOMPARE(p[1], q[1]);
+        }
+
+        // Below the clip the gradient is not scaled; clip 0 never clips: the steps equal unclipped ones.
+        for (const auto &[clip, gradient] : { std::pair { 1.0, 0.1f }, std::pair { 0.0, 10.0f } }) {
+            Eigen::VectorXf a(2), b(2), ga(2), gb(2), ka(2), kb(2);
+            a << 1.0f, -2.0f;
+            b = a;
+            ga << 3.0f * gradient, 4.0f * gradient;
+            gb = ga;
+            Adam<float> first(2), second(2);
+            QCOMPARE(guardedStep(first, a, ga, ka, clip, 0.01).fault, StepFault::None);
+            QCOMPARE(guardedStep(second, b, gb, kb, -1.0, 0.01).fault, StepFault::None);
+            QCOMPARE(a[0], b[0]);
+            QCOMPARE(a[1], b[1]);
+        }
     }
 
     void guardedStepRefusesNonFiniteValues()
