@@ -43,6 +43,23 @@ struct SerialBlocks {
 // fused). The gradient itself is left as it was: clipping scales it inside the update.
 inline constexpr Eigen::Index kGuardedBlocks = 64;
 
+// The sum of x_i^2 over n scalars, in double, in 8 running sums (lane j takes i = j mod 8) added at
+// the end: a loop the compiler vectorises (one running sum waited on each addition: a scalar loop at
+// 1.4% of a text-size step).
+template <typename S>
+double squaredSum(const S *x, Eigen::Index n)
+{
+    constexpr Eigen::Index kLanes = 8;
+    double lane[kLanes] = {};
+    Eigen::Index i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (Eigen::Index j = 0; j < kLanes; ++j) lane[j] += double(x[i + j]) * double(x[i + j]);
+    for (; i < n; ++i) lane[i % kLanes] += double(x[i]) * double(x[i]);
+    double sum = 0.0;
+    for (const double l : lane) sum += l;
+    return sum;
+}
+
 template <typename S, typename ForBlocks = SerialBlocks>
 GuardedStep guardedStep(Adam<S> &adam, Eigen::Matrix<S, Eigen::Dynamic, 1> &params,
                         const Eigen::Matrix<S, Eigen::Dynamic, 1> &grads, Eigen::Matrix<S, Eigen::Dynamic, 1> &good,
@@ -54,7 +71,7 @@ GuardedStep guardedStep(Adam<S> &adam, Eigen::Matrix<S, Eigen::Dynamic, 1> &para
     const Eigen::Index chunk = std::max<Eigen::Index>(64, ((n + kGuardedBlocks - 1) / kGuardedBlocks + 63) / 64 * 64);
     std::array<double, kGuardedBlocks> sums{};
     forBlocks(n, chunk, [&](Eigen::Index b, Eigen::Index len) {
-        sums[std::size_t(b / chunk)] = grads.segment(b, len).template cast<double>().squaredNorm();
+        sums[std::size_t(b / chunk)] = squaredSum(grads.data() + b, len);
     });
     double squared = 0.0;
     for (const double s : sums) squared += s;

@@ -205,6 +205,27 @@ void causal_softmax_columns(S *a, Eigen::Index p0, Eigen::Index nq, Eigen::Index
 }
 #pragma GCC diagnostic pop
 
+// The causal mask leaves the keys after a query unused, so attention runs on the queries in two
+// pieces: the first half [p0, p0 + h) needs only the keys before p0 + h, the second all p1 of them. At
+// p0 = 0 that skips a quarter of the products' work (the upper-right quarter, all masked). h is a
+// multiple of 8 (whole SIMD packets), and a piece of fewer than 8 queries is not cut off: decoding one
+// position with the KV cache (nq = 1) runs as one piece.
+struct AttentionPieces {
+    Eigen::Index count = 1, first[2] = { 0, 0 }, size[2] = { 0, 0 };
+    AttentionPieces(Eigen::Index nq)
+    {
+        const Eigen::Index h = nq / 2 / 8 * 8;
+        if (h >= 8) {
+            count = 2;
+            size[0] = h;
+            first[1] = h;
+            size[1] = nq - h;
+        } else {
+            size[0] = nq;
+        }
+    }
+};
+
 // out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
 // q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times
 // YaRN's attention factor squared when evaluating a rescaled RoPE); window (0 = off) and slope (ALiBi's
@@ -213,43 +234,55 @@ template <typename S>
 void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0,
                        S scale, Eigen::Index window = 0, S slope = S(0))
 {
-    const Eigen::Index nq = q.cols(), p1 = p0 + nq, rows = att.rows();
-    auto a = att.middleCols(p0, nq);  // (rows, nq): every (padded) key row of the queries' columns
-    // preatt = k' q: (p1, nq), row j = key, column i = query
-    product<S>(a.topRows(p1), k.leftCols(p1).transpose(), q, false);
+    const Eigen::Index nq = q.cols(), rows = att.rows();
+    const AttentionPieces pieces(nq);
+    // preatt = k' q: (keys, queries), row j = key, column i = query; a piece's queries [c, c + n)
+    // see the keys before p0 + c + n (the rows below stay unwritten: the softmax zeroes them)
+    for (Eigen::Index i = 0; i < pieces.count; ++i) {
+        const Eigen::Index c = pieces.first[i], n = pieces.size[i], keys = p0 + c + n;
+        product<S>(att.block(0, p0 + c, keys, n), k.leftCols(keys).transpose(), q.middleCols(c, n), false);
+    }
     // att = softmax(scale * preatt) over each column's keys j <= query, 0 for j > query
     // (a sliding window or ALiBi's bias: the scalar path; keys outside the window get exactly 0)
+    auto a = att.middleCols(p0, nq);  // (rows, nq): every (padded) key row of the queries' columns
     if (window > 0 || slope != S(0)) masked_softmax_columns<S>(a.data(), p0, nq, rows, scale, window, slope);
     else causal_softmax_columns<S>(a.data(), p0, nq, rows, scale);
     // out = v att: each query's weighted sum of the values it may see
-    product<S>(out, v.leftCols(p1), a.topRows(p1), false);
+    for (Eigen::Index i = 0; i < pieces.count; ++i) {
+        const Eigen::Index c = pieces.first[i], n = pieces.size[i], keys = p0 + c + n;
+        product<S>(out.middleCols(c, n), v.leftCols(keys), att.block(0, p0 + c, keys, n), false);
+    }
 }
 
 // dq is (dh, p1 - p0), dk and dv are (dh, >= p1): columns [0, p1) accumulate, datt is
 // (attentionRows(T), T): a scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0),
-// att, q, k, v as in the forward
+// att, q, k, v as in the forward. The queries in the forward's pieces, each over the keys it saw.
 template <typename S>
 void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S> &dout, const In<S> &att,
                         const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale)
 {
-    const Eigen::Index nq = q.cols(), p1 = p0 + nq;
-    const auto a = att.block(0, p0, p1, nq);
-    auto da = datt.block(0, p0, p1, nq);
-    // backward pass 4, through the value accumulation: out = v a
-    // d(L)/d(v) = d(L)/d(out) a';  d(L)/d(a) = v' d(L)/d(out)
-    product<S>(dv.leftCols(p1), dout, a.transpose(), true);
-    product<S>(da, v.leftCols(p1).transpose(), dout, false);
-    // backward pass 3, through the softmax, which needs only its output a:
-    // d(L)/d(preatt_j) = a_j (d(L)/d(a_j) - sum_j' a_j' d(L)/d(a_j')); masked keys have a_j = 0
-    // (outside a sliding window too; ALiBi's bias is a constant of the scores and changes nothing here)
-    QueryRow<S> dots(nq);
-    dots = a.cwiseProduct(da).colwise().sum();
-    da = a.cwiseProduct(da.rowwise() - dots);
-    // backward pass 2, the scale: preatt = scale * (k' q); backward pass 1, the query @ key matmul:
-    // d(L)/d(q) = scale k d(L)/d(preatt);  d(L)/d(k) = scale q d(L)/d(preatt)'
-    da *= scale;
-    product<S>(dq, k.leftCols(p1), da, true);
-    product<S>(dk.leftCols(p1), q, da.transpose(), true);
+    const AttentionPieces pieces(q.cols());
+    for (Eigen::Index i = 0; i < pieces.count; ++i) {
+        const Eigen::Index c = pieces.first[i], n = pieces.size[i], keys = p0 + c + n;
+        const auto a = att.block(0, p0 + c, keys, n);
+        auto da = datt.block(0, p0 + c, keys, n);
+        const auto dy = dout.middleCols(c, n);
+        // backward pass 4, through the value accumulation: out = v a
+        // d(L)/d(v) = d(L)/d(out) a';  d(L)/d(a) = v' d(L)/d(out)
+        product<S>(dv.leftCols(keys), dy, a.transpose(), true);
+        product<S>(da, v.leftCols(keys).transpose(), dy, false);
+        // backward pass 3, through the softmax, which needs only its output a:
+        // d(L)/d(preatt_j) = a_j (d(L)/d(a_j) - sum_j' a_j' d(L)/d(a_j')); masked keys have a_j = 0
+        // (outside a sliding window too; ALiBi's bias is a constant of the scores and changes nothing here)
+        QueryRow<S> dots(n);
+        dots = a.cwiseProduct(da).colwise().sum();
+        da = a.cwiseProduct(da.rowwise() - dots);
+        // backward pass 2, the scale: preatt = scale * (k' q); backward pass 1, the query @ key matmul:
+        // d(L)/d(q) = scale k d(L)/d(preatt);  d(L)/d(k) = scale q d(L)/d(preatt)'
+        da *= scale;
+        product<S>(dq.middleCols(c, n), k.leftCols(keys), da, true);
+        product<S>(dk.leftCols(keys), q.middleCols(c, n), da.transpose(), true);
+    }
 }
 
 } // namespace fb::nn
