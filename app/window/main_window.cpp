@@ -4,6 +4,7 @@
 #include "app/window/chart_export_actions.h"
 #include "app/window/deck_actions.h"
 #include "app/window/model_actions.h"
+#include "app/window/scene_file_actions.h"
 #include "views/training/transformer_view.h"
 #include "app/lecture/deck_editor.h"
 #include "app/export/lab_image.h"
@@ -25,7 +26,6 @@
 #include <QScreen>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
 #include <QKeySequence>
@@ -38,7 +38,6 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -47,7 +46,6 @@
 namespace fb {
 
 namespace {
-constexpr int kMaxRecent = 8;
 constexpr int kSidebarWidth = 200;        // icons and titles
 constexpr int kCompactSidebarWidth = 58;  // icons only, titles in tooltips
 // Below this window width the lab list shows icons only: at 1024 px the charts keep two thirds.
@@ -198,9 +196,8 @@ void MainWindow::updateSidebarWidth(std::optional<bool> force)
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open scene or deck…"), this, &MainWindow::openDialog)->setShortcut(QKeySequence::Open);
-    recentMenu_ = file->addMenu(tr("Open &recent"));
-    file->addAction(tr("&Save scene…"), this, &MainWindow::saveDialog)->setShortcut(QKeySequence::Save);
+    scenes_ = new SceneFileActions(this);
+    scenes_->addTo(file);
     models_ = new ModelActions(this);
     models_->addTo(file);
     file->addSeparator();
@@ -215,7 +212,6 @@ void MainWindow::buildMenus()
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
-    rebuildRecentMenu();
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     // "Undo base 10000 → 500000": the current lab's last parameter change.
@@ -379,52 +375,9 @@ QString MainWindow::saveScene(const QString &path)
     return err;
 }
 
-void MainWindow::openDialog()
-{
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scene or deck"),
-        settings.value(QStringLiteral("scenes/folder")).toString(),
-        tr("FullBand scenes and decks (*.fullband *.json *.png);;All files (*)"));
-    if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("scenes/folder"), QFileInfo(path).absolutePath());
-    report(tr("Open scene"), openPath(path));
-}
-
-void MainWindow::saveDialog()
-{
-    QSettings settings;
-    const QString start = QDir(settings.value(QStringLiteral("scenes/folder"),
-        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString())
-        .filePath((currentLab() ? currentLab()->name() : QStringLiteral("scene")) + QStringLiteral(".fullband"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save scene"), start, tr("FullBand scenes (*.fullband)"));
-    if (path.isEmpty()) return;
-    if (!path.endsWith(QLatin1String(".fullband"))) path += QStringLiteral(".fullband");
-    settings.setValue(QStringLiteral("scenes/folder"), QFileInfo(path).absolutePath());
-    const QString err = saveScene(path);
-    if (err.isEmpty()) toast_->showText(tr("Saved %1").arg(path), 5000);
-    report(tr("Save scene"), err.isEmpty() ? QString() : err + tr("\nThe previous file, if any, is unchanged."));
-}
-
 void MainWindow::rememberRecent(const QString &path)
 {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("scenes/recent")).toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(abs);
-    recent.prepend(abs);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue(QStringLiteral("scenes/recent"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("scenes/recent")).toStringList();
-    for (const QString &path : recent)
-        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { report(tr("Open scene"), openPath(path)); })
-            ->setToolTip(path);
-    recentMenu_->setEnabled(!recent.isEmpty());
+    scenes_->rememberRecent(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -16,6 +16,7 @@ namespace fb {
 class ChartExportActions;
 class DeckActions;
 class ModelActions;
+class SceneFileActions;
 class DeckEditor;
 class LabView;
 class LectureMode;
@@ -95,9 +96,6 @@ private:
     void buildMenus();
     // Icons only below 1200 px of window width (or as forced).
     void updateSidebarWidth(std::optional<bool> force = std::nullopt);
-    void openDialog();
-    void saveDialog();
-    void rebuildRecentMenu();
     void about();
     void restoreSettings();
     void saveSettings();
@@ -109,8 +107,8 @@ private:
     QAction *explanationAction_ = nullptr;
     bool explanationPreference_ = true;
     bool firstStart_ = false;
-    QMenu *recentMenu_ = nullptr;
     LectureMode *lecture_ = nullptr;
+    SceneFileActions *scenes_ = nullptr;  // File -> Open scene or deck, Open recent, Save scene
     ModelActions *models_ = nullptr;  // File -> Open/Save model, and the slides that name a model
     DeckActions *deck_ = nullptr;  // the deck editor, its dock and menu, presenting
     Toast *toast_ = nullptr;

@@ -5,13 +5,15 @@
 // the loss curves, every head's attention map per layer on a fixed held-out probe sequence (with
 // each head's induction score in its title), the feedback gate's mean, and after training the
 // length-generalisation table. Finished runs can be kept as ghost curves. The parameter panel
-// previews the model's size, FLOPs and memory.
+// previews the model's size, FLOPs and memory. What the run hands over is drawn, and its figures
+// kept, by TransformerRunFrames (views/training/transformer_run_frames.h).
 #include "core/labs/transformer_lab.h"
 #include "core/transformer/transformer_report.h"
 #include "views/lab/lab_view_for.h"
 #include "views/lab/replayable.h"
 #include "views/training/training_lab_view.h"
 #include "views/training/transformer_run.h"
+#include "views/training/transformer_run_frames.h"
 
 #include <memory>
 #include <optional>
@@ -46,13 +48,13 @@ public:
 
     int stepsDone() const override;
     int stepsTotal() const override;
-    int framesShown() const { return framesShown_; }  // snapshots drawn in this run
-    int lastFrameStep() const { return lastFrameStep_; }
+    int framesShown() const { return frames_->framesShown(); }  // snapshots drawn in this run
+    int lastFrameStep() const { return frames_->lastFrameStep(); }
     TransformerLossChart *chart() const { return chart_; }
     HeatmapGrid *maps() const { return maps_; }
     LengthTable *lengthTable() const { return lengths_; }
     InterpretTabs *interpret() const { return interpret_; }  // the maps' page and the model taken apart
-    const std::optional<TransformerResult> &result() const { return result_; }
+    const std::optional<TransformerResult> &result() const { return frames_->result(); }
     WritingPanel *writing() const { return writing_; }
     WritingTabs *tabs() const { return tabs_; }
     // The comparison mode (issue 29): the Compare mode button beside the run controls swaps the maps
@@ -118,9 +120,7 @@ protected:
 
 private:
     QString runLabel() const;
-    void clearLive();
-    void updateModeButtons();
-    void drawHeldout(int upTo);  // the run's held-out points up to step upTo on the loss chart  // the mode button and the ghosts follow the run's state and the mode
+    void updateModeButtons();  // the mode button and the ghosts follow the run's state and the mode
 
     TransformerLossChart *chart_ = nullptr;
     HeatmapGrid *maps_ = nullptr;
@@ -135,20 +135,10 @@ private:
     int compareChartIndex_ = -1;
     std::shared_ptr<SavedModel> saved_;  // a model file opened, for beginRun
     QString openedModel_;                // its path, while its run is the one shown
-    bool sentenceShown_ = false;         // the maps show the student's sentence, not the probe's
     std::unique_ptr<TransformerRun> run_;
     TransformerConfig config_;  // of the current run
-    std::optional<TransformerResult> result_;
-    int framesShown_ = 0;
-    int lastFrameStep_ = -1;
-    int pendingReplay_ = -1;  // holdReplayAt before the run ended
-    std::vector<double> replayCurve_;  // the ended run's losses, while an animation redraws its steps
-    double runMaxLoss_ = 2.77;         // ln V of the run: the loss chart's top at its start
-    double gateMean_ = TransformerSnapshot::nan;
-    double heldout_ = TransformerSnapshot::nan, repeat_ = TransformerSnapshot::nan;
-    double accuracy_ = TransformerSnapshot::nan, trainAccuracy_ = TransformerSnapshot::nan;
-    int heldoutStep_ = -1;
-    double bestScore_ = TransformerSnapshot::nan;
+    std::unique_ptr<TransformerRunFrames> frames_;  // what the run handed over, drawn: figures, replay, result
+    double runMaxLoss_ = 2.77;  // ln V of the run: the loss chart's top at its start
     QString expected_;  // how long Start will train, for the values shown
 };
 

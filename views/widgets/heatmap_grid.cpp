@@ -19,15 +19,10 @@ namespace fb {
 
 namespace {
 
-constexpr double kMargin = 12.0;
-constexpr double kGapX = 16.0;        // between panels
-constexpr double kGapY = 12.0;        // between a panel and the next row's title
-constexpr double kColourBarGap = 22.0;
-constexpr double kGridTickLength = 4.0;
-constexpr double kMaxTokenWidth = 110.0;
-// Panel titles are set no smaller than this times the font scale; a word of a two-line title that
-// is wider than its panel even so (16 heads in a row on a slide) goes down to this size itself.
-constexpr double kMinPanelPt = 7.5;
+// The layout's sizes, which the ticks and the panel titles are painted to.
+constexpr double kGridTickLength = HeatmapLayout::kGridTickLength;
+constexpr double kMaxTokenWidth = HeatmapLayout::kMaxTokenWidth;
+constexpr double kMinPanelPt = HeatmapLayout::kMinPanelPt;
 const QRgb kMaskedRgb = qRgb(0xe4, 0xe4, 0xe4);
 
 // viridis sampled at 1024 levels, built once (thread-safe static initialisation).
@@ -145,145 +140,21 @@ int HeatmapGrid::n() const
     return images.isEmpty() ? 0 : images.first().width();
 }
 
-HeatmapGrid::Fonts HeatmapGrid::fonts() const
+HeatmapFonts HeatmapGrid::fonts() const
 {
     const QFont base = font();
     const double k = fontScale_;
     return { sized(base, 13.0 * k, true), sized(base, 10.5 * k), sized(base, 9.5 * k), sized(base, 11.0 * k) };
 }
 
-HeatmapGrid::Layout HeatmapGrid::layout(const QSizeF &size) const
+HeatmapLayout HeatmapGrid::layout(const QSizeF &size) const
 {
-    Layout lay;
-    const Fonts f = fonts();
-    const QFontMetricsF fmTitle(f.title), fmPanel(f.panel), fmTick(f.tick), fmAxis(f.axis);
-    const int count = int(shownImages().size());
-    const int N = n();
-    if (count == 0 || N == 0) return lay;
-
-    // Widest tick label on the left, tallest (tokens are written upwards) at the bottom.
-    double tickExtent = fmTick.horizontalAdvance(QString::number(std::max(N - 1, 0)));
-    double xTickHeight = fmTick.height();
-    if (data_.tokenTicks) {
-        double widest = 0;
-        for (const QString &t : data_.tokens) widest = std::max(widest, fmTick.horizontalAdvance(t));
-        tickExtent = std::min(std::max(tickExtent, widest), kMaxTokenWidth);
-        xTickHeight = tickExtent;
-    }
-    lay.leftGutter = fmAxis.height() + 6 + tickExtent + kGridTickLength + 4;
-    lay.bottomGutter = kGridTickLength + 4 + xTickHeight + 6 + fmAxis.height();
-    const double titleH = data_.title.isEmpty() ? 0.0 : fmTitle.height() * 1.2 + 6;
-    double panelTitleH = fmPanel.height() + 4;
-    const double barW = colourBar_.preferredWidth(f.tick);
-    const double masked = data_.masked ? fmTick.height() * 0.8 + ColourBar::kRampWidth : 0.0;
-
-    const double availW = size.width() - 2 * kMargin - lay.leftGutter - kColourBarGap - barW;
-    const double availH = size.height() - 2 * kMargin - titleH - std::max(lay.bottomGutter, masked);
-    // The shape with the largest squares at this size: gridRows' by default, one row of four heads
-    // in a wide, low area (a projector slide), one column in a tall, narrow one.
-    auto side = [&](int r, int c) {
-        return std::min((availW - (c - 1) * kGapX) / c, (availH - r * panelTitleH - (r - 1) * kGapY) / r);
-    };
-    int R = gridRows(count), C = gridColumns(count);
-    double s = side(R, C);
-    for (int r = 1; r <= count; ++r) {
-        const int c = (count + r - 1) / r;
-        if ((r - 1) * c >= count) continue;  // a row would be empty
-        if (const double t = side(r, c); t > s + 0.5) {
-            s = t;
-            R = r;
-            C = c;
-        }
-    }
-    // Whole device-independent pixels per cell when that costs little: crisp, equal cells.
-    auto rounded = [&](double t) {
-        t = std::max(t, 8.0);
-        const double whole = std::floor(t / N) * N;
-        return whole >= 0.85 * t ? whole : t;
-    };
-    s = rounded(s);
-    // Panels too narrow for their short titles even at the smallest size: the titles take two
-    // lines ("head 1 ·" over "3.41 nats") instead of being cut.
-    QFont smallest = f.panel;
-    smallest.setPointSizeF(kMinPanelPt * fontScale_);
-    const QFontMetricsF fmSmallest(smallest);
-    for (int i = 0; i < count; ++i) {
-        const QString &t = i < data_.shortTitles.size() ? data_.shortTitles[i]
-                         : i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
-        if (fmSmallest.horizontalAdvance(t) > s) {
-            lay.twoLineTitles = true;
-            break;
-        }
-    }
-    if (lay.twoLineTitles) {
-        // Two lines of title per row, three where the words still do not fit in two ("L1H1" /
-        // "ind" / "0.91" in the narrowest panels): the shape is chosen again with them.
-        auto linesAt = [&](double width) {
-            int lines = 2;
-            for (int i = 0; i < count; ++i) {
-                const QString &t = i < data_.shortTitles.size() ? data_.shortTitles[i]
-                                 : i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
-                const QRectF need = fmSmallest.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, t);
-                lines = std::max(lines, int(std::ceil(need.height() / fmSmallest.lineSpacing() - 0.01)));
-            }
-            return std::min(lines, 3);
-        };
-        // The widest single word of a title ("L1H1"): a panel narrower than it cuts the word, so a
-        // shape whose panels hold it wins over a larger count per row (16 heads: two rows of 8).
-        double widestWord = 0;
-        for (int i = 0; i < count; ++i) {
-            const QString &t = i < data_.shortTitles.size() ? data_.shortTitles[i]
-                             : i < data_.panelTitles.size() ? data_.panelTitles[i] : QString();
-            for (const QString &word : t.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-                widestWord = std::max(widestWord, fmSmallest.horizontalAdvance(word));
-        }
-        const auto better = [&](double t, double best) {
-            const bool holds = t >= widestWord, held = best >= widestWord;
-            return holds != held ? holds : t > best + 0.5;
-        };
-        int lines = linesAt(s);
-        for (int pass = 0; pass < 2; ++pass) {
-            panelTitleH = lines * fmPanel.height() + 4;
-            s = side(R, C);
-            for (int r = 1; r <= count; ++r) {
-                const int c = (count + r - 1) / r;
-                if ((r - 1) * c >= count) continue;
-                if (const double t = side(r, c); better(t, s)) {
-                    s = t;
-                    R = r;
-                    C = c;
-                }
-            }
-            s = rounded(s);
-            const int again = linesAt(s);
-            if (again <= lines) break;
-            lines = again;
-        }
-    }
-    lay.rows = R;
-    lay.cols = C;
-
-    const double blockW = C * s + (C - 1) * kGapX;
-    const double blockH = R * (panelTitleH + s) + (R - 1) * kGapY;
-    const double totalW = lay.leftGutter + blockW + kColourBarGap + barW;
-    const double x0 = std::round(std::max(kMargin, (size.width() - totalW) / 2) + lay.leftGutter);
-    const double y0 = std::round(kMargin + titleH + std::max(0.0, (availH - blockH) / 2));
-    lay.title = QRectF(kMargin, y0 - titleH, size.width() - 2 * kMargin, titleH);  // just above the grid
-    lay.gridBlock = QRectF(x0, y0, blockW, blockH);
-    for (int i = 0; i < count; ++i) {
-        const int r = i / C, c = i % C;
-        const double x = x0 + c * (s + kGapX);
-        const double y = y0 + r * (panelTitleH + s + kGapY);
-        lay.panelTitles.append(QRectF(x, y, s, panelTitleH));
-        lay.squares.append(QRectF(x, y + panelTitleH, s, s));
-    }
-    lay.colourBar = QRectF(x0 + blockW + kColourBarGap, y0 + panelTitleH, barW, blockH - panelTitleH);
-    return lay;
+    return HeatmapLayout::compute(size, data_, int(shownImages().size()), n(), fonts(), fontScale_, colourBar_);
 }
 
 QRectF HeatmapGrid::panelRect(int panel) const
 {
-    const Layout lay = layout(QSizeF(size()));
+    const HeatmapLayout lay = layout(QSizeF(size()));
     return panel >= 0 && panel < lay.squares.size() ? lay.squares[panel] : QRectF();
 }
 
@@ -294,7 +165,7 @@ QRectF HeatmapGrid::colourBarRect() const
 
 HeatmapGrid::Cell HeatmapGrid::cellAt(const QPointF &pos) const
 {
-    const Layout lay = layout(QSizeF(size()));
+    const HeatmapLayout lay = layout(QSizeF(size()));
     const int N = n();
     for (int i = 0; i < lay.squares.size(); ++i) {
         const QRectF &sq = lay.squares[i];
@@ -306,9 +177,9 @@ HeatmapGrid::Cell HeatmapGrid::cellAt(const QPointF &pos) const
     return {};
 }
 
-void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay, const PaintedText &text) const
+void HeatmapGrid::paintTicks(QPainter &painter, const HeatmapLayout &lay, const PaintedText &text) const
 {
-    const Fonts f = fonts();
+    const HeatmapFonts f = fonts();
     const QFontMetricsF fmTick(f.tick), fmAxis(f.axis);
     const int N = n(), R = lay.rows, C = lay.cols;
     const double cell = lay.squares.first().width() / N;
@@ -382,8 +253,8 @@ void HeatmapGrid::paintTicks(QPainter &painter, const Layout &lay, const Painted
 void HeatmapGrid::paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const
 {
     painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
-    const Fonts f = fonts();
-    const Layout lay = layout(size);
+    const HeatmapFonts f = fonts();
+    const HeatmapLayout lay = layout(size);
     if (lay.squares.isEmpty()) {
         painter.setPen(QColor(110, 110, 110));
         painter.setFont(f.axis);
@@ -451,7 +322,7 @@ void HeatmapGrid::paintEvent(QPaintEvent *)
     paintAll(painter, QSizeF(size()), PaintedText {});
     if (hover_.panel < 0 || n() == 0) return;
     // The hovered cell, outlined in every head so the heads can be compared at one (query, key).
-    const Layout lay = layout(QSizeF(size()));
+    const HeatmapLayout lay = layout(QSizeF(size()));
     for (const QRectF &sq : lay.squares) {
         const double cell = sq.width() / n();
         const double w = std::max(cell, 6.0);

@@ -2,9 +2,11 @@
 // A grid of square heatmaps that share one colour scale (one per attention head): each panel a
 // colour-mapped QImage drawn scaled without smoothing, titled, with shared axes (token or
 // position tick labels), one colour bar, and hover read-out of the cell under the mouse.
-// Paints itself the same way on screen and into exported images of any size.
+// Paints itself the same way on screen and into exported images of any size, into the places
+// HeatmapLayout (views/widgets/heatmap_layout.h) computes for that size.
 #include "views/widgets/colour_bar.h"
 #include "views/widgets/exportable.h"
+#include "views/widgets/heatmap_layout.h"
 
 #include <Eigen/Dense>
 
@@ -104,24 +106,11 @@ protected:
     void leaveEvent(QEvent *event) override;
 
 private:
-    struct Layout {
-        QRectF title;
-        QList<QRectF> squares;      // the heatmaps
-        QList<QRectF> panelTitles;  // above each square
-        QRectF colourBar;
-        QRectF gridBlock;           // all squares and their titles
-        double leftGutter = 0, bottomGutter = 0;
-        int rows = 1, cols = 1;     // the grid's shape at this size
-        bool twoLineTitles = false; // panels too narrow for one line of title
-    };
-    struct Fonts {
-        QFont title, panel, tick, axis;
-    };
-    Fonts fonts() const;
-    Layout layout(const QSizeF &size) const;
+    HeatmapFonts fonts() const;
+    HeatmapLayout layout(const QSizeF &size) const;  // views/widgets/heatmap_layout.h
     // text: draws the texts (and, for layoutProblems, notes the ones that do not fit).
     void paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const;
-    void paintTicks(QPainter &painter, const Layout &lay, const PaintedText &text) const;
+    void paintTicks(QPainter &painter, const HeatmapLayout &lay, const PaintedText &text) const;
     int n() const;
 
     HeatmapGridData data_;
