@@ -4,6 +4,7 @@
 #include "core/costs/costs.h"
 #include "core/interpret/ablation.h"
 #include "core/transformer/text_corpus.h"
+#include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_layout.h"
 #include "core/transformer/transformer_workspace.h"
 #include "core/labs/transformer_spec.h"
@@ -224,9 +225,17 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     const double T = transformerInputPositions(c, c.seqLen), N = double(c.batch) * T, d = c.dModel, f = 4.0 * d;
     const bool feedback = c.feedback != FeedbackMode::Off, exact = c.feedback == FeedbackMode::Exact;
     auto mm = [](double rows, double inner, double cols) { return 2.0 * rows * inner * cols; };
-    // keys each query multiplies against: all T in a parallel pass (the product is dense, the mask
-    // applied after it), the visible (T + 1) / 2 on average when positions run one by one
-    const double keys = exact ? (T + 1) / 2 : T;
+    // keys each query multiplies against: in a parallel pass, those of its piece (nn::AttentionPieces:
+    // at T = 64 the first 32 queries against the first 32 keys, the others against all 64; the
+    // products are dense, the mask applied after them), the visible (T + 1) / 2 on average when
+    // positions run one by one
+    double keys = (T + 1) / 2;
+    if (!exact) {
+        const nn::AttentionPieces pieces{ Eigen::Index(T) };
+        keys = 0.0;
+        for (Eigen::Index i = 0; i < pieces.count; ++i)
+            keys += double(pieces.size[i]) * double(pieces.first[i] + pieces.size[i]) / T;
+    }
     // q, k, v: d + 2 kv_heads d_head rows (3d without grouped-query attention)
     const double qkv = d + 2.0 * (c.kvHeads > 0 ? c.kvHeads : c.heads) * (d / c.heads);
     const double gate = c.attnGate ? mm(d, d, N) : 0.0;  // gated attention: W_theta ln1

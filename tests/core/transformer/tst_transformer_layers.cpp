@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace fb;
 using Md = Eigen::MatrixXd;
@@ -186,15 +187,47 @@ private Q_SLOTS:
         }
     }
 
+    // The queries' pieces of attention_forward and attention_backward: a first half of whole packets
+    // over the keys it sees, then the rest; fewer than 16 queries, and one query of the KV cache, are
+    // one piece.
+    void attentionPieces()
+    {
+        const nn::AttentionPieces t64(64), t19(19), t15(15), t1(1), t100(100);
+        QCOMPARE(t64.count, 2);
+        QCOMPARE(t64.first[1], 32);
+        QCOMPARE(t64.size[0], 32);
+        QCOMPARE(t64.size[1], 32);
+        QCOMPARE(t19.count, 2);
+        QCOMPARE(t19.size[0], 8);
+        QCOMPARE(t19.first[1], 8);
+        QCOMPARE(t19.size[1], 11);
+        QCOMPARE(t100.size[0], 48);
+        QCOMPARE(t100.size[1], 52);
+        QCOMPARE(t15.count, 1);
+        QCOMPARE(t15.size[0], 15);
+        QCOMPARE(t1.count, 1);
+        QCOMPARE(t1.size[0], 1);
+    }
+
     // One (sequence, head) of causal attention inside a (3d, N) buffer of B sequences, as the stack
     // calls it: values, the mask, gradients, and queries one position at a time against the cache.
+    // T = 19 runs in two pieces; the weights' and the scratch's unwritten rows hold NaN, which must
+    // not reach any output.
+    void causalAttention_data()
+    {
+        QTest::addColumn<int>("positions");
+        QTest::newRow("one piece (T 5)") << 5;
+        QTest::newRow("two pieces (T 19)") << 19;
+    }
     void causalAttention()
     {
+        QFETCH(int, positions);
         Rng rng(6);
-        const Eigen::Index B = 2, T = 5, d = 8, H = 2, dh = d / H, b = 1, h = 1;
+        const Eigen::Index B = 2, T = positions, d = 8, H = 2, dh = d / H, b = 1, h = 1;
         const double scale = 1.0 / std::sqrt(double(dh));
         const HeadViews hv { B, d, dh };
         Md qkv = random(rng, 3 * d, B * T), atty = Md::Zero(d, B * T), att(nn::attentionRows(T), T), r = random(rng, dh, T);
+        att.setConstant(std::numeric_limits<double>::quiet_NaN());
         auto run = [&] {
             auto y = nn::Strided<double>(atty.data() + b * d + h * dh, dh, T, Eigen::OuterStride<>(B * d));
             nn::attention_forward<double>(y, att, hv.view(qkv, 0, b, h, 0, T), hv.view(qkv, 1, b, h, 0, T),
@@ -227,6 +260,7 @@ private Q_SLOTS:
         for (bool stepwise : { false, true }) {
             run();
             Md dqkv = Md::Zero(3 * d, B * T), datt(att.rows(), T);
+            datt.setConstant(std::numeric_limits<double>::quiet_NaN());
             const Md dy = r;
             if (!stepwise) {
                 nn::attention_backward<double>(hv.view(dqkv, 0, b, h, 0, T), hv.view(dqkv, 1, b, h, 0, T),
