@@ -23,7 +23,7 @@
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60), FULLBAND_BASELINES (default: ../shared/baselines beside the
 # checkout, where torch_tiny_transformer.py and torch_char_transformer.py live), BASELINE_STEPS
-# (default 300), BASELINE_TEXT (the text of the text-size comparison, default README.md),
+# (default 300), BASELINE_ROUNDS (the text size's rounds, default 3; medians), BASELINE_TEXT (the text of the text-size comparison, default README.md),
 # FULLBAND_PORTABLE=1 (run/test/build/stress/package: the portable binary the package ships, no
 # -march; package then packs the tested build itself instead of building build-pkg; CI sets it),
 # FULLBAND_AVX2_ONLY=1 (x86-64-v3 even where the CPU has AVX-512; the sanitizer builds set it).
@@ -298,30 +298,51 @@ PY
   local char_script=$dir/torch_char_transformer.py text=${BASELINE_TEXT:-$here/README.md}
   [ -f "$char_script" ] || { echo "fullband: $char_script not found (set FULLBAND_BASELINES)" >&2; exit 2; }
   [ -f "$text" ] || { echo "fullband: $text not found (set BASELINE_TEXT)" >&2; exit 2; }
-  local torch_text ours_text
-  torch_text=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \
-                 steps="$steps" threads=1 eval_every=0 sample=0 | tail -n1)
-  echo "torch text size (1 thread): $torch_text"
-  # torch with two threads too: FullBand's two threads are compared with torch's faster setting
-  local torch_text2
-  torch_text2=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 "$char_script" text="$text" \
-                  steps="$steps" threads=2 eval_every=0 sample=0 | tail -n1)
-  echo "torch text size (2 threads): $torch_text2"
-  ours_text=$("$build_dir/tests/bench_transformer" --steps "$steps" --peak --text "$text" | tee -a /dev/stderr |
-              grep '^{"peak_gflops"')
-  /usr/bin/python3 - "$torch_text" "$torch_text2" "$ours_text" <<'PY'
-import json, sys
-torch, torch2, ours = (json.loads(a) for a in sys.argv[1:4])
-t, t2, one, two = torch["ms_per_step"], torch2["ms_per_step"], ours["text_ms_per_step"], ours["text_ms_per_step_2_threads"]
+  # BASELINE_ROUNDS rounds (default 3), each running torch with one thread, with two, and FullBand in
+  # turn, and the medians compared: this machine's speed drifts by 5-15% between minutes, and a
+  # single pair of runs can land on either side of a drift.
+  local rounds=${BASELINE_ROUNDS:-3} round torch_text torch_text2 ours_text
+  local -a torch_runs=() torch2_runs=() ours_runs=()
+  for ((round = 1; round <= rounds; round++)); do
+    torch_text=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \
+                   steps="$steps" threads=1 eval_every=0 sample=0 | tail -n1)
+    echo "round $round, torch text size (1 thread): $torch_text"
+    # torch with two threads too: FullBand's two threads are compared with torch's faster setting
+    torch_text2=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 "$char_script" text="$text" \
+                    steps="$steps" threads=2 eval_every=0 sample=0 | tail -n1)
+    echo "round $round, torch text size (2 threads): $torch_text2"
+    ours_text=$("$build_dir/tests/bench_transformer" --steps "$steps" --peak --text "$text" | tee -a /dev/stderr |
+                grep '^{"peak_gflops"')
+    torch_runs+=("$torch_text")
+    torch2_runs+=("$torch_text2")
+    ours_runs+=("$ours_text")
+  done
+  /usr/bin/python3 - "$rounds" "${torch_runs[@]}" "${torch2_runs[@]}" "${ours_runs[@]}" <<'PY'
+import json, statistics, sys
+n = int(sys.argv[1])
+runs = [json.loads(a) for a in sys.argv[2:]]
+torch, torch2, ours = runs[:n], runs[n:2 * n], runs[2 * n:]
+for r in range(n):
+    t, t2 = torch[r]["ms_per_step"], torch2[r]["ms_per_step"]
+    one, two = ours[r]["text_ms_per_step"], ours[r]["text_ms_per_step_2_threads"]
+    print(f"round {r + 1}: torch {t:.2f} / {t2:.2f} ms (1 / 2 threads), FullBand {one:.2f} / {two:.2f} ms: "
+          f"{t / one:.2f}x torch's 1 thread, {min(t, t2) / two:.2f}x torch's fastest with 2 threads")
+med = statistics.median
+t, t2 = med(x["ms_per_step"] for x in torch), med(x["ms_per_step"] for x in torch2)
+one, two = med(x["text_ms_per_step"] for x in ours), med(x["text_ms_per_step_2_threads"] for x in ours)
 best, setting = (t, "1 thread") if t <= t2 else (t2, "2 threads")
-peak = ours["peak_gflops"]
-flops = ours.get("text_gflop_per_step", 0.0)
-print(f"text size (4L, 4H, d 128, T 64, batch 12): torch {t:.3f} ms/step (1 thread), {t2:.3f} ms/step (2 threads); "
-      f"FullBand {one:.3f} ms/step (1 thread, {t / one:.2f}x torch's 1 thread) and {two:.3f} ms/step (2 threads, "
-      f"{best / two:.2f}x torch's fastest, {setting}; {one / two:.2f}x FullBand's 1 thread)")
+peak = med(x["peak_gflops"] for x in ours)
+flops = ours[0].get("text_gflop_per_step", 0.0)
+print(f"text size (4L, 4H, d 128, T 64, batch 12), medians of {n} rounds: torch {t:.3f} ms/step (1 thread), "
+      f"{t2:.3f} ms/step (2 threads); FullBand {one:.3f} ms/step (1 thread, {t / one:.2f}x torch's 1 thread) and "
+      f"{two:.3f} ms/step (2 threads, {best / two:.2f}x torch's fastest, {setting}; {one / two:.2f}x FullBand's 1 thread)")
 if flops > 0:
-    print(f"FMA peak of one core {peak:.1f} GFLOP/s: FullBand 1 thread {flops / one * 1e3 / peak:.0%} of it, "
-          f"2 threads {flops / two * 1e3 / peak:.0%} of one core's")
+    ind1 = med(x["induction_ms_per_step"] for x in ours)
+    ind2 = med(x["induction_ms_per_step_2_threads"] for x in ours)
+    iflops = ours[0].get("induction_gflop_per_step", 0.0)
+    print(f"FMA peak of one core {peak:.1f} GFLOP/s (median): FullBand at the text size {flops / one * 1e3 / peak:.0%} "
+          f"of it with 1 thread, {flops / two * 1e3 / peak:.0%} of one core's with 2; at the induction defaults "
+          f"{iflops / ind1 * 1e3 / peak:.0%} ({ind1:.2f} ms) and {iflops / ind2 * 1e3 / peak:.0%} ({ind2:.2f} ms)")
 PY
 }
 
