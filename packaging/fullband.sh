@@ -23,7 +23,8 @@
 # Environment: BUILD_DIR (default: build, for run/test/build), FULLBAND_JOBS (default: number of
 # cores), FUZZ_SECONDS (default 60), FULLBAND_BASELINES (default: ../shared/baselines beside the
 # checkout, where torch_tiny_transformer.py and torch_char_transformer.py live), BASELINE_STEPS
-# (default 300), BASELINE_ROUNDS (the text size's rounds, default 3; medians), BASELINE_TEXT (the text of the text-size comparison, default README.md),
+# (default 300), BASELINE_ROUNDS (the text size's rounds, default 3; medians), BASELINE_TEXT (the
+# text of the text-size comparison, default README.md),
 # FULLBAND_PORTABLE=1 (run/test/build/stress/package: the portable binary the package ships, no
 # -march; package then packs the tested build itself instead of building build-pkg; CI sets it),
 # FULLBAND_AVX2_ONLY=1 (x86-64-v3 even where the CPU has AVX-512; the sanitizer builds set it).
@@ -272,6 +273,11 @@ package() {
 # the other in this run (the machine's load is printed by the benchmark).
 baselines() {
   local dir=${FULLBAND_BASELINES:-$here/../shared/baselines} steps=${BASELINE_STEPS:-300}
+  local rounds=${BASELINE_ROUNDS:-3}
+  if ! [[ $rounds =~ ^[1-9][0-9]?$ ]]; then
+    echo "fullband: BASELINE_ROUNDS=$rounds is not a whole number from 1 to 99" >&2
+    exit 2
+  fi
   local script=$dir/torch_tiny_transformer.py
   [ -f "$script" ] || { echo "fullband: $script not found (set FULLBAND_BASELINES)" >&2; exit 2; }
   configure
@@ -301,7 +307,7 @@ PY
   # BASELINE_ROUNDS rounds (default 3), each running torch with one thread, with two, and FullBand in
   # turn, and the medians compared: this machine's speed drifts by 5-15% between minutes, and a
   # single pair of runs can land on either side of a drift.
-  local rounds=${BASELINE_ROUNDS:-3} round torch_text torch_text2 ours_text
+  local round torch_text torch_text2 ours_text
   local -a torch_runs=() torch2_runs=() ours_runs=()
   for ((round = 1; round <= rounds; round++)); do
     torch_text=$(env -u OPENBLAS_CORETYPE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$char_script" text="$text" \

@@ -82,8 +82,8 @@ public:
 
     // The step in pieces, fused into one pass (guardedStep, core/optim/guarded_step.h): begin() once
     // per step, then update() on disjoint ranges of a flat vector, from as many threads as there are
-    // ranges. Per weight: g *= scale (clipping; 1 leaves it exact, and the stored gradient is not
-    // changed); good = p; p *= keep where decay is nonzero (AdamW; decay null: every weight when
+    // ranges. Per weight: the gradient it uses is g scale (clipping; scale 1 leaves it exact; the
+    // stored gradient is not changed); good = p; p *= keep where decay is nonzero (AdamW; decay null: every weight when
     // keep != 1); then Adam's update as step() takes it.
     struct Pass {
         S c1, c2, lr, keep, scale;

@@ -43,9 +43,9 @@ struct SerialBlocks {
 // fused). The gradient itself is left as it was: clipping scales it inside the update.
 inline constexpr Eigen::Index kGuardedBlocks = 64;
 
-// The sum of x_i^2 over n scalars, in double, in 8 running sums (lane j takes i = j mod 8) added at
-// the end: a loop the compiler vectorises (one running sum waited on each addition: a scalar loop at
-// 1.4% of a text-size step).
+// The sum of x_i^2 over n scalars, in double, in 8 running sums (sum j takes the i with i mod 8 = j)
+// added at the end: a loop the compiler vectorises (one running sum waited on each addition: a scalar
+// loop at 1.4% of a text-size step).
 template <typename S>
 double squaredSum(const S *x, Eigen::Index n)
 {

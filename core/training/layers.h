@@ -269,7 +269,7 @@ void crossentropy_softmax(const In<S> &logits, Out<S> probs, VecOut<S> colmax, V
 // The sum (not the mean) of -log softmax(logits)[target] over the N columns of targets (N), ignored
 // ones (target < 0) skipped, from crossentropy_softmax's colmax and logsum, added in column order in
 // double so that 32k held-out positions add up without float rounding; the caller divides.
-template <typename S, typename Logits, typename Vec>
+template <typename Logits, typename Vec>
 double crossentropy_sum(const Logits &logits, const int *targets, const Vec &colmax, const Vec &logsum)
 {
     double total = 0.0;  // -log softmax(z)[target] = log sum exp(z - max) + max - z[target]
@@ -284,7 +284,7 @@ double crossentropy_forward(const In<S> &logits, const int *targets, Out<S> prob
                             VecOut<S> logsum)
 {
     crossentropy_softmax<S>(logits, probs, colmax, logsum);
-    return crossentropy_sum<S>(logits, targets, colmax, logsum);
+    return crossentropy_sum(logits, targets, colmax, logsum);
 }
 
 // dlogits is (V, N), probs is (V, N) from the forward pass; dloss is d(L)/d(mean loss). counted: the

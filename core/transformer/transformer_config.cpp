@@ -3,8 +3,8 @@
 
 #include "core/costs/costs.h"
 #include "core/interpret/ablation.h"
+#include "core/transformer/attention_pieces.h"
 #include "core/transformer/text_corpus.h"
-#include "core/transformer/transformer_layers.h"
 #include "core/transformer/transformer_layout.h"
 #include "core/transformer/transformer_workspace.h"
 #include "core/labs/transformer_spec.h"

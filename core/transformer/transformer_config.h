@@ -167,7 +167,9 @@ long long transformerEvaluationColumns(const TransformerConfig &config);
 long long transformerParameterCount(const TransformerConfig &config);
 
 // FLOPs of the matrix products of one training step as FullBand performs them (forward and
-// backward, 2 per multiply-add, attention's products over the visible keys only, elementwise work
+// backward, 2 per multiply-add, attention's products over the keys of each query's piece, as
+// nn::AttentionPieces cuts them (48 of 64 on average at T = 64; one position at a time, its visible
+// keys), elementwise work
 // not counted but the short convolution's K multiply-adds per entry of q, k, v). The k-pass
 // objective adds k - 1 forward passes without gradient.
 double transformerFlopsPerStep(const TransformerConfig &config);

@@ -11,6 +11,7 @@
 // matrix with outer stride B*3d. Everything is templated on the scalar: float for training, double
 // for the gradient checks.
 #include "core/training/layers.h"
+#include "core/transformer/attention_pieces.h"
 #include "core/transformer/chunked_products.h"
 #include "core/transformer/masked_softmax.h"
 
@@ -204,27 +205,6 @@ void causal_softmax_columns(S *a, Eigen::Index p0, Eigen::Index nq, Eigen::Index
     }
 }
 #pragma GCC diagnostic pop
-
-// The causal mask leaves the keys after a query unused, so attention runs on the queries in two
-// pieces: the first half [p0, p0 + h) needs only the keys before p0 + h, the second all p1 of them. At
-// p0 = 0 that skips a quarter of the products' work (the upper-right quarter, all masked). h is a
-// multiple of 8 (whole SIMD packets), and a piece of fewer than 8 queries is not cut off: decoding one
-// position with the KV cache (nq = 1) runs as one piece.
-struct AttentionPieces {
-    Eigen::Index count = 1, first[2] = { 0, 0 }, size[2] = { 0, 0 };
-    AttentionPieces(Eigen::Index nq)
-    {
-        const Eigen::Index h = nq / 2 / 8 * 8;
-        if (h >= 8) {
-            count = 2;
-            size[0] = h;
-            first[1] = h;
-            size[1] = nq - h;
-        } else {
-            size[0] = nq;
-        }
-    }
-};
 
 // out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
 // q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times

@@ -141,7 +141,7 @@ double TransformerNet<S>::head(TransformerWorkspace<S> &ws, const TransformerBat
         nn::crossentropy_softmax<S>(ws.logits.middleCols(c, n), ws.probs.middleCols(c, n), ws.colmax.segment(c, n),
                                     ws.logsum.segment(c, n));
     });
-    const double sum = nn::crossentropy_sum<S>(ws.logits.leftCols(N), targets, ws.colmax, ws.logsum);
+    const double sum = nn::crossentropy_sum(ws.logits.leftCols(N), targets, ws.colmax, ws.logsum);
     return counted ? sum / double(counted) : 0.0;
 }
 

@@ -10,7 +10,7 @@
 #include "core/transformer/transformer_layers.h"
 
 #include <algorithm>
-#include <cassert>
+#include <stdexcept>
 #include <vector>
 
 namespace fb {
@@ -374,29 +374,32 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
     // every extra tile packs an operand again
     constexpr bool kSplit = false;
     // the first piece of every (block, product), its small gradients and LN_f (workspace header)
+    constexpr int E = TransformerWorkspace<S>::kGradientEntries;
+    static_assert(E == kMostWeightGradients + 1, "a block's entries: its weight gradients and its small ones");
     std::vector<Eigen::Index> &first = ws.gradientPieces;
-    assert(first.size() == std::size_t(8 * L + 2));
+    if (first.size() != std::size_t(E * L + 2))
+        throw std::logic_error("TransformerStack::backwardParams: a workspace reserved for another model");
     Eigen::Index total = 0;
     for (int wl = 0; wl < L; ++wl) {
         WeightGradient list[kMostWeightGradients];
         const int n = weightGradients(ws, wl, list);
         for (int k = 0; k < kMostWeightGradients; ++k) {
-            first[std::size_t(8 * wl + k)] = total;
+            first[std::size_t(E * wl + k)] = total;
             if (k < n) total += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N, kSplit);
         }
-        first[std::size_t(8 * wl + 7)] = total++;
+        first[std::size_t(E * wl + E - 1)] = total++;
     }
-    first[std::size_t(8 * L)] = total++;
-    first[std::size_t(8 * L + 1)] = total;
+    first[std::size_t(E * L)] = total++;
+    first[std::size_t(E * L + 1)] = total;
     par_.forEach(total, [&](Eigen::Index i) {
         // the last entry starting at or before i (empty products share their start with the next)
         const std::size_t e = std::size_t(std::upper_bound(first.begin(), first.end() - 1, i) - first.begin()) - 1;
-        const int wl = int(e / 8), k = int(e % 8);
+        const int wl = int(e / E), k = int(e % E);
         if (wl == L) {
             // h = LN_f(x_L)
             nn::norm_backward_params<S>(s_.rmsNorm, GV(grads, L_.lnfw), GV(grads, L_.lnfb), ws.dh.leftCols(N),
                                         ws.xL.leftCols(N), ws.lnfMean.head(N), ws.lnfRstd.head(N));
-        } else if (k == 7) {
+        } else if (k == E - 1) {
             for (int l = wl; l < s_.depth(); l += L) smallGradients(grads, ws, l);
         } else {
             for (int l = wl; l < s_.depth(); l += L) {

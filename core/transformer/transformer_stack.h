@@ -72,7 +72,8 @@ private:
         const TransformerLayout::Slot *slot;
         const M *dout, *inp;
     };
-    static constexpr int kMostWeightGradients = 7;  // the table of backwardParams has 8 entries a block
+    // (with the small gradients: TransformerWorkspace::kGradientEntries entries a block in backwardParams' table)
+    static constexpr int kMostWeightGradients = 7;
     // d(L)/d(out) of applied block l: the next block's d(L)/d(x), or d(L)/d(x_L) for the last
     const M &outputGradient(const TransformerWorkspace<S> &ws, int l) const;
     // the weight gradients of applied block l (its weights are block l % L's), at most 7; their count

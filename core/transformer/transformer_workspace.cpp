@@ -77,7 +77,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     mat(dfz, 2 * d, grad && s.feedback);
     mat(demb, d, grad);
     vec(datt, attSize, grad && s.anySoftmax());
-    gradientPieces.assign(grad ? std::size_t(8 * s.layers + 2) : 0, 0);
+    gradientPieces.assign(grad ? std::size_t(kGradientEntries * s.layers + 2) : 0, 0);
     B = T = 0;
 }
 

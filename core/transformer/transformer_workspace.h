@@ -70,8 +70,10 @@ struct TransformerWorkspace {
     // gradients (withGrad)
     M dlogits, dh, dxL, datty, dfz, demb;
     V datt;         // (B H R T) scratch of the attention backward
-    // TransformerStack::backwardParams' pieces: entry 8 wl + k is the first piece of block wl's weight
-    // gradient k (k < 7), 8 wl + 7 its small gradients' piece, the last two LN_f's piece and the count
+    // TransformerStack::backwardParams' pieces, kGradientEntries a block: entry kGradientEntries wl + k
+    // is the first piece of block wl's weight gradient k (k < kGradientEntries - 1), the block's last
+    // entry its small gradients' piece; then LN_f's piece and the count
+    static constexpr int kGradientEntries = 8;
     std::vector<Eigen::Index> gradientPieces;
 
     // Sequences of a batch whose backward the linear mixers' carry holds: capacity / maxLen.

@@ -145,10 +145,12 @@ void ColourBar::paint(QPainter &painter, const QRectF &rect, const QFont &font, 
         painter.translate(labelX + labelsWidth(fm) + kGap + fm.ascent(), ramp.center().y());
         painter.rotate(-90);
         painter.setPen(QColor(20, 20, 20));
-        // A label longer than a low ramp reaches past its ends (up to twice the ramp's height beyond
-        // each, into the panel titles' and the axis' rows beside it), and only then is set smaller
-        // (down to 60%): one row of 16 maps on a slide has a ramp shorter than "weight".
-        const double room = std::max(ramp.height(), std::min(fm.horizontalAdvance(label_) + 2, 5 * ramp.height()));
+        // A label longer than a low ramp reaches past its ends, by at most a line of the tick labels'
+        // height at each (the heatmap grid has its panel titles' row above the ramp and its axis
+        // gutter below), and only then is set smaller (down to 60%): one row of 16 maps on a slide
+        // has a ramp shorter than "weight".
+        const double room =
+            std::max(ramp.height(), std::min(fm.horizontalAdvance(label_) + 2, ramp.height() + 2 * fm.height()));
         painter.setFont(fittedFont(painter.font(), label_, room));
         text.draw(painter, QRectF(-room / 2, -fm.ascent(), room, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
                   label_);

@@ -5,6 +5,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -79,7 +80,7 @@ private Q_SLOTS:
         QVERIFY(std::fabs(p[0] - (1.0 - 0.01)) < 1e-6 && std::fabs(p[1] - (-2.0 - 0.01)) < 1e-6);
 
         // The clipped step is Adam's step on the clipped gradient, bit for bit.
-        Eigen::VectorXf q(2), clipped(2), keep = Eigen::VectorXf::Zero(2);
+        Eigen::VectorXf q(2), clipped(2), kept = Eigen::VectorXf::Zero(2);
         q << 1.0f, -2.0f;
         clipped << 3.0f * float(1.0 / (5.0 + 1e-6)), 4.0f * float(1.0 / (5.0 + 1e-6));
         Adam<float> plain(2);
@@ -87,23 +88,60 @@ private Q_SLOTS:
         Adam<float> clipping(2);
         for (int k = 0; k < 3; ++k) {
             QCOMPARE(guardedStep(clipping, p, g, good, 1.0, 0.01).fault, StepFault::None);
-            QCOMPARE(guardedStep(plain, q, clipped, keep, 0.0, 0.01).fault, StepFault::None);
+            QCOMPARE(guardedStep(plain, q, clipped, kept, 0.0, 0.01).fault, StepFault::None);
             QCOMPARE(p[0], q[0]);
             QCOMPARE(p[1], q[1]);
         }
 
-        // Below the clip the gradient is not scaled; clip 0 never clips: the steps equal unclipped ones.
-        for (const auto &[clip, gradient] : { std::pair { 1.0, 0.1f }, std::pair { 0.0, 10.0f } }) {
-            Eigen::VectorXf a(2), b(2), ga(2), gb(2), ka(2), kb(2);
-            a << 1.0f, -2.0f;
-            b = a;
-            ga << 3.0f * gradient, 4.0f * gradient;
-            gb = ga;
-            Adam<float> first(2), second(2);
-            QCOMPARE(guardedStep(first, a, ga, ka, clip, 0.01).fault, StepFault::None);
-            QCOMPARE(guardedStep(second, b, gb, kb, -1.0, 0.01).fault, StepFault::None);
-            QCOMPARE(a[0], b[0]);
-            QCOMPARE(a[1], b[1]);
+        // Below the clip the gradient is not scaled, and clip 0 never clips: two steps, the first with a
+        // gradient of norm 50 and the second of norm 0.5, follow Adam::step on the gradients as they
+        // are. (One step alone could not tell: Adam's first update is the same for any scale of g.)
+        // With clip 1 the first gradient is scaled to norm 1, and the second step differs.
+        const auto twoSteps = [](double clip, float first, Eigen::VectorXf &p) {
+            p.resize(2);
+            p << 1.0f, -2.0f;
+            Eigen::VectorXf g(2), kept(2);
+            Adam<float> adam(2);
+            for (const float size : { first, 0.1f }) {
+                g << 3.0f * size, 4.0f * size;
+                if (guardedStep(adam, p, g, kept, clip, 0.01).fault != StepFault::None) return false;
+            }
+            return true;
+        };
+        const auto reference = [](float first, Eigen::VectorXf &p) {
+            p.resize(2);
+            p << 1.0f, -2.0f;
+            Eigen::VectorXf g(2);
+            Adam<float> adam(2);
+            for (const float size : { first, 0.1f }) {
+                g << 3.0f * size, 4.0f * size;
+                adam.step(p, g, 0.01);
+            }
+        };
+        Eigen::VectorXf taken, expected;
+        reference(10.0f, expected);
+        QVERIFY(twoSteps(0.0, 10.0f, taken));  // clip 0, norms 50 and 0.5
+        QVERIFY((taken - expected).norm() < 1e-6);
+        QVERIFY(twoSteps(100.0, 10.0f, taken));  // both below the clip
+        QVERIFY((taken - expected).norm() < 1e-6);
+        QVERIFY(twoSteps(1.0, 10.0f, taken));  // the first one clipped
+        QVERIFY((taken - expected).norm() > 1e-4);
+        Eigen::VectorXf atNormOne;
+        reference(1.0f / (5.0f * 10.0f + 1e-6f) * 10.0f, atNormOne);  // the first gradient at norm 1
+        QVERIFY((taken - atNormOne).norm() < 1e-6);
+    }
+
+    // The gradient norm's sum of squares in 8 running sums, against one plain sum in double, for
+    // lengths around the 8 sums (the tail loop) and long ones.
+    void squaredSumMatchesAPlainSum()
+    {
+        Eigen::VectorXf x = Eigen::VectorXf::LinSpaced(1003, -3.0f, 2.0f);
+        for (Eigen::Index i = 0; i < x.size(); ++i) x[i] += 0.001f * float(i % 7);
+        for (const Eigen::Index n : { 0, 1, 7, 8, 9, 64, 1003 }) {
+            double plain = 0.0;
+            for (Eigen::Index i = 0; i < n; ++i) plain += double(x[i]) * double(x[i]);
+            QVERIFY2(std::fabs(squaredSum(x.data(), n) - plain) <= 1e-13 * std::max(1.0, plain),
+                     qPrintable(QString::number(n)));
         }
     }
 

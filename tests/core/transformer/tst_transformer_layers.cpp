@@ -212,16 +212,21 @@ private Q_SLOTS:
     // One (sequence, head) of causal attention inside a (3d, N) buffer of B sequences, as the stack
     // calls it: values, the mask, gradients, and queries one position at a time against the cache.
     // T = 19 runs in two pieces; the weights' and the scratch's unwritten rows hold NaN, which must
-    // not reach any output.
+    // not reach any output. With a sliding window and ALiBi's bias too (masked_softmax.h's path).
     void causalAttention_data()
     {
         QTest::addColumn<int>("positions");
-        QTest::newRow("one piece (T 5)") << 5;
-        QTest::newRow("two pieces (T 19)") << 19;
+        QTest::addColumn<int>("window");
+        QTest::addColumn<double>("slope");
+        QTest::newRow("one piece (T 5)") << 5 << 0 << 0.0;
+        QTest::newRow("two pieces (T 19)") << 19 << 0 << 0.0;
+        QTest::newRow("two pieces, window 5, ALiBi 0.3") << 19 << 5 << 0.3;
     }
     void causalAttention()
     {
         QFETCH(int, positions);
+        QFETCH(int, window);
+        QFETCH(double, slope);
         Rng rng(6);
         const Eigen::Index B = 2, T = positions, d = 8, H = 2, dh = d / H, b = 1, h = 1;
         const double scale = 1.0 / std::sqrt(double(dh));
@@ -231,14 +236,17 @@ private Q_SLOTS:
         auto run = [&] {
             auto y = nn::Strided<double>(atty.data() + b * d + h * dh, dh, T, Eigen::OuterStride<>(B * d));
             nn::attention_forward<double>(y, att, hv.view(qkv, 0, b, h, 0, T), hv.view(qkv, 1, b, h, 0, T),
-                                          hv.view(qkv, 2, b, h, 0, T), 0, scale);
+                                          hv.view(qkv, 2, b, h, 0, T), 0, scale, window, slope);
             return (Md(y).array() * r.array()).sum();
         };
         run();
-        // against softmax(q'k / sqrt(dh)) with keys j <= i
+        // against softmax(q'k / sqrt(dh) - slope (i - j)) over the keys lo <= j <= i (lo: the window's
+        // first, 0 without one), 0 for the others
         const Md q = hv.view(qkv, 0, b, h, 0, T), k = hv.view(qkv, 1, b, h, 0, T), v = hv.view(qkv, 2, b, h, 0, T);
         for (Eigen::Index i = 0; i < T; ++i) {
-            Vd w = (k.leftCols(i + 1).transpose() * q.col(i) * scale).array().exp();
+            const Eigen::Index lo = nn::attentionFirstKey(i, window);
+            Vd w = Vd::Zero(i + 1);
+            for (Eigen::Index j = lo; j <= i; ++j) w[j] = std::exp(k.col(j).dot(q.col(i)) * scale - slope * double(i - j));
             w /= w.sum();
             QVERIFY((att.col(i).head(i + 1) - w).norm() < 1e-14);
             QVERIFY(att.col(i).tail(att.rows() - i - 1).isZero(0.0));  // the causal mask and the padding: exactly zero
@@ -253,7 +261,7 @@ private Q_SLOTS:
         for (Eigen::Index t = 0; t < T; ++t) {
             auto y = nn::Strided<double>(atty.data() + (t * B + b) * d + h * dh, dh, 1, Eigen::OuterStride<>(B * d));
             nn::attention_forward<double>(y, att, hv.view(qkv, 0, b, h, t, 1), hv.view(qkv, 1, b, h, 0, t + 1),
-                                          hv.view(qkv, 2, b, h, 0, t + 1), t, scale);
+                                          hv.view(qkv, 2, b, h, 0, t + 1), t, scale, window, slope);
         }
         QVERIFY((atty - full).norm() < 1e-14);
         // gradients, with the whole sequence and position by position (the backward of the cache)
