@@ -92,12 +92,12 @@ void product_tiles(const ParallelRunner &par, bool split, Dst &out, const Lhs &l
     });
 }
 
-// Tile t of the split tiles of out (+)= lhs * rhs, as product_tiles cuts them with a runner
+// Tile t of out (+)= lhs * rhs, as product_tiles cuts them on the calling thread (as few as fit)
 template <typename S, typename Dst, typename Lhs, typename Rhs>
-void one_tile(Eigen::Index t, Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate, bool split)
+void one_tile(Eigen::Index t, Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
 {
     if (column_product<S>(out, lhs, rhs, accumulate)) return;
-    const Tiles<S> tiles(out.rows(), out.cols(), lhs.cols(), split);
+    const Tiles<S> tiles(out.rows(), out.cols(), lhs.cols(), false);
     const Eigen::Index R = tiles.rows, C = tiles.cols, rt = (out.rows() + R - 1) / R;
     const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
     tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), tiles.inner,
@@ -107,28 +107,26 @@ void one_tile(Eigen::Index t, Dst &out, const Lhs &lhs, const Rhs &rhs, bool acc
 } // namespace
 
 template <typename S>
-Eigen::Index gemm_tiles(Eigen::Index M, Eigen::Index N, Eigen::Index K, bool split)
+Eigen::Index gemm_tiles(Eigen::Index M, Eigen::Index N, Eigen::Index K)
 {
     if (N == 1 && K > 0) return 1;  // the matrix-vector product
-    const Tiles<S> tiles(M, N, K, split);
+    const Tiles<S> tiles(M, N, K, false);
     return ((M + tiles.rows - 1) / tiles.rows) * ((N + tiles.cols - 1) / tiles.cols);
 }
 
 template <typename S>
-void gemm_tile(Eigen::Index t, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate,
-               bool split)
+void gemm_tile(Eigen::Index t, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
     assert(!(ta && tb));
-    if (ta) one_tile<S>(t, out, a.transpose(), b, accumulate, split);
-    else if (tb) one_tile<S>(t, out, a, b.transpose(), accumulate, split);
-    else one_tile<S>(t, out, a, b, accumulate, split);
+    if (ta) one_tile<S>(t, out, a.transpose(), b, accumulate);
+    else if (tb) one_tile<S>(t, out, a, b.transpose(), accumulate);
+    else one_tile<S>(t, out, a, b, accumulate);
 }
 
-template Eigen::Index gemm_tiles<float>(Eigen::Index, Eigen::Index, Eigen::Index, bool);
-template Eigen::Index gemm_tiles<double>(Eigen::Index, Eigen::Index, Eigen::Index, bool);
-template void gemm_tile<float>(Eigen::Index, Out<float>, const In<float> &, bool, const In<float> &, bool, bool, bool);
-template void gemm_tile<double>(Eigen::Index, Out<double>, const In<double> &, bool, const In<double> &, bool, bool,
-                                bool);
+template Eigen::Index gemm_tiles<float>(Eigen::Index, Eigen::Index, Eigen::Index);
+template Eigen::Index gemm_tiles<double>(Eigen::Index, Eigen::Index, Eigen::Index);
+template void gemm_tile<float>(Eigen::Index, Out<float>, const In<float> &, bool, const In<float> &, bool, bool);
+template void gemm_tile<double>(Eigen::Index, Out<double>, const In<double> &, bool, const In<double> &, bool, bool);
 
 template <typename S>
 void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)

@@ -30,19 +30,18 @@ extern template void gemm<double>(const ParallelRunner *, Out<double>, const In<
 
 // The tiles of a product one at a time, for a caller that shares the tiles of several products among
 // its threads in one loop (TransformerStack::backwardParams): gemm_tiles is their count for an (M, N)
-// output over K, gemm_tile(t, ...) computes tile t. split: the tiles of gemm with a runner (at least
-// two); else as few as fit, as gemm on the calling thread cuts them.
+// output over K, gemm_tile(t, ...) computes tile t. The tiles are as few as fit, as gemm on the
+// calling thread cuts them: the other products' tiles keep the threads busy, and every extra tile
+// packs an operand again.
 template <typename S>
-Eigen::Index gemm_tiles(Eigen::Index M, Eigen::Index N, Eigen::Index K, bool split);
+Eigen::Index gemm_tiles(Eigen::Index M, Eigen::Index N, Eigen::Index K);
 template <typename S>
-void gemm_tile(Eigen::Index t, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate,
-               bool split);
-extern template Eigen::Index gemm_tiles<float>(Eigen::Index, Eigen::Index, Eigen::Index, bool);
-extern template Eigen::Index gemm_tiles<double>(Eigen::Index, Eigen::Index, Eigen::Index, bool);
-extern template void gemm_tile<float>(Eigen::Index, Out<float>, const In<float> &, bool, const In<float> &, bool, bool,
-                                      bool);
+void gemm_tile(Eigen::Index t, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate);
+extern template Eigen::Index gemm_tiles<float>(Eigen::Index, Eigen::Index, Eigen::Index);
+extern template Eigen::Index gemm_tiles<double>(Eigen::Index, Eigen::Index, Eigen::Index);
+extern template void gemm_tile<float>(Eigen::Index, Out<float>, const In<float> &, bool, const In<float> &, bool, bool);
 extern template void gemm_tile<double>(Eigen::Index, Out<double>, const In<double> &, bool, const In<double> &, bool,
-                                       bool, bool);
+                                       bool);
 
 // An operand as gemm takes it: a transpose is passed as the matrix it transposes, with its flag set,
 // so the product reads it in place (a view of the transpose would be a copy).

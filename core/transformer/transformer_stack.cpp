@@ -370,9 +370,6 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
     // its shares in the same order as one thread taking them one by one: the same numbers.
     const Eigen::Index N = ws.columns();
     const int L = s_.layers;
-    // a product's tiles as few as fit: the pieces of the other products keep the threads busy, and
-    // every extra tile packs an operand again
-    constexpr bool kSplit = false;
     // the first piece of every (block, product), its small gradients and LN_f (workspace header)
     constexpr int E = TransformerWorkspace<S>::kGradientEntries;
     static_assert(E == kMostWeightGradients + 1, "a block's entries: its weight gradients and its small ones");
@@ -385,7 +382,7 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
         const int n = weightGradients(ws, wl, list);
         for (int k = 0; k < kMostWeightGradients; ++k) {
             first[std::size_t(E * wl + k)] = total;
-            if (k < n) total += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N, kSplit);
+            if (k < n) total += nn::gemm_tiles<S>(list[k].slot->rows, list[k].slot->cols, N);
         }
         first[std::size_t(E * wl + E - 1)] = total++;
     }
@@ -407,7 +404,7 @@ void TransformerStack<S>::backwardParams(S *grads, TransformerWorkspace<S> &ws) 
                 weightGradients(ws, l, at);
                 // d(L)/d(W) += d(L)/d(out) inp'
                 nn::gemm_tile<S>(i - first[e], G(grads, *at[k].slot), at[k].dout->leftCols(N), false,
-                                 at[k].inp->leftCols(N), true, true, kSplit);
+                                 at[k].inp->leftCols(N), true, true);
             }
         }
     });
