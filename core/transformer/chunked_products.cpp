@@ -1,26 +1,34 @@
-// The products of chunked_products.h, compiled once for float and double.
+// The products of chunked_products.h, compiled once for float (gemm_kernel) and double (Eigen).
 #include "core/transformer/chunked_products.h"
+#include "core/transformer/gemm_kernel.h"
 
 #include <cassert>
+#include <type_traits>
 
 namespace fb::nn {
 
 namespace {
 
 // Tile sizes of an (M, N) output over an inner dimension K: blocks of (rows x inner) and (inner x cols)
-// scalars of at most kBlock (256 KiB). As few tiles as fit, of balanced sizes: Eigen packs the left
-// operand once per column tile and the right one once per row tile, so every extra tile packs an
+// scalars of at most kBlock (256 KiB). As few tiles as fit, of balanced sizes: Eigen (double) packs the
+// left operand once per column tile and the right one once per row tile, so every extra tile packs an
 // operand again (the weight gradients' 96-row tiles packed their right operand 4 to 6 times, and
-// packing was 19% of a text-size step). Rows in multiples of the kernel's (kRows). split: at least two
-// tiles, so that two threads share the product; the callers that pass a runner ask for it whatever
-// its thread count, so the tiles, and the numbers, are the same for one thread and several.
+// packing was 19% of a text-size step); gemm_kernel (float) packs only a transposed left operand, once
+// per tile. Rows in multiples of the kernel's (kRows). split: at least two tiles, so that two threads
+// share the product; the callers that pass a runner ask for it whatever its thread count, so the
+// tiles, and the numbers, are the same for one thread and several.
 template <typename S>
 struct Tiles {
     static constexpr Eigen::Index kBlock = Eigen::Index(262144 / sizeof(S));
     static constexpr Eigen::Index kInner = Eigen::Index(512 / sizeof(S));  // 128 floats, 64 doubles
-    // rows of Eigen's GEBP kernel: 24 floats with AVX2, 48 with AVX-512 (a tile of 24-multiples left a
-    // 24-row remainder to the slower one-packet path there: 11.5% of a text-size step)
-    static constexpr Eigen::Index kRows = std::max<Eigen::Index>(24, Eigen::internal::gebp_traits<S, S>::mr);
+    // rows of a kernel panel: gemm_kernel's for float (32 with AVX-512), Eigen's GEBP kernel's for
+    // double (a tile of 24-multiples left a 24-row remainder to Eigen's slower one-packet path)
+    static Eigen::Index rowUnit()
+    {
+        if constexpr (std::is_same_v<S, float>) return gemm_kernel_rows();
+        else return std::max<Eigen::Index>(24, Eigen::internal::gebp_traits<S, S>::mr);
+    }
+    const Eigen::Index kRows = rowUnit();
     Eigen::Index inner, rows, cols;
     static Eigen::Index roundUp(Eigen::Index x, Eigen::Index to) { return (x + to - 1) / to * to; }
     static Eigen::Index balanced(Eigen::Index total, Eigen::Index most, Eigen::Index unit)
@@ -76,32 +84,59 @@ bool column_product(Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
     return true;
 }
 
-// out (+)= lhs * rhs, tile by tile, the tiles shared among par's threads (in order on the calling
-// thread when par has one). out is (M, N), lhs is (M, K), rhs is (K, N)
-template <typename S, typename Dst, typename Lhs, typename Rhs>
-void product_tiles(const ParallelRunner &par, bool split, Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
+template <typename S>
+bool column_product(Out<S> &out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
-    if (column_product<S>(out, lhs, rhs, accumulate)) return;
-    const Tiles<S> tiles(out.rows(), out.cols(), lhs.cols(), split);
+    if (ta) return column_product<S>(out, a.transpose(), b, accumulate);
+    if (tb) return column_product<S>(out, a, b.transpose(), accumulate);
+    return column_product<S>(out, a, b, accumulate);
+}
+
+// Tile [r0, r0 + m) x [c0, c0 + n) of out (+)= op(a) * op(b): float by gemm_kernel, which reads the
+// views in place, double by Eigen (tile_product)
+template <typename S>
+void one_tile_at(Out<S> &out, const In<S> &a, bool ta, const In<S> &b, bool tb, Eigen::Index r0, Eigen::Index m,
+                 Eigen::Index c0, Eigen::Index n, Eigen::Index inner, bool accumulate)
+{
+    if constexpr (std::is_same_v<S, float>) {
+        const long K = ta ? a.rows() : a.cols();
+        const float *ap = ta ? a.data() + r0 * a.outerStride() : a.data() + r0;
+        const float *bp = tb ? b.data() + c0 : b.data() + c0 * b.outerStride();
+        gemm_kernel(m, n, K, ap, a.outerStride(), ta, bp, b.outerStride(), tb, out.data() + r0 + c0 * out.outerStride(),
+                    out.outerStride(), accumulate);
+    } else {
+        if (ta) tile_product<S>(out, a.transpose(), b, r0, m, c0, n, inner, accumulate);
+        else if (tb) tile_product<S>(out, a, b.transpose(), r0, m, c0, n, inner, accumulate);
+        else tile_product<S>(out, a, b, r0, m, c0, n, inner, accumulate);
+    }
+}
+
+// out (+)= op(a) * op(b), tile by tile, the tiles shared among par's threads (in order on the calling
+// thread when par has one). out is (M, N), op(a) is (M, K), op(b) is (K, N)
+template <typename S>
+void product_tiles(const ParallelRunner &par, bool split, Out<S> &out, const In<S> &a, bool ta, const In<S> &b,
+                   bool tb, bool accumulate)
+{
+    const Eigen::Index K = ta ? a.rows() : a.cols();
+    const Tiles<S> tiles(out.rows(), out.cols(), K, split);
     const Eigen::Index R = tiles.rows, C = tiles.cols;
     const Eigen::Index rt = (out.rows() + R - 1) / R, ct = (out.cols() + C - 1) / C;
     par.forEach(rt * ct, [&](Eigen::Index t) {
         const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
-        tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), tiles.inner,
-                        accumulate);
+        one_tile_at<S>(out, a, ta, b, tb, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0),
+                       tiles.inner, accumulate);
     });
 }
 
-// Tile t of out (+)= lhs * rhs, as product_tiles cuts them on the calling thread (as few as fit)
-template <typename S, typename Dst, typename Lhs, typename Rhs>
-void one_tile(Eigen::Index t, Dst &out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
+// Tile t of out (+)= op(a) * op(b), as product_tiles cuts them on the calling thread (as few as fit)
+template <typename S>
+void one_tile(Eigen::Index t, Out<S> &out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
-    if (column_product<S>(out, lhs, rhs, accumulate)) return;
-    const Tiles<S> tiles(out.rows(), out.cols(), lhs.cols(), false);
+    const Tiles<S> tiles(out.rows(), out.cols(), ta ? a.rows() : a.cols(), false);
     const Eigen::Index R = tiles.rows, C = tiles.cols, rt = (out.rows() + R - 1) / R;
     const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
-    tile_product<S>(out, lhs, rhs, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0), tiles.inner,
-                    accumulate);
+    one_tile_at<S>(out, a, ta, b, tb, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0),
+                   tiles.inner, accumulate);
 }
 
 } // namespace
@@ -118,9 +153,8 @@ template <typename S>
 void gemm_tile(Eigen::Index t, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
     assert(!(ta && tb));
-    if (ta) one_tile<S>(t, out, a.transpose(), b, accumulate);
-    else if (tb) one_tile<S>(t, out, a, b.transpose(), accumulate);
-    else one_tile<S>(t, out, a, b, accumulate);
+    if (column_product<S>(out, a, ta, b, tb, accumulate)) return;
+    one_tile<S>(t, out, a, ta, b, tb, accumulate);
 }
 
 template Eigen::Index gemm_tiles<float>(Eigen::Index, Eigen::Index, Eigen::Index);
@@ -137,9 +171,8 @@ void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const 
     const ParallelRunner calling;
     const ParallelRunner &p = par ? *par : calling;
     const bool split = par != nullptr;
-    if (ta) product_tiles<S>(p, split, out, a.transpose(), b, accumulate);
-    else if (tb) product_tiles<S>(p, split, out, a, b.transpose(), accumulate);
-    else product_tiles<S>(p, split, out, a, b, accumulate);
+    if (column_product<S>(out, a, ta, b, tb, accumulate)) return;
+    product_tiles<S>(p, split, out, a, ta, b, tb, accumulate);
 }
 
 template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool, bool);

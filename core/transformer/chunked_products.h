@@ -1,6 +1,6 @@
 #pragma once
 // The matrix products of the transformer, cut into tiles of outputs and of the inner dimension
-// (Tiles in chunked_products.cpp). Two reasons:
+// (Tiles in chunked_products.cpp). Two reasons (the first is Eigen's, which runs the double products):
 //  - Eigen's product packs its operands into blocks of up to (rows x inner) and (inner x cols); it
 //    puts them on the stack when they fit EIGEN_STACK_ALLOCATION_LIMIT (512 KiB here, core/CMakeLists.txt) and allocates them
 //    on the heap otherwise (W2's product at N = 256 columns did, 24 times a step). Tiles keep every
@@ -16,9 +16,9 @@ namespace fb::nn {
 
 // out (+)= op(a) * op(b), where op(x) is x, or x' when its flag is set (never both): the products
 // themselves, tile by tile (chunked_products.cpp), on par's threads, or on the calling thread when par
-// is null. They are compiled once, for float and double, in one file, instead of each caller
-// instantiating Eigen's GEMM for its own expression types (half the compile time of the transformer's
-// two largest files). Operands are viewed in place when they are column-major blocks or maps with
+// is null. Float runs FullBand's own kernel (gemm_kernel.h), double Eigen's GEMM, compiled once in one
+// file instead of each caller instantiating it for its own expression types (half the compile time
+// of the transformer's two largest files). Operands are viewed in place when they are column-major blocks or maps with
 // inner stride 1, or the transpose of one; anything else (a cast) is copied into a temporary, which
 // allocates: only the double model's observation gradient does (transformer_net.cpp, gradient checks).
 template <typename S>

@@ -28,6 +28,7 @@
 //   induction score and the length generalisation at 2T / 4T (1500 steps each; minutes).
 #include "core/io/bounded_read.h"
 #include "core/labs/length_cost_lab.h"
+#include "core/transformer/chunked_products.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_trainer.h"
 
@@ -37,6 +38,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -264,8 +266,8 @@ double fmaPeakGflops(bool wide)
 }
 
 // The ceiling the matrix products set: every product of one training step of c (forward, and the two
-// products of each in the backward pass), timed alone with Eigen on one thread, at the shapes the
-// step uses. Their FLOPs over their time is the most a step made of nothing else could reach; the
+// products of each in the backward pass, with their transposes), timed alone on one thread as the step
+// runs them (nn::product: FullBand's kernel), at the shapes the step uses. Their FLOPs over their time is the most a step made of nothing else could reach; the
 // rest of a step (softmax, norms, GELU, Adam, the data) only adds time.
 double productCeilingGflops(const TransformerConfig &c, int vocab)
 {
@@ -274,40 +276,46 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
     struct Product {
         int m, k, n;
         long long count;  // per step
+        bool ta = false, tb = false;  // the left operand is stored transposed / the right one
     };
-    std::vector<Product> forward = {
-        { N, d, 3 * d, c.layers },                                  // q, k, v
-        { T, dh, T, (long long)c.layers * c.batch * c.heads },      // scores
-        { T, T, dh, (long long)c.layers * c.batch * c.heads },      // weights x values
-        { N, d, d, c.layers },                                      // output projection
-        { N, d, 4 * d, c.layers },                                  // FFN up
-        { N, 4 * d, d, c.layers },                                  // FFN down
-        { N, d, vocab, 1 },                                         // unembedding
-    };
+    // as the step stores them: a layer's output is (out features x tokens) = W (out x in) * X (in x tokens),
+    // its backward dX = W' dY and dW = dY X'; a head's scores (keys x queries) = K' Q and its output
+    // (d_head x queries) = V A, their backward dV = dY A', dA = V' dY, dQ = K dS, dK = Q dS'
+    const long long heads = (long long)c.layers * c.batch * c.heads;
     std::vector<Product> all;
-    for (const Product &p : forward) {
-        all.push_back(p);
-        all.push_back({ p.m, p.n, p.k, p.count });  // dA = dC B^T
-        all.push_back({ p.k, p.m, p.n, p.count });  // dB = A^T dC
+    for (const auto &[out, in, count] : std::vector<std::array<long long, 3>> {
+             { 3 * d, d, c.layers }, { d, d, c.layers }, { 4 * d, d, c.layers }, { d, 4 * d, c.layers }, { vocab, d, 1 } }) {
+        all.push_back({ int(out), int(in), N, count });
+        all.push_back({ int(in), int(out), N, count, true, false });
+        all.push_back({ int(out), N, int(in), count, false, true });
     }
+    all.push_back({ T, dh, T, heads, true, false });  // scores
+    all.push_back({ dh, T, T, heads });               // weights x values
+    all.push_back({ dh, T, T, heads, false, true });  // dV
+    all.push_back({ T, dh, T, heads, true, false });  // dA
+    all.push_back({ dh, T, T, heads });               // dQ
+    all.push_back({ dh, T, T, heads, false, true });  // dK
     double flops = 0.0, seconds = 0.0;
     std::printf("%-28s %10s %10s\n", "product (m x k x n)", "GFLOP/s", "per step");
     for (const Product &p : all) {
-        const Eigen::MatrixXf a = Eigen::MatrixXf::Random(p.m, p.k), b = Eigen::MatrixXf::Random(p.k, p.n);
+        const Eigen::MatrixXf a = p.ta ? Eigen::MatrixXf::Random(p.k, p.m) : Eigen::MatrixXf::Random(p.m, p.k);
+        const Eigen::MatrixXf b = p.tb ? Eigen::MatrixXf::Random(p.n, p.k) : Eigen::MatrixXf::Random(p.k, p.n);
         Eigen::MatrixXf out(p.m, p.n);
         const double each = 2.0 * p.m * p.k * p.n;
         const int reps = std::max(20, int(4e8 / each));
-        out.noalias() = a * b;
+        const auto once = [&] { nn::gemm<float>(nullptr, out, a, p.ta, b, p.tb, false); };
+        once();
         double best = 1e30;
         for (int run = 0; run < 3; ++run) {
             const auto start = Clock::now();
-            for (int r = 0; r < reps; ++r) out.noalias() = a * b;
+            for (int r = 0; r < reps; ++r) once();
             best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count() / reps);
         }
         if (!std::isfinite(out.sum())) std::printf("(not finite)\n");
         flops += each * double(p.count);
         seconds += best * double(p.count);
-        const std::string shape = std::to_string(p.m) + " x " + std::to_string(p.k) + " x " + std::to_string(p.n);
+        const std::string shape = std::to_string(p.m) + " x " + std::to_string(p.k) + " x " + std::to_string(p.n) +
+                                  (p.ta ? " (A')" : p.tb ? " (B')" : "");
         std::printf("%-28s %10.1f %9lldx\n", shape.c_str(), each / best / 1e9, p.count);
     }
     return flops / seconds / 1e9;
@@ -366,7 +374,7 @@ void peak(int steps, const std::string &textPath, bool cpuClock)
             if (threads == 2) std::printf("  (x%.2f of 1 thread)", ms[s][0] / r.msPerStep);
             std::printf("\n");
         }
-    std::printf("== the text size's matrix products alone (Eigen, one thread): the ceiling of a step ==\n");
+    std::printf("== the text size's matrix products alone (one thread): the ceiling of a step ==\n");
     const double ceiling = productCeilingGflops(text, TextCorpus(text.text, text.seqLen).vocabSize());
     std::printf("products alone: %.1f GFLOP/s, %.0f%% of peak (the whole step, one thread: %.0f%%)\n", ceiling,
                 100.0 * ceiling / peakGflops, 100.0 * gf[0] / peakGflops);

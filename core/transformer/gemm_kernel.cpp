@@ -1,0 +1,159 @@
+// FullBand's single-precision matrix product (gemm_kernel.h): register-blocked panels of (kRows x kCols)
+// outputs, each summed over the whole inner block in registers and then written once.
+#include "core/transformer/gemm_kernel.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
+
+namespace fb::nn {
+
+namespace {
+
+// The vector width of the build, and the panel: kVecs vectors of rows by kCols columns of sums in
+// registers (24 of AVX-512's 32, 12 of AVX's or SSE's 16), plus the left operand's vectors and one
+// broadcast of the right one.
+#if defined(__AVX512F__)
+constexpr int kLanes = 16;
+constexpr int kCols = 12;
+#elif defined(__AVX__)
+constexpr int kLanes = 8;
+constexpr int kCols = 6;
+#else
+constexpr int kLanes = 4;
+constexpr int kCols = 6;
+#endif
+constexpr int kVecs = 2;
+constexpr int kRows = kVecs * kLanes;
+// The inner dimension in blocks of at most kInner: a block of the right operand packed kCols wide
+// stays in the first-level cache while every row panel reads it.
+constexpr long kInner = 256;
+// The packed transposed left operand of one call: at most this many floats (rows in whole panels
+// times the inner block); more rows are done in chunks of this size.
+constexpr long kPacked = 8192;
+
+typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
+
+inline Vec load(const float *p)
+{
+    Vec v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+inline void store(float *p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// c (+)= a * b for one panel of (vecs * kLanes) rows and cols columns: a(i, k) = a[i + k * lda],
+// b(k, j) = b[j + k * ldb], or b[k + j * ldb] when colB; c(i, j) = c[i + j * ldc]
+template <int vecs, int cols, bool colB>
+void panel(long kc, const float *a, long lda, const float *b, long ldb, float *c, long ldc, bool accumulate)
+{
+    Vec sum[vecs][cols];
+    for (int v = 0; v < vecs; ++v)
+        for (int j = 0; j < cols; ++j) sum[v][j] = Vec{};
+    const long kStep = colB ? 1 : ldb, jStep = colB ? ldb : 1;
+    for (long k = 0; k < kc; ++k, a += lda, b += kStep) {
+        Vec av[vecs];
+        for (int v = 0; v < vecs; ++v) av[v] = load(a + v * kLanes);
+        for (int j = 0; j < cols; ++j)
+            for (int v = 0; v < vecs; ++v) sum[v][j] += av[v] * b[j * jStep];  // b(k, j) broadcast
+    }
+    for (int j = 0; j < cols; ++j)
+        for (int v = 0; v < vecs; ++v) {
+            float *o = c + j * ldc + v * kLanes;
+            store(o, accumulate ? load(o) + sum[v][j] : sum[v][j]);
+        }
+}
+
+using PanelFn = void (*)(long, const float *, long, const float *, long, float *, long, bool);
+
+template <int vecs, bool colB, int... cols>
+constexpr auto panelTable(std::integer_sequence<int, cols...>)
+{
+    return std::array<PanelFn, sizeof...(cols)>{ &panel<vecs, cols + 1, colB>... };
+}
+
+// panel<vecs, cols, colB> for cols = 1 .. kCols (the last columns of a product are fewer than kCols)
+template <int vecs>
+void runPanel(int cols, bool colB, long kc, const float *a, long lda, const float *b, long ldb, float *c, long ldc,
+              bool accumulate)
+{
+    static constexpr auto rowB = panelTable<vecs, false>(std::make_integer_sequence<int, kCols>{});
+    static constexpr auto columnB = panelTable<vecs, true>(std::make_integer_sequence<int, kCols>{});
+    (colB ? columnB : rowB)[cols - 1](kc, a, lda, b, ldb, c, ldc, accumulate);
+}
+
+// Rows [0, rows) of one block of columns, the left operand as vectors at a (a(i, k) = a[i + k * lda]):
+// whole panels, then one vector of rows, then fewer than a vector through a zero-padded copy.
+void rowsOfBlock(long rows, int cols, long kc, const float *a, long lda, const float *b, long ldb, bool colB,
+                 float *out, long ldo, bool accumulate)
+{
+    long i = 0;
+    for (; i + kRows <= rows; i += kRows)
+        runPanel<kVecs>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate);
+    for (; i + kLanes <= rows; i += kLanes) runPanel<1>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate);
+    if (i == rows) return;
+    const long left = rows - i;
+    alignas(64) float pad[kInner * kLanes];
+    for (long k = 0; k < kc; ++k) {
+        for (long r = 0; r < left; ++r) pad[k * kLanes + r] = a[i + r + k * lda];
+        for (long r = left; r < kLanes; ++r) pad[k * kLanes + r] = 0.0f;
+    }
+    alignas(64) float sums[kLanes * kCols];
+    runPanel<1>(cols, colB, kc, pad, kLanes, b, ldb, sums, kLanes, false);
+    for (int j = 0; j < cols; ++j)
+        for (long r = 0; r < left; ++r) {
+            float &o = out[i + r + j * ldo];
+            o = accumulate ? o + sums[j * kLanes + r] : sums[j * kLanes + r];
+        }
+}
+
+// out (+)= A * B with A's rows as vectors at a (a(i, k) = a[i + k * lda]) and B read in place, kCols
+// columns at a time: B(k, j) = b[j + k * ldb] when tb, else b[k + j * ldb]
+void columnBlocks(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
+                  long ldo, bool accumulate)
+{
+    for (long j0 = 0; j0 < n; j0 += kCols) {
+        const int cols = int(std::min<long>(kCols, n - j0));
+        const float *bp = tb ? b + j0 : b + j0 * ldb;
+        rowsOfBlock(m, cols, kc, a, lda, bp, ldb, !tb, out + j0 * ldo, ldo, accumulate);
+    }
+}
+
+} // namespace
+
+int gemm_kernel_rows() { return kRows; }
+
+void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, const float *b, long ldb, bool tb,
+                 float *out, long ldo, bool accumulate)
+{
+    if (m <= 0 || n <= 0) return;
+    if (k <= 0) {
+        if (!accumulate)
+            for (long j = 0; j < n; ++j) std::fill(out + j * ldo, out + j * ldo + m, 0.0f);
+        return;
+    }
+    alignas(64) float packed[kPacked];
+    for (long k0 = 0; k0 < k; k0 += kInner) {
+        const long kc = std::min(kInner, k - k0);
+        const bool add = accumulate || k0 > 0;
+        // B's rows k0 .. k0 + kc
+        const float *bk = tb ? b + k0 * ldb : b + k0;
+        if (!ta) {
+            columnBlocks(m, n, kc, a + k0 * lda, lda, bk, ldb, tb, out, ldo, add);
+            continue;
+        }
+        // A is the transpose of a: copied column-major, in chunks of whole panels of rows
+        const long chunk = std::max<long>(kRows, kPacked / kc / kRows * kRows);
+        for (long i0 = 0; i0 < m; i0 += chunk) {
+            const long rows = std::min(chunk, m - i0);
+            const float *from = a + k0 + i0 * lda;
+            for (long kk = 0; kk < kc; ++kk)
+                for (long r = 0; r < rows; ++r) packed[r + kk * rows] = from[kk + r * lda];
+            columnBlocks(rows, n, kc, packed, rows, bk, ldb, tb, out + i0, ldo, add);
+        }
+    }
+}
+
+} // namespace fb::nn

@@ -1,0 +1,26 @@
+#pragma once
+// FullBand's own single-precision matrix product, for the shapes a training step runs (gemm_kernel.cpp).
+// Eigen's GEMM packs both operands into panels and zeroes the output before a product that
+// overwrites it; at the transformer's shapes (inner dimensions of 32 to 768) that packing and zeroing
+// were a fifth of a text-size step. This kernel reads the left operand in place when it is
+// column-major, and the right one in place when it is the transpose of a column-major matrix; it
+// packs only what it cannot read as vectors (a transposed left operand, a column-major right one), and
+// it writes its first sums instead of adding them to zeros.
+//
+// Each output element is summed over the inner dimension in order, in vector lanes that do not depend
+// on where the product is cut, so one thread and several compute the same numbers.
+
+namespace fb::nn {
+
+// Rows of one kernel panel: two vectors of floats (32 with AVX-512, 16 with AVX, 8 with SSE). Tiles
+// of rows in multiples of it run whole panels only.
+int gemm_kernel_rows();
+
+// out (+)= A * B, where out is (m x n) with column stride ldo, and
+//   A(i, k) = a[i + k * lda], or a[k + i * lda] when ta (a is then the transpose of A),
+//   B(k, j) = b[k + j * ldb], or b[j + k * ldb] when tb.
+// accumulate adds to out; without it out is overwritten (and never read).
+void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, const float *b, long ldb, bool tb,
+                 float *out, long ldo, bool accumulate);
+
+} // namespace fb::nn
