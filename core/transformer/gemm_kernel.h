@@ -1,11 +1,11 @@
 #pragma once
 // FullBand's own single-precision matrix product, for the shapes a training step runs (gemm_kernel.cpp).
 // Eigen's GEMM packs both operands into panels and zeroes the output before a product that
-// overwrites it; at the transformer's shapes (inner dimensions of 32 to 768) that packing and zeroing
-// were a fifth of a text-size step. This kernel reads the left operand in place when it is
-// column-major, and the right one in place when it is the transpose of a column-major matrix; it
-// packs only what it cannot read as vectors (a transposed left operand, a column-major right one), and
-// it writes its first sums instead of adding them to zeros.
+// overwrites it; at the transformer's shapes (inner dimensions of 16 to 768) that packing and zeroing
+// were a fifth of a text-size step. This kernel reads the left operand's columns as vectors in place
+// and broadcasts the right operand's entries from where they are, in either layout; it packs only a
+// transposed left operand (into chunks that fit the first-level cache), and it writes its first sums
+// instead of adding them to zeros.
 //
 // Each output element is summed over the inner dimension in order, in vector lanes that do not depend
 // on where the product is cut, so one thread and several compute the same numbers.
