@@ -58,6 +58,10 @@ void panel(long kc, const float *a, long lda, const float *b, long ldb, float *c
     for (long k = 0; k < kc; ++k, a += lda, b += kStep) {
         Vec av[vecs];
         for (int v = 0; v < vecs; ++v) av[v] = load(a + v * kLanes);
+        // the left operand 8 steps ahead: in a step its columns come from the second-level cache
+        // (text size: 27.5 -> 26.9 ms a step)
+        __builtin_prefetch(a + 8 * lda);
+        if (vecs > 1) __builtin_prefetch(a + 8 * lda + kLanes);
         for (int j = 0; j < cols; ++j)
             for (int v = 0; v < vecs; ++v) sum[v][j] += av[v] * b[j * jStep];  // b(k, j) broadcast
     }
@@ -173,8 +177,11 @@ void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, cons
         return;
     }
     alignas(64) float packed[kPacked];
-    for (long k0 = 0; k0 < k; k0 += kInner) {
-        const long kc = std::min(kInner, k - k0);
+    // a transposed right operand's rows are kCols floats of a line each: blocks of half the depth
+    // keep them and the left panel in the first-level cache (dW at K 768: 177 -> 191 GFLOP/s)
+    const long inner = tb ? kInner / 2 : kInner;
+    for (long k0 = 0; k0 < k; k0 += inner) {
+        const long kc = std::min(inner, k - k0);
         const bool add = accumulate || k0 > 0;
         // B's rows k0 .. k0 + kc
         const float *bk = tb ? b + k0 * ldb : b + k0;
