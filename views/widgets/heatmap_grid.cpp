@@ -207,10 +207,13 @@ void HeatmapGrid::paintTicks(QPainter &painter, const HeatmapLayout &lay, const 
                       Qt::AlignRight | Qt::AlignVCenter, label(i), full(i));
         }
     }
-    // Key ticks under the grid, for each column (tokens written upwards).
-    const double base = lay.gridBlock.bottom();
-    for (int c = 0; c < C; ++c) {
-        const QRectF sq = lay.squares[std::min(c, int(lay.squares.size()) - 1)];
+    // Key ticks under the lowest map of each column (tokens written upwards): under the grid, or, in a
+    // column the short last row leaves empty, under the map above the empty place.
+    const int maps = int(lay.squares.size());
+    for (int c = 0; c < C && c < maps; ++c) {
+        const int lowest = (maps - 1 - c) / C;
+        const QRectF sq = lay.squares[lowest * C + c];
+        const double base = lowest == R - 1 ? lay.gridBlock.bottom() : sq.bottom();
         for (int i = 0; i < N; i += k) {
             const double x = sq.left() + (i + 0.5) * cell;
             painter.drawLine(QPointF(x, base), QPointF(x, base + kGridTickLength));
