@@ -172,6 +172,15 @@ void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const 
     const ParallelRunner &p = par ? *par : calling;
     const bool split = par != nullptr;
     if (column_product<S>(out, a, ta, b, tb, accumulate)) return;
+    if constexpr (std::is_same_v<S, float>) {
+        // on the calling thread the kernel's own blocks are the tiles (the numbers do not depend on
+        // them): one call, without the tiles' bookkeeping, which cost as much as attention's smallest
+        // products (16 x 16 x 16 at the induction size) themselves
+        if (!split) {
+            one_tile_at<S>(out, a, ta, b, tb, 0, out.rows(), 0, out.cols(), 0, accumulate);
+            return;
+        }
+    }
     product_tiles<S>(p, split, out, a, ta, b, tb, accumulate);
 }
 
