@@ -20,7 +20,9 @@ namespace {
 template <typename S>
 struct Tiles {
     static constexpr Eigen::Index kBlock = Eigen::Index(262144 / sizeof(S));
-    static constexpr Eigen::Index kInner = Eigen::Index(512 / sizeof(S));  // 128 floats, 64 doubles
+    // the inner blocks of Eigen's double products (64); for float they only size the tiles (the
+    // kernel blocks the inner dimension itself)
+    static constexpr Eigen::Index kInner = Eigen::Index(512 / sizeof(S));
     // rows of a kernel panel: gemm_kernel's for float (32 with AVX-512), Eigen's GEBP kernel's for
     // double (a tile of 24-multiples left a 24-row remainder to Eigen's slower one-packet path)
     static Eigen::Index rowUnit()
@@ -166,8 +168,8 @@ template <typename S>
 void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
     assert(!(ta && tb));
-    // On the calling thread: the tiles in order, as a runner of one thread runs them (it holds no
-    // thread and allocates nothing).
+    // On the calling thread: double's tiles in order, as a runner of one thread runs them (it holds
+    // no thread and allocates nothing); float's kernel in one call.
     const ParallelRunner calling;
     const ParallelRunner &p = par ? *par : calling;
     const bool split = par != nullptr;

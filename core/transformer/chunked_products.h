@@ -1,6 +1,8 @@
 #pragma once
 // The matrix products of the transformer, cut into tiles of outputs and of the inner dimension
-// (Tiles in chunked_products.cpp). Two reasons (the first is Eigen's, which runs the double products):
+// (Tiles in chunked_products.cpp) when their tiles are shared among threads, and, for the double
+// products Eigen runs, on the calling thread too (float's kernel, gemm_kernel.h, blocks the inner
+// dimension itself and is called once there). Two reasons (the first is Eigen's):
 //  - Eigen's product packs its operands into blocks of up to (rows x inner) and (inner x cols); it
 //    puts them on the stack when they fit EIGEN_STACK_ALLOCATION_LIMIT (512 KiB here, core/CMakeLists.txt) and allocates them
 //    on the heap otherwise (W2's product at N = 256 columns did, 24 times a step). Tiles keep every
@@ -30,9 +32,9 @@ extern template void gemm<double>(const ParallelRunner *, Out<double>, const In<
 
 // The tiles of a product one at a time, for a caller that shares the tiles of several products among
 // its threads in one loop (TransformerStack::backwardParams): gemm_tiles is their count for an (M, N)
-// output over K, gemm_tile(t, ...) computes tile t. The tiles are as few as fit, as gemm on the
-// calling thread cuts them: the other products' tiles keep the threads busy, and every extra tile
-// packs an operand again.
+// output over K, gemm_tile(t, ...) computes tile t. The tiles are as few as fit: the other products'
+// tiles keep the threads busy, and every extra tile repeats the call's setup (for Eigen's double
+// products, it packs an operand again). Float's numbers do not depend on the tiles.
 template <typename S>
 Eigen::Index gemm_tiles(Eigen::Index M, Eigen::Index N, Eigen::Index K);
 template <typename S>

@@ -7,8 +7,10 @@
 // transposed left operand (into chunks that fit the first-level cache), and it writes its first sums
 // instead of adding them to zeros.
 //
-// Each output element is summed over the inner dimension in order, in vector lanes that do not depend
-// on where the product is cut, so one thread and several compute the same numbers.
+// Each output element is summed in its own vector lane over blocks of the inner dimension, each block
+// in order and added to the output in order; the blocks are fixed by the inner dimension and the
+// layout alone, never by which rows or columns a call is given, so one thread and several, whatever
+// tiles they cut, compute the same numbers.
 
 namespace fb::nn {
 

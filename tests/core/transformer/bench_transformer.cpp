@@ -266,9 +266,12 @@ double fmaPeakGflops(bool wide)
 }
 
 // The ceiling the matrix products set: every product of one training step of c (forward, and the two
-// products of each in the backward pass, with their transposes), timed alone on one thread as the step
-// runs them (nn::product: FullBand's kernel), at the shapes the step uses. Their FLOPs over their time is the most a step made of nothing else could reach; the
-// rest of a step (softmax, norms, GELU, Adam, the data) only adds time.
+// products of each in the backward pass), with the operands stored as the step stores them, timed
+// alone on one thread through nn::gemm (FullBand's kernel) at whole sizes: a layer's products over all
+// B*T tokens (the step runs them in column pieces) and attention's over all T keys and queries (the
+// step runs its queries in two pieces, the first over the keys before it). Their FLOPs over their time
+// is about the most a step made of nothing else could reach; the rest of a step (softmax, norms, ReLU,
+// Adam, the data) only adds time.
 double productCeilingGflops(const TransformerConfig &c, int vocab)
 {
     using Clock = std::chrono::steady_clock;
@@ -278,13 +281,15 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
         long long count;  // per step
         bool ta = false, tb = false;  // the left operand is stored transposed / the right one
     };
-    // as the step stores them: a layer's output is (out features x tokens) = W (out x in) * X (in x tokens),
-    // its backward dX = W' dY and dW = dY X'; a head's scores (keys x queries) = K' Q and its output
-    // (d_head x queries) = V A, their backward dV = dY A', dA = V' dY, dQ = K dS, dK = Q dS'
+    // a layer's output is (out features x tokens) = W (out x in) * X (in x tokens), its backward
+    // dX = W' dY and dW = dY X'; a head's scores (keys x queries) = K' Q and its output (d_head x
+    // queries) = V A, their backward dV = dY A', dA = V' dY, dQ = K dS, dK = Q dS'
     const long long heads = (long long)c.layers * c.batch * c.heads;
     std::vector<Product> all;
-    for (const auto &[out, in, count] : std::vector<std::array<long long, 3>> {
-             { 3 * d, d, c.layers }, { d, d, c.layers }, { 4 * d, d, c.layers }, { d, 4 * d, c.layers }, { vocab, d, 1 } }) {
+    const std::vector<std::array<long long, 3>> layers = {
+        { 3 * d, d, c.layers }, { d, d, c.layers }, { 4 * d, d, c.layers }, { d, 4 * d, c.layers }, { vocab, d, 1 }
+    };
+    for (const auto &[out, in, count] : layers) {
         all.push_back({ int(out), int(in), N, count });
         all.push_back({ int(in), int(out), N, count, true, false });
         all.push_back({ int(out), N, int(in), count, false, true });

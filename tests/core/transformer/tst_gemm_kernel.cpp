@@ -5,7 +5,13 @@
 // overwriting (the output's old contents, NaN, are never read) and accumulating. Tolerance: the
 // rounding bound of a sum of k products in float, (k + 2) * 2^-24 * sum |A(i, l) B(l, j)|, plus 1e-30.
 // Around each view, the larger matrix keeps its values.
+// The build's own kernel runs as tst_gemm_kernel; tests/CMakeLists.txt builds the same test with the
+// kernel compiled for x86-64-v3 (AVX2) and x86-64-v4 (AVX-512) as well (FULLBAND_KERNEL_LEVEL), each
+// skipped where the CPU lacks the level.
 #include "core/transformer/gemm_kernel.h"
+#if !defined(FULLBAND_KERNEL_LEVEL_V3) && !defined(FULLBAND_KERNEL_LEVEL_V4)
+#include "core/transformer/chunked_products.h"
+#endif
 
 #include <QTest>
 
@@ -23,12 +29,12 @@ struct Case {
     bool ta, tb, accumulate;
 };
 
-// A column-major matrix of cols columns with stride ld (its rows and the padding between columns),
-// values in [-1, 1]
-std::vector<float> randomMatrix(long cols, long ld, std::mt19937 &gen)
+// A column-major (rows x cols) matrix with column stride ld >= rows, values in [-1, 1]
+std::vector<float> randomMatrix(long rows, long cols, long ld, std::mt19937 &gen)
 {
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> x(size_t(ld * std::max<long>(cols, 1)) + 1);
+    // exactly as long as the view needs: a read past its last entry is a read past the vector
+    std::vector<float> x(cols > 0 && rows > 0 ? size_t(ld * (cols - 1) + rows) : 0);
     for (float &v : x) v = u(gen);
     return x;
 }
@@ -41,8 +47,8 @@ double worstRatio(const Case &c, std::mt19937 &gen)
     const long aRows = c.ta ? c.k : c.m, aCols = c.ta ? c.m : c.k;
     const long bRows = c.tb ? c.n : c.k, bCols = c.tb ? c.k : c.n;
     const long lda = aRows + 3, ldb = bRows + 3, ldo = c.m + 3;
-    const std::vector<float> a = randomMatrix(aCols, lda, gen), b = randomMatrix(bCols, ldb, gen);
-    std::vector<float> out = randomMatrix(c.n, ldo, gen);
+    const std::vector<float> a = randomMatrix(aRows, aCols, lda, gen), b = randomMatrix(bRows, bCols, ldb, gen);
+    std::vector<float> out = randomMatrix(c.m, c.n, ldo, gen);
     const std::vector<float> before = out;
     if (!c.accumulate)
         for (long j = 0; j < c.n; ++j)
@@ -75,10 +81,30 @@ double worstRatio(const Case &c, std::mt19937 &gen)
 class TestGemmKernel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase()
+    {
+#if defined(FULLBAND_KERNEL_LEVEL_V4)
+        const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+                         __builtin_cpu_supports("avx512vl");
+        if (!has) QSKIP("this CPU lacks AVX-512 (x86-64-v4): the kernel built for it cannot run here");
+#elif defined(FULLBAND_KERNEL_LEVEL_V3)
+        const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        if (!has) QSKIP("this CPU lacks AVX2 and FMA (x86-64-v3): the kernel built for it cannot run here");
+#endif
+    }
+
+    // two vectors of rows: 32 with AVX-512, 16 with AVX, 8 with SSE
     void panelHeight()
     {
         const int rows = nn::gemm_kernel_rows();
+#if defined(FULLBAND_KERNEL_LEVEL_V4)
+        QCOMPARE(rows, 32);
+#elif defined(FULLBAND_KERNEL_LEVEL_V3)
+        QCOMPARE(rows, 16);
+#else
         QVERIFY2(rows == 8 || rows == 16 || rows == 32, qPrintable(QString::number(rows)));
+#endif
     }
 
     void matchesDouble_data()
@@ -86,10 +112,12 @@ private Q_SLOTS:
         QTest::addColumn<long>("m");
         QTest::addColumn<long>("n");
         QTest::addColumn<long>("k");
-        // rows: under a vector, a vector, between, a panel, panels plus each remainder; the
-        // transformer's shapes (d_head 32, T 64, d 128, 4d 512, a vocabulary of 97)
-        const long ms[] = { 1, 3, 8, 15, 16, 17, 31, 32, 33, 48, 64, 97, 129 };
-        const long ns[] = { 1, 2, 5, 6, 7, 11, 12, 13, 25, 64 };
+        // rows: under a vector, a vector, between, a panel, panels plus each remainder (57: a panel,
+        // a vector and a padded copy with AVX-512); columns: every width of a last column block for 6
+        // and 12 columns a block; the transformer's shapes (d_head 32, T 64, d 128, 4d 512, a
+        // vocabulary of 97)
+        const long ms[] = { 1, 3, 8, 15, 16, 17, 31, 32, 33, 48, 57, 63, 64, 97, 129 };
+        const long ns[] = { 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 20, 25, 64 };
         const long ks[] = { 0, 1, 7, 32, 128, 129, 300 };
         for (long m : ms)
             for (long n : ns)
@@ -120,27 +148,73 @@ private Q_SLOTS:
     }
 
     // The same numbers whatever the columns and rows a call is given: a product computed whole and
-    // computed as four quarter calls (as two threads' tiles would) agree bit for bit.
+    // computed as nine calls cut at rows and columns that are not whole panels (as threads' tiles
+    // might be), bit for bit, overwriting and accumulating onto the same old values.
     void tilesAgreeExactly()
     {
         std::mt19937 gen(7);
         const long m = 96, n = 50, k = 300;
-        for (int layout = 0; layout < 3; ++layout) {
-            const bool ta = layout == 1, tb = layout == 2;
-            const long lda = ta ? k : m, ldb = tb ? n : k;
-            const std::vector<float> a = randomMatrix(ta ? m : k, lda, gen);
-            const std::vector<float> b = randomMatrix(tb ? k : n, ldb, gen);
-            std::vector<float> whole(size_t(m * n)), parts(size_t(m * n));
-            nn::gemm_kernel(m, n, k, a.data(), lda, ta, b.data(), ldb, tb, whole.data(), m, false);
-            for (long r0 : { 0L, 64L })
-                for (long c0 : { 0L, 24L }) {
-                    const long rows = r0 == 0 ? 64 : m - 64, cols = c0 == 0 ? 24 : n - 24;
-                    const float *ap = ta ? a.data() + r0 * lda : a.data() + r0;
-                    const float *bp = tb ? b.data() + c0 : b.data() + c0 * ldb;
-                    nn::gemm_kernel(rows, cols, k, ap, lda, ta, bp, ldb, tb, parts.data() + r0 + c0 * m, m, false);
-                }
-            QCOMPARE(parts, whole);
+        const long rowCuts[] = { 0, 40, 57, m }, colCuts[] = { 0, 5, 13, n };
+        for (int layout = 0; layout < 3; ++layout)
+            for (int acc = 0; acc < 2; ++acc) {
+                const bool ta = layout == 1, tb = layout == 2, accumulate = acc == 1;
+                const long lda = ta ? k : m, ldb = tb ? n : k;
+                const std::vector<float> a = randomMatrix(lda, ta ? m : k, lda, gen);
+                const std::vector<float> b = randomMatrix(ldb, tb ? k : n, ldb, gen);
+                const std::vector<float> old = randomMatrix(m, n, m, gen);
+                std::vector<float> whole = old, parts = old;
+                nn::gemm_kernel(m, n, k, a.data(), lda, ta, b.data(), ldb, tb, whole.data(), m, accumulate);
+                for (int r = 0; r < 3; ++r)
+                    for (int c = 0; c < 3; ++c) {
+                        const long r0 = rowCuts[r], c0 = colCuts[c];
+                        const long rows = rowCuts[r + 1] - r0, cols = colCuts[c + 1] - c0;
+                        const float *ap = ta ? a.data() + r0 * lda : a.data() + r0;
+                        const float *bp = tb ? b.data() + c0 : b.data() + c0 * ldb;
+                        nn::gemm_kernel(rows, cols, k, ap, lda, ta, bp, ldb, tb, parts.data() + r0 + c0 * m, m,
+                                        accumulate);
+                    }
+                QVERIFY2(parts == whole, qPrintable(QString("layout %1, accumulate %2").arg(layout).arg(acc)));
+            }
+    }
+
+    // The products as the transformer calls them: on the calling thread (one kernel call), shared among
+    // two threads' tiles, and tile by tile (gemm_tile, as the weight gradients run), bit for bit.
+    void productsAgreeExactly()
+    {
+#if defined(FULLBAND_KERNEL_LEVEL_V3) || defined(FULLBAND_KERNEL_LEVEL_V4)
+        QSKIP("the transformer's products run the build's own kernel: tst_gemm_kernel checks them");
+#else
+        std::mt19937 gen(11);
+        const ParallelRunner two(2);
+        struct Shape {
+            long m, n, k;
+            bool ta, tb;
+        };
+        for (const Shape &p : { Shape { 384, 768, 128, false, false }, Shape { 128, 768, 384, true, false },
+                                Shape { 384, 128, 768, false, true }, Shape { 97, 40, 33, false, true } }) {
+            const long aRows = p.ta ? p.k : p.m, aCols = p.ta ? p.m : p.k;
+            const long bRows = p.tb ? p.n : p.k, bCols = p.tb ? p.k : p.n;
+            Eigen::MatrixXf a = Eigen::MatrixXf::Random(aRows, aCols), b = Eigen::MatrixXf::Random(bRows, bCols);
+            const Eigen::MatrixXf old = Eigen::MatrixXf::Random(p.m, p.n);
+            for (const bool accumulate : { false, true }) {
+                Eigen::MatrixXf calling = old, shared = old, tiles = old;
+                nn::gemm<float>(nullptr, calling, a, p.ta, b, p.tb, accumulate);
+                nn::gemm<float>(&two, shared, a, p.ta, b, p.tb, accumulate);
+                for (Eigen::Index t = 0; t < nn::gemm_tiles<float>(p.m, p.n, p.k); ++t)
+                    nn::gemm_tile<float>(t, tiles, a, p.ta, b, p.tb, accumulate);
+                QVERIFY(calling == shared);
+                QVERIFY(calling == tiles);
+                const Eigen::MatrixXd start = accumulate ? Eigen::MatrixXd(old.cast<double>())
+                                                         : Eigen::MatrixXd(Eigen::MatrixXd::Zero(p.m, p.n));
+                const Eigen::MatrixXd ad = a.cast<double>(), bd = b.cast<double>();
+                const Eigen::MatrixXd opA = p.ta ? Eigen::MatrixXd(ad.transpose()) : ad;
+                const Eigen::MatrixXd opB = p.tb ? Eigen::MatrixXd(bd.transpose()) : bd;
+                const Eigen::MatrixXd exact = start + opA * opB;
+                QVERIFY2((calling.cast<double>() - exact).cwiseAbs().maxCoeff() <= 1e-5 * double(p.k),
+                         "the product itself");
+            }
         }
+#endif
     }
 };
 
