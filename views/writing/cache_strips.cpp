@@ -60,6 +60,16 @@ QSize CacheStrips::sizeHint() const
     return { 360, (rows + 1) * fm.height() + 4 };
 }
 
+QString CacheStrips::caption() const
+{
+    // In lecture mode at 1024 x 768 the full wording was cut to "Each head over the KV…".
+    const QFontMetrics fm(labelFont());
+    const QString wordings[] = { tr("Each head over the KV cache"), tr("Heads over the KV cache"), tr("KV cache") };
+    for (const QString &w : wordings)
+        if (fm.horizontalAdvance(w) <= width()) return w;
+    return fm.elidedText(wordings[std::size(wordings) - 1], Qt::ElideRight, width());
+}
+
 void CacheStrips::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -69,10 +79,8 @@ void CacheStrips::paintEvent(QPaintEvent *)
     const QFontMetrics fm(p.font());
     if (rows <= 0) return;
     const int labelWidth = fm.horizontalAdvance(QStringLiteral("L8 H16")) + 6;
-    // The caption on the first line, elided if the column is narrow.
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QRect(0, 0, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(tr("Each head over the KV cache"), Qt::ElideRight, width()));
+    p.drawText(QRect(0, 0, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, caption());
     const double top = fm.height() + 2;
     const double rowHeight = (height() - top - 1) / rows;
     const QRectF area(labelWidth, top, width() - labelWidth - 2, rowHeight * rows);

@@ -22,6 +22,9 @@ public:
     int layers() const { return layers_; }
     int heads() const { return heads_; }
     int positions() const { return image_.width(); }
+    // The caption on the first line at the present width and font: the longest wording that fits
+    // ("Each head over the KV cache", "Heads over the KV cache", "KV cache"), the shortest elided.
+    QString caption() const;
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
 

@@ -2,7 +2,6 @@
 // event loop runs; the attention maps change while it trains (snapshots drawn live), pause parks
 // the worker, and at the end the length table and the induction scores are shown. Tiny sizes, so
 // that it takes seconds, also under the sanitizers.
-#include <QSet>
 #include "views/widgets/exportable.h"
 #include "views/interpret/head_ablation_panel.h"
 #include "views/interpret/interpret_tabs.h"
@@ -32,6 +31,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
@@ -71,6 +71,35 @@ private:
     }
 
 private Q_SLOTS:
+    // The cache strips' caption is a whole wording wherever one fits: narrowing the column steps from
+    // "Each head over the KV cache" to "Heads over the KV cache" to "KV cache", and only that last one
+    // is ever elided (lecture mode at 1024 x 768 cut the first to "Each head over the KV...").
+    void cacheStripsCaptionFits()
+    {
+        CacheStrips strips;
+        strips.setFontScale(1.8);
+        const QStringList wordings = { QStringLiteral("Each head over the KV cache"),
+                                       QStringLiteral("Heads over the KV cache"), QStringLiteral("KV cache") };
+        int last = 0;
+        QSet<int> seen;
+        for (int width = 1200; width >= 20; width -= 5) {
+            strips.resize(width, 200);
+            const QString c = strips.caption();
+            int which = int(wordings.indexOf(c));
+            if (which < 0) {
+                // elided, down to nothing in a column narrower than "K..."
+                const bool elided = c.endsWith(QChar(0x2026)) && QStringLiteral("KV cache").startsWith(c.chopped(1));
+                QVERIFY2(c.isEmpty() || elided,
+                         qPrintable(QStringLiteral("width %1: '%2'").arg(width).arg(c)));
+                which = 3;
+            }
+            QVERIFY2(which >= last, qPrintable(QStringLiteral("width %1: '%2' after a shorter one").arg(width).arg(c)));
+            last = which;
+            seen.insert(which);
+        }
+        QCOMPARE(seen.size(), 4);  // every step was taken
+    }
+
     void preview()
     {
         TransformerView view;
