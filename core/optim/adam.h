@@ -128,9 +128,10 @@ private:
     }
 
     // The loop itself, compiled with and without the decay mask, so the loop without one tests
-    // nothing per weight. Every load of an element comes before its stores: with the kept weight stored first, this pass ran 9 times slower inside an
-    // induction-size training step than alone (1.1 ms against 0.12; most likely loads waiting on
-    // earlier stores to another array at the same page offset).
+    // nothing per weight. Every load of an element comes before its stores: with the kept weight
+    // stored first, this pass ran 9 times slower inside an induction-size training step than alone
+    // (1.1 ms against 0.12; most likely loads waiting on earlier stores to another array at the same
+    // page offset).
     template <bool Masked>
     static bool fusedLoop(const Pass &s, S *__restrict p, const S *__restrict g, S *__restrict good,
                           const S *__restrict decay, S *__restrict m, S *__restrict v, Eigen::Index n)

@@ -52,6 +52,15 @@ struct Tiles {
             else if (N >= 16) cols = roundUp((N + 1) / 2, 8);
         }
     }
+    // Tile t of an (M, N) output, the tiles numbered down each column of tiles first
+    struct Rect {
+        Eigen::Index r0, m, c0, n;
+    };
+    Rect at(Eigen::Index t, Eigen::Index M, Eigen::Index N) const
+    {
+        const Eigen::Index rt = (M + rows - 1) / rows, r0 = (t % rt) * rows, c0 = (t / rt) * cols;
+        return { r0, std::min(rows, M - r0), c0, std::min(cols, N - c0) };
+    }
 };
 
 // out (+)= lhs * rhs for one tile [r0, r0 + m) x [c0, c0 + n) of out, summed over inner tiles in order.
@@ -121,12 +130,11 @@ void product_tiles(const ParallelRunner &par, bool split, Out<S> &out, const In<
 {
     const Eigen::Index K = ta ? a.rows() : a.cols();
     const Tiles<S> tiles(out.rows(), out.cols(), K, split);
-    const Eigen::Index R = tiles.rows, C = tiles.cols;
-    const Eigen::Index rt = (out.rows() + R - 1) / R, ct = (out.cols() + C - 1) / C;
+    const Eigen::Index rt = (out.rows() + tiles.rows - 1) / tiles.rows;
+    const Eigen::Index ct = (out.cols() + tiles.cols - 1) / tiles.cols;
     par.forEach(rt * ct, [&](Eigen::Index t) {
-        const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
-        one_tile_at<S>(out, a, ta, b, tb, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0),
-                       tiles.inner, accumulate);
+        const auto r = tiles.at(t, out.rows(), out.cols());
+        one_tile_at<S>(out, a, ta, b, tb, r.r0, r.m, r.c0, r.n, tiles.inner, accumulate);
     });
 }
 
@@ -135,10 +143,8 @@ template <typename S>
 void one_tile(Eigen::Index t, Out<S> &out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
     const Tiles<S> tiles(out.rows(), out.cols(), ta ? a.rows() : a.cols(), false);
-    const Eigen::Index R = tiles.rows, C = tiles.cols, rt = (out.rows() + R - 1) / R;
-    const Eigen::Index r0 = (t % rt) * R, c0 = (t / rt) * C;
-    one_tile_at<S>(out, a, ta, b, tb, r0, std::min(R, out.rows() - r0), c0, std::min(C, out.cols() - c0),
-                   tiles.inner, accumulate);
+    const auto r = tiles.at(t, out.rows(), out.cols());
+    one_tile_at<S>(out, a, ta, b, tb, r.r0, r.m, r.c0, r.n, tiles.inner, accumulate);
 }
 
 } // namespace
@@ -168,22 +174,20 @@ template <typename S>
 void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
 {
     assert(!(ta && tb));
-    // On the calling thread: double's tiles in order, as a runner of one thread runs them (it holds
-    // no thread and allocates nothing); float's kernel in one call.
-    const ParallelRunner calling;
-    const ParallelRunner &p = par ? *par : calling;
-    const bool split = par != nullptr;
     if (column_product<S>(out, a, ta, b, tb, accumulate)) return;
     if constexpr (std::is_same_v<S, float>) {
         // on the calling thread the kernel's own blocks are the tiles (the numbers do not depend on
         // them): one call, without the tiles' bookkeeping, which cost as much as attention's smallest
         // products (16 x 16 x 16 at the induction size) themselves
-        if (!split) {
+        if (!par) {
             one_tile_at<S>(out, a, ta, b, tb, 0, out.rows(), 0, out.cols(), 0, accumulate);
             return;
         }
     }
-    product_tiles<S>(p, split, out, a, ta, b, tb, accumulate);
+    // On the calling thread (double): the tiles in order, as a runner of one thread runs them (it
+    // holds no thread and allocates nothing). With a runner: at least two tiles (split).
+    const ParallelRunner calling;
+    product_tiles<S>(par ? *par : calling, par != nullptr, out, a, ta, b, tb, accumulate);
 }
 
 template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool, bool);

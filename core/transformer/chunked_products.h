@@ -20,9 +20,10 @@ namespace fb::nn {
 // themselves, tile by tile (chunked_products.cpp), on par's threads, or on the calling thread when par
 // is null. Float runs FullBand's own kernel (gemm_kernel.h), double Eigen's GEMM, compiled once in one
 // file instead of each caller instantiating it for its own expression types (half the compile time
-// of the transformer's two largest files). Operands are viewed in place when they are column-major blocks or maps with
-// inner stride 1, or the transpose of one; anything else (a cast) is copied into a temporary, which
-// allocates: only the double model's observation gradient does (transformer_net.cpp, gradient checks).
+// of the transformer's two largest files). Operands are viewed in place when they are column-major
+// blocks or maps with inner stride 1, or the transpose of one; anything else (a cast) is copied into
+// a temporary, which allocates: only the double model's observation gradient does
+// (transformer_net.cpp, gradient checks).
 template <typename S>
 void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate);
 extern template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool,

@@ -104,33 +104,40 @@ void rowsOfBlock(long rows, int cols, long kc, const float *a, long lda, const f
     for (; i < rows; i += kLanes) runPanel<1>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate);
 }
 
+// The last rows of a product, fewer than a vector: copied once, zero-padded to a vector, and their
+// sums added to (or written into) out through a panel of kLanes rows, kCols columns at a time
+void lastRows(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
+              long ldo, bool accumulate)
+{
+    alignas(64) float pad[kInner * kLanes];
+    for (long k = 0; k < kc; ++k) {
+        for (long r = 0; r < left; ++r) pad[k * kLanes + r] = a[r + k * lda];
+        for (long r = left; r < kLanes; ++r) pad[k * kLanes + r] = 0.0f;
+    }
+    for (long j0 = 0; j0 < n; j0 += kCols) {
+        const int cols = int(std::min<long>(kCols, n - j0));
+        alignas(64) float sums[kLanes * kCols];
+        runPanel<1>(cols, !tb, kc, pad, kLanes, tb ? b + j0 : b + j0 * ldb, ldb, sums, kLanes, false);
+        for (int j = 0; j < cols; ++j)
+            for (long r = 0; r < left; ++r) {
+                float &x = out[r + (j0 + j) * ldo];
+                x = accumulate ? x + sums[j * kLanes + r] : sums[j * kLanes + r];
+            }
+    }
+}
+
 // out (+)= A * B with A's rows as vectors at a (a(i, k) = a[i + k * lda]) and B read in place, kCols
 // columns at a time: B(k, j) = b[j + k * ldb] when tb, else b[k + j * ldb]. The last rows, fewer than a
 // vector, go through a zero-padded copy made once.
 void columnBlocks(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
                   long ldo, bool accumulate)
 {
-    const long whole = m / kLanes * kLanes, left = m - whole;
-    alignas(64) float pad[kInner * kLanes];
-    if (left > 0)
-        for (long k = 0; k < kc; ++k) {
-            for (long r = 0; r < left; ++r) pad[k * kLanes + r] = a[whole + r + k * lda];
-            for (long r = left; r < kLanes; ++r) pad[k * kLanes + r] = 0.0f;
-        }
+    const long whole = m / kLanes * kLanes;
     for (long j0 = 0; j0 < n; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
-        const float *bp = tb ? b + j0 : b + j0 * ldb;
-        float *o = out + j0 * ldo;
-        rowsOfBlock(whole, cols, kc, a, lda, bp, ldb, !tb, o, ldo, accumulate);
-        if (left == 0) continue;
-        alignas(64) float sums[kLanes * kCols];
-        runPanel<1>(cols, !tb, kc, pad, kLanes, bp, ldb, sums, kLanes, false);
-        for (int j = 0; j < cols; ++j)
-            for (long r = 0; r < left; ++r) {
-                float &x = o[whole + r + j * ldo];
-                x = accumulate ? x + sums[j * kLanes + r] : sums[j * kLanes + r];
-            }
+        rowsOfBlock(whole, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo, accumulate);
     }
+    if (whole < m) lastRows(m - whole, n, kc, a + whole, lda, b, ldb, tb, out + whole, ldo, accumulate);
 }
 
 // packed[r + k * rows] = from[k + r * lda] for r < rows, k < kc: the transpose of a block, in 8 x 8
@@ -169,6 +176,20 @@ void packTransposed(const float *from, long lda, long rows, long kc, float *pack
         for (long k = 0; k < kc; ++k) packed[r0 + k * rows] = from[k + r0 * lda];
 }
 
+// out (+)= A * B where A is the transpose of a (A(i, k) = a[k + i * lda]): A copied column-major, in
+// chunks of whole panels of rows, then as columnBlocks takes it
+void transposedLeft(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
+                    long ldo, bool accumulate)
+{
+    alignas(64) float packed[kPacked];
+    const long chunk = std::max<long>(kRows, kPacked / kc / kRows * kRows);
+    for (long i0 = 0; i0 < m; i0 += chunk) {
+        const long rows = std::min(chunk, m - i0);
+        packTransposed(a + i0 * lda, lda, rows, kc, packed);
+        columnBlocks(rows, n, kc, packed, rows, b, ldb, tb, out + i0, ldo, accumulate);
+    }
+}
+
 } // namespace
 
 int gemm_kernel_rows() { return kRows; }
@@ -182,7 +203,6 @@ void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, cons
             for (long j = 0; j < n; ++j) std::fill(out + j * ldo, out + j * ldo + m, 0.0f);
         return;
     }
-    alignas(64) float packed[kPacked];
     // a transposed right operand's rows are kCols floats of a line each: blocks of half the depth
     // keep them and the left panel in the first-level cache (dW at K 768: 177 -> 191 GFLOP/s)
     const long inner = tb ? kInner / 2 : kInner;
@@ -195,13 +215,7 @@ void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, cons
             columnBlocks(m, n, kc, a + k0 * lda, lda, bk, ldb, tb, out, ldo, add);
             continue;
         }
-        // A is the transpose of a: copied column-major, in chunks of whole panels of rows
-        const long chunk = std::max<long>(kRows, kPacked / kc / kRows * kRows);
-        for (long i0 = 0; i0 < m; i0 += chunk) {
-            const long rows = std::min(chunk, m - i0);
-            packTransposed(a + k0 + i0 * lda, lda, rows, kc, packed);
-            columnBlocks(rows, n, kc, packed, rows, bk, ldb, tb, out + i0, ldo, add);
-        }
+        transposedLeft(m, n, kc, a + k0, lda, bk, ldb, tb, out, ldo, add);
     }
 }
 
