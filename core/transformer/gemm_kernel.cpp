@@ -104,20 +104,16 @@ void rowsOfBlock(long rows, int cols, long kc, const float *a, long lda, const f
     for (; i < rows; i += kLanes) runPanel<1>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate);
 }
 
-// The last rows of a product, fewer than a vector: copied once, zero-padded to a vector, and their
-// sums added to (or written into) out through a panel of kLanes rows, kCols columns at a time
-void lastRows(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
-              long ldo, bool accumulate)
+// The last rows of a product, fewer than a vector, from a zero-padded vector of rows at a (a(i, k) =
+// a[i + k * lda] for i < kLanes, 0 for i >= left): their sums added to (or written into) out through a
+// panel of kLanes rows, kCols columns at a time
+void lastVector(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
+                long ldo, bool accumulate)
 {
-    alignas(64) float pad[kInner * kLanes];
-    for (long k = 0; k < kc; ++k) {
-        for (long r = 0; r < left; ++r) pad[k * kLanes + r] = a[r + k * lda];
-        for (long r = left; r < kLanes; ++r) pad[k * kLanes + r] = 0.0f;
-    }
     for (long j0 = 0; j0 < n; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
         alignas(64) float sums[kLanes * kCols];
-        runPanel<1>(cols, !tb, kc, pad, kLanes, tb ? b + j0 : b + j0 * ldb, ldb, sums, kLanes, false);
+        runPanel<1>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, kLanes, false);
         for (int j = 0; j < cols; ++j)
             for (long r = 0; r < left; ++r) {
                 float &x = out[r + (j0 + j) * ldo];
@@ -126,25 +122,41 @@ void lastRows(long left, long n, long kc, const float *a, long lda, const float 
     }
 }
 
+// The last rows of a product, fewer than a vector, read in place: copied once, zero-padded to a vector
+void lastRows(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
+              long ldo, bool accumulate)
+{
+    alignas(64) float pad[kInner * kLanes];
+    for (long k = 0; k < kc; ++k) {
+        for (long r = 0; r < left; ++r) pad[k * kLanes + r] = a[r + k * lda];
+        for (long r = left; r < kLanes; ++r) pad[k * kLanes + r] = 0.0f;
+    }
+    lastVector(left, n, kc, pad, kLanes, b, ldb, tb, out, ldo, accumulate);
+}
+
 // out (+)= A * B with A's rows as vectors at a (a(i, k) = a[i + k * lda]) and B read in place, kCols
 // columns at a time: B(k, j) = b[j + k * ldb] when tb, else b[k + j * ldb]. The last rows, fewer than a
-// vector, go through a zero-padded copy made once.
+// vector, go through a zero-padded copy made once, or, when padded (a's rows continue with zeros to a
+// whole vector), are read in place.
 void columnBlocks(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
-                  long ldo, bool accumulate)
+                  long ldo, bool accumulate, bool padded = false)
 {
     const long whole = m / kLanes * kLanes;
     for (long j0 = 0; j0 < n; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
         rowsOfBlock(whole, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo, accumulate);
     }
-    if (whole < m) lastRows(m - whole, n, kc, a + whole, lda, b, ldb, tb, out + whole, ldo, accumulate);
+    if (whole == m) return;
+    if (padded) lastVector(m - whole, n, kc, a + whole, lda, b, ldb, tb, out + whole, ldo, accumulate);
+    else lastRows(m - whole, n, kc, a + whole, lda, b, ldb, tb, out + whole, ldo, accumulate);
 }
 
-// packed[r + k * rows] = from[k + r * lda] for r < rows, k < kc: the transpose of a block, in 8 x 8
-// tiles of vector shuffles (a scalar gather ran at under one float a cycle, 5% of a text-size step)
+// packed[r + k * ld] = from[k + r * lda] for r < rows, k < kc, and 0 for rows <= r < ld: the transpose
+// of a block, in 8 x 8 tiles of vector shuffles (a scalar gather ran at under one float a cycle, 5% of a
+// text-size step)
 typedef float Vec8 __attribute__((vector_size(8 * sizeof(float))));
 
-void packTransposed(const float *from, long lda, long rows, long kc, float *packed)
+void packTransposed(const float *from, long lda, long rows, long kc, float *packed, long ld)
 {
     long r0 = 0;
     for (; r0 + 8 <= rows; r0 += 8) {
@@ -165,19 +177,21 @@ void packTransposed(const float *from, long lda, long rows, long kc, float *pack
             for (int k = 0; k < 4; ++k) {
                 const Vec8 low = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
                 const Vec8 high = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-                std::memcpy(packed + r0 + (k0 + k) * rows, &low, sizeof(Vec8));
-                std::memcpy(packed + r0 + (k0 + k + 4) * rows, &high, sizeof(Vec8));
+                std::memcpy(packed + r0 + (k0 + k) * ld, &low, sizeof(Vec8));
+                std::memcpy(packed + r0 + (k0 + k + 4) * ld, &high, sizeof(Vec8));
             }
         }
         for (; k0 < kc; ++k0)
-            for (long i = 0; i < 8; ++i) packed[r0 + i + k0 * rows] = from[k0 + (r0 + i) * lda];
+            for (long i = 0; i < 8; ++i) packed[r0 + i + k0 * ld] = from[k0 + (r0 + i) * lda];
     }
     for (; r0 < rows; ++r0)
-        for (long k = 0; k < kc; ++k) packed[r0 + k * rows] = from[k + r0 * lda];
+        for (long k = 0; k < kc; ++k) packed[r0 + k * ld] = from[k + r0 * lda];
+    if (rows < ld)
+        for (long k = 0; k < kc; ++k) std::fill(packed + rows + k * ld, packed + (k + 1) * ld, 0.0f);
 }
 
 // out (+)= A * B where A is the transpose of a (A(i, k) = a[k + i * lda]): A copied column-major, in
-// chunks of whole panels of rows, then as columnBlocks takes it
+// chunks of whole panels of rows (the last zero-padded to a whole vector), then as columnBlocks takes it
 void transposedLeft(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
                     long ldo, bool accumulate)
 {
@@ -185,8 +199,9 @@ void transposedLeft(long m, long n, long kc, const float *a, long lda, const flo
     const long chunk = std::max<long>(kRows, kPacked / kc / kRows * kRows);
     for (long i0 = 0; i0 < m; i0 += chunk) {
         const long rows = std::min(chunk, m - i0);
-        packTransposed(a + i0 * lda, lda, rows, kc, packed);
-        columnBlocks(rows, n, kc, packed, rows, b, ldb, tb, out + i0, ldo, accumulate);
+        const long ld = (rows + kLanes - 1) / kLanes * kLanes;
+        packTransposed(a + i0 * lda, lda, rows, kc, packed, ld);
+        columnBlocks(rows, n, kc, packed, ld, b, ldb, tb, out + i0, ldo, accumulate, true);
     }
 }
 

@@ -12,6 +12,7 @@
 // for the gradient checks.
 #include "core/training/layers.h"
 #include "core/transformer/attention_pieces.h"
+#include "core/transformer/attention_softmax.h"
 #include "core/transformer/chunked_products.h"
 #include "core/transformer/masked_softmax.h"
 
@@ -156,56 +157,6 @@ constexpr Eigen::Index kMaxAttentionKeys = 2048;  // the longest sequence attent
 
 inline Eigen::Index attentionRows(Eigen::Index T) { return (T + 7) / 8 * 8; }
 
-// A row vector of up to kMaxAttentionKeys entries on the stack: the per-query scratch of the softmax
-// backward.
-template <typename S>
-using QueryRow = Eigen::Matrix<S, 1, Eigen::Dynamic, Eigen::RowMajor, 1, kMaxAttentionKeys>;
-
-// The causal softmax of the columns [p0, p0 + nq) of one head's padded weights, in place: column i
-// holds the scores of query p0 + i against keys 0 .. p0 + i (rows beyond are ignored) and receives
-// softmax(scale * scores) there and exact zeros below. Written with Eigen's packet primitives
-// because the obvious column-by-column Eigen expressions cost 3x more at T = 32: each column's exp
-// is only a few packets long and waits on its own reductions, while one exp over the whole block
-// keeps the SIMD units busy. The scaled scores are clamped at -80 (float; -700 double) before the
-// exp, so that exp never returns a denormal (Eigen's float exp does, slowly, below -87).
-// a is (rows, nq) contiguous (rows a multiple of 8, the column of query p0 at a)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"  // the packet type is __m256 (or __m512d, __m128)
-template <typename S>
-void causal_softmax_columns(S *a, Eigen::Index p0, Eigen::Index nq, Eigen::Index rows, S scale)
-{
-    using namespace Eigen::internal;
-    // the widest packet of at most 8 scalars (AVX-512's 16 floats would overrun the padding)
-    using Packet = typename find_best_packet<S, 8>::type;
-    constexpr Eigen::Index W = unpacket_traits<Packet>::size;
-    static_assert(8 % W == 0, "attentionRows pads to 8 rows");
-    const Packet sc = pset1<Packet>(scale), lo = pset1<Packet>(S(std::is_same_v<S, float> ? -80 : -700));
-    // 1. per column: max over the visible keys; scaled, shifted scores; the masked rows at the floor
-    for (Eigen::Index i = 0; i < nq; ++i) {
-        S *p = a + i * rows;
-        const Eigen::Index n = p0 + i + 1, len = (n + W - 1) / W * W;
-        for (Eigen::Index j = n; j < len; ++j) p[j] = p[0];  // pad the last packet with a visible score
-        Packet mv = ploadu<Packet>(p);
-        for (Eigen::Index k = W; k < len; k += W) mv = pmax(mv, ploadu<Packet>(p + k));
-        const Packet m = pset1<Packet>(predux_max(mv));
-        for (Eigen::Index k = 0; k < len; k += W) pstoreu(p + k, pmax(pmul(psub(ploadu<Packet>(p + k), m), sc), lo));
-    }
-    // 2. one exp over the whole block
-    Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>> flat(a, rows * nq);
-    flat = flat.exp();
-    // 3. per column: zero the masked rows (the causal mask, exactly), normalise the visible ones
-    for (Eigen::Index i = 0; i < nq; ++i) {
-        S *p = a + i * rows;
-        const Eigen::Index n = p0 + i + 1, len = (n + W - 1) / W * W;
-        for (Eigen::Index j = n; j < rows; ++j) p[j] = S(0);
-        Packet sv = ploadu<Packet>(p);
-        for (Eigen::Index k = W; k < len; k += W) sv = padd(sv, ploadu<Packet>(p + k));
-        const Packet inv = pset1<Packet>(S(1) / predux(sv));
-        for (Eigen::Index k = 0; k < len; k += W) pstoreu(p + k, pmul(ploadu<Packet>(p + k), inv));
-    }
-}
-#pragma GCC diagnostic pop
-
 // out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
 // q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times
 // YaRN's attention factor squared when evaluating a rescaled RoPE); window (0 = off) and slope (ALiBi's
@@ -234,34 +185,38 @@ void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, c
     }
 }
 
-// dq is (dh, p1 - p0), dk and dv are (dh, >= p1): columns [0, p1) accumulate, datt is
+// dq is (dh, p1 - p0), dk and dv are (dh, >= p1): they accumulate, or are written: dq when writeQ, dk
+// and dv's columns [0, p1) when writeKV (then no one need zero them first). datt is
 // (attentionRows(T), T): a scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0),
-// att, q, k, v as in the forward. The queries in the forward's pieces, each over the keys it saw.
+// att, q, k, v as in the forward. The queries in the forward's pieces, each over the keys it saw; the
+// last piece first, whose keys are all p1 (so with writeKV it writes every column of dk and dv, and
+// the first piece adds to them: the same sums as adding both to zeros, bit for bit).
 template <typename S>
 void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S> &dout, const In<S> &att,
-                        const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale)
+                        const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale,
+                        bool writeQ = false, bool writeKV = false)
 {
     const AttentionPieces pieces(q.cols());
-    for (Eigen::Index i = 0; i < pieces.count; ++i) {
+    for (Eigen::Index i = pieces.count - 1; i >= 0; --i) {
         const Eigen::Index c = pieces.first[i], n = pieces.size[i], keys = p0 + c + n;
+        const bool add = !writeKV || i < pieces.count - 1;  // to dk and dv
         const auto a = att.block(0, p0 + c, keys, n);
         auto da = datt.block(0, p0 + c, keys, n);
         const auto dy = dout.middleCols(c, n);
         // backward pass 4, through the value accumulation: out = v a
         // d(L)/d(v) = d(L)/d(out) a';  d(L)/d(a) = v' d(L)/d(out)
-        product<S>(dv.leftCols(keys), dy, a.transpose(), true);
+        product<S>(dv.leftCols(keys), dy, a.transpose(), add);
         product<S>(da, v.leftCols(keys).transpose(), dy, false);
         // backward pass 3, through the softmax, which needs only its output a:
         // d(L)/d(preatt_j) = a_j (d(L)/d(a_j) - sum_j' a_j' d(L)/d(a_j')); masked keys have a_j = 0
         // (outside a sliding window too; ALiBi's bias is a constant of the scores and changes nothing here)
-        QueryRow<S> dots(n);
-        dots = a.cwiseProduct(da).colwise().sum();
-        da = a.cwiseProduct(da.rowwise() - dots);
-        // backward pass 2, the scale: preatt = scale * (k' q); backward pass 1, the query @ key matmul:
+        // backward pass 2, the scale: preatt = scale * (k' q) (attention_softmax.h, both at once)
+        causal_softmax_backward_columns<S>(da.data(), da.outerStride(), a.data(), a.outerStride(), p0 + c, n, keys,
+                                           scale);
+        // backward pass 1, the query @ key matmul:
         // d(L)/d(q) = scale k d(L)/d(preatt);  d(L)/d(k) = scale q d(L)/d(preatt)'
-        da *= scale;
-        product<S>(dq.middleCols(c, n), k.leftCols(keys), da, true);
-        product<S>(dk.leftCols(keys), q.middleCols(c, n), da.transpose(), true);
+        product<S>(dq.middleCols(c, n), k.leftCols(keys), da, !writeQ);
+        product<S>(dk.leftCols(keys), q.middleCols(c, n), da.transpose(), add);
     }
 }
 

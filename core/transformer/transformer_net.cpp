@@ -267,14 +267,19 @@ void TransformerNet<S>::backward(TransformerWorkspace<S> &ws, const TransformerB
     if (!s_.feedback) mode = FeedbackMode::Off;
 
     // loss = mean cross entropy of logits; logits = W_u h
-    // in the threads' pieces of columns: d(loss)/d(logits), and every layer's dqkv zeroed (keys and
-    // values accumulate into it)
+    // in the threads' pieces of columns: d(loss)/d(logits), and the dqkv zeroed of every layer whose
+    // keys and values accumulate into it (the exact backward's positions one by one, linear mixers)
+    const auto written = [&](int l) {
+        // the first backwardData call below writes block l's dq, dk and dv
+        return mode == FeedbackMode::Exact ? stack_.writesQkvGradient(l, T - 1, T, T) : stack_.writesQkvGradient(l, 0, T, T);
+    };
     const Eigen::Index counted = nn::counted_targets(batch.targets.data(), N);
     par_.forColumns(0, N, [&](Eigen::Index c, Eigen::Index n) {
         auto dlogits = ws.dlogits.middleCols(c, n);
         dlogits.setZero();
         nn::crossentropy_backward<S>(dlogits, ws.probs.middleCols(c, n), batch.targets.data() + c, S(1), counted);
-        for (auto &l : ws.layer) l.dqkv.middleCols(c, n).setZero();
+        for (int l = 0; l < int(ws.layer.size()); ++l)
+            if (!written(l)) ws.layer[std::size_t(l)].dqkv.middleCols(c, n).setZero();
     });
     nn::product_backward_inp<S>(par_, all(ws.dh), P(L_.Wu), all(ws.dlogits), false);
     nn::product_backward_weight<S>(par_, G(L_.Wu), all(ws.dlogits), all(ws.h));

@@ -237,6 +237,7 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
     const Mixer mixer = s_.mixer(l);
     if (mixer != Mixer::Softmax && B > ws.carrySequences())
         throw std::logic_error("TransformerStack: more sequences than the linear mixers' carry holds");
+    const bool writes = writesQkvGradient(l, p0, p1, T);
     par_.forEach(B * KV, [&](Eigen::Index i) {
         const Eigen::Index b = i / KV, g = i % KV;
         const S *qkv = a.qkv.data();
@@ -256,7 +257,9 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
             }
             Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
             Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-            nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale);
+            // where nothing zeroed them (writesQkvGradient) every head writes its dq, the group's first
+            // its dk and dv
+            nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale, writes, writes && h == g * G);
         }
     });
 
@@ -306,6 +309,14 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
                                         s_.shortConv, B, T * B, c, n);
         lnBack(c, n);
     });
+}
+
+template <typename S>
+bool TransformerStack<S>::writesQkvGradient(int l, Eigen::Index p0, Eigen::Index p1, Eigen::Index T) const
+{
+    // softmax attention over the whole sequence at once; the linear mixers add into dq, dk and dv, and
+    // so does a range of later positions, whose queries add into the earlier keys and values
+    return p0 == 0 && p1 == T && s_.mixer(l) == Mixer::Softmax;
 }
 
 template <typename S>

@@ -52,9 +52,14 @@ public:
 
     // ws.dh holds d(L)/dh for the columns of [p0, p1), complete (every later use of h added in);
     // writes d(L)/dx of the stack's input into ws.layer[0].dx for those columns. The dqkv of every
-    // layer must be zero before the first call of a backward pass (keys and values accumulate).
+    // layer l must be zero before the first call of a backward pass (keys and values accumulate),
+    // unless writesQkvGradient(l, p0, p1, T) for that call's range.
     void backwardData(const S *params, TransformerWorkspace<S> &ws, const PositionTables<S> &pos, Eigen::Index p0,
                       Eigen::Index p1) const;
+
+    // Whether backwardData over [p0, p1) of sequences of T positions writes applied block l's dq, dk and
+    // dv for those columns instead of adding to them (softmax attention over the whole sequence at once).
+    bool writesQkvGradient(int l, Eigen::Index p0, Eigen::Index p1, Eigen::Index T) const;
 
     // grads += d(L)/d(every stack parameter), from the data gradients of all N = B*T columns.
     void backwardParams(S *grads, TransformerWorkspace<S> &ws) const;

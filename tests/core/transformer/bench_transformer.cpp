@@ -275,7 +275,7 @@ double fmaPeakGflops(bool wide)
 double productCeilingGflops(const TransformerConfig &c, int vocab)
 {
     using Clock = std::chrono::steady_clock;
-    const int N = c.batch * c.seqLen, d = c.dModel, T = c.seqLen, dh = c.dModel / c.heads;
+    const int T = transformerInputPositions(c, c.seqLen), N = c.batch * T, d = c.dModel, dh = c.dModel / c.heads;
     struct Product {
         int m, k, n;
         long long count;  // per step
@@ -383,10 +383,16 @@ void peak(int steps, const std::string &textPath, bool cpuClock)
     const double ceiling = productCeilingGflops(text, TextCorpus(text.text, text.seqLen).vocabSize());
     std::printf("products alone: %.1f GFLOP/s, %.0f%% of peak (the whole step, one thread: %.0f%%)\n", ceiling,
                 100.0 * ceiling / peakGflops, 100.0 * gf[0] / peakGflops);
+    std::printf("== the induction defaults' matrix products alone (one thread) ==\n");
+    const TransformerConfig induction = defaults(steps);
+    const double inductionCeiling = productCeilingGflops(induction, transformerVocabulary(induction));
+    std::printf("products alone: %.1f GFLOP/s, %.0f%% of peak (the whole step, one thread: %.0f%%)\n", inductionCeiling,
+                100.0 * inductionCeiling / peakGflops, 100.0 * gf[1] / peakGflops);
     std::printf("{\"peak_gflops\": %.2f, \"text_ms_per_step\": %.3f, \"text_ms_per_step_2_threads\": %.3f, "
                 "\"induction_ms_per_step\": %.3f, \"induction_ms_per_step_2_threads\": %.3f, \"products_gflops\": %.2f, "
-                "\"text_gflop_per_step\": %.4f, \"induction_gflop_per_step\": %.4f}\n",
-                peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1], ceiling, flops[0] / 1e9, flops[1] / 1e9);
+                "\"text_gflop_per_step\": %.4f, \"induction_gflop_per_step\": %.4f, \"induction_products_gflops\": %.2f}\n",
+                peakGflops, ms[0][0], ms[0][1], ms[1][0], ms[1][1], ceiling, flops[0] / 1e9, flops[1] / 1e9,
+                inductionCeiling);
 }
 
 // --lengths: one training step (forward and backward, the optimiser aside) of softmax attention and

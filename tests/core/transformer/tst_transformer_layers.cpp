@@ -48,6 +48,52 @@ struct HeadViews {
     }
 };
 
+// The packet-wise causal softmax (attention_softmax.h) against the formula, column by column, in
+// float and double: columns of every visible length from 1 to 45 (whole wide packets, a narrow
+// one left over, a masked last packet), starting at p0 = 0 and p0 = 5, in groups of 4 and one by
+// one. The rows past each column's visible keys hold NaN on entry: they leave exact zeros in the
+// weights, and nothing of them reaches any value. Its backward against the formula too; the
+// scratch's rows past the keys keep what they held.
+template <typename S>
+void softmaxColumnsAgainstFormula(S tol)
+{
+    Rng rng(11);
+    const S nan = std::numeric_limits<S>::quiet_NaN(), scale = S(0.3);
+    for (Eigen::Index p0 : { 0, 5 }) {
+        const Eigen::Index nq = 45 - p0, rows = nn::attentionRows(45);
+        const Md scores = random(rng, rows, nq, 3.0), up = random(rng, rows, nq);
+        Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> a(rows, nq);
+        for (Eigen::Index i = 0; i < nq; ++i)
+            for (Eigen::Index j = 0; j < rows; ++j) a(j, i) = j <= p0 + i ? S(scores(j, i)) : nan;
+        nn::causal_softmax_columns<S>(a.data(), p0, nq, rows, scale);
+        // backward over the queries [p0, p0 + nq) and keys [0, 45): da holds NaN past row 45
+        Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> da(rows, nq);
+        for (Eigen::Index i = 0; i < nq; ++i)
+            for (Eigen::Index j = 0; j < rows; ++j) da(j, i) = j < 45 ? S(up(j, i)) : nan;
+        nn::causal_softmax_backward_columns<S>(da.data(), rows, a.data(), rows, p0, nq, 45, scale);
+        for (Eigen::Index i = 0; i < nq; ++i) {
+            const Eigen::Index n = p0 + i + 1;
+            const double m = scores.col(i).head(n).maxCoeff();
+            const Eigen::ArrayXd e = (double(scale) * (scores.col(i).head(n).array() - m)).exp();
+            const Eigen::ArrayXd w = e / e.sum();
+            const double dots = (w * up.col(i).head(n).array()).sum();
+            for (Eigen::Index j = 0; j < rows; ++j) {
+                if (j >= n) {
+                    QCOMPARE(a(j, i), S(0));  // exactly: the causal mask
+                    if (j < 45) QCOMPARE(da(j, i), S(0));
+                    else QVERIFY(std::isnan(da(j, i)));  // untouched
+                    continue;
+                }
+                QVERIFY2(std::abs(double(a(j, i)) - w(j)) <= double(tol) * (w(j) + 1e-30),
+                         qPrintable(QStringLiteral("p0 %1, column %2, row %3").arg(p0).arg(i).arg(j)));
+                const double g = double(scale) * w(j) * (up(j, i) - dots);
+                QVERIFY2(std::abs(double(da(j, i)) - g) <= double(tol) * (std::abs(w(j) * up(j, i)) + w(j) * std::abs(dots) + 1e-30),
+                         qPrintable(QStringLiteral("backward: p0 %1, column %2, row %3").arg(p0).arg(i).arg(j)));
+            }
+        }
+    }
+}
+
 } // namespace
 
 class TestTransformerLayers : public QObject {
@@ -288,6 +334,14 @@ private Q_SLOTS:
     }
 
     // The FFN of a block: out = W2 relu(W1 x + b1) + b2, with the products the stack uses.
+    void softmaxColumns()
+    {
+        // float: exp and the sums in float, within 64 of its epsilon relative to each weight
+        softmaxColumnsAgainstFormula<float>(64 * std::numeric_limits<float>::epsilon());
+        if (QTest::currentTestFailed()) return;
+        softmaxColumnsAgainstFormula<double>(1e-12);
+    }
+
     void feedForward()
     {
         Rng rng(7);
