@@ -136,7 +136,7 @@ inline void softmaxBackwardColumns(S *da, Eigen::Index lda, const S *a, Eigen::I
             const P old = ploadu<P>(dg + k);
             P v = pmul(pmul(ploadu<P>(ag + k), pset1<P>(scale)), psub(old, pset1<P>(dots[g])));
             if (k + lanes<P> > n) {
-                // zeros past n; past keys, what the rows held (another column's scratch)
+                // zeros past n; past keys (outside the caller's block), what the rows held
                 v = pselect(visible<P>(k, n), v, pset1<P>(S(0)));
                 if (k + lanes<P> > keys) v = pselect(visible<P>(k, keys), v, old);
             }

@@ -127,7 +127,7 @@ void lastVector(long left, long n, long kc, const float *a, long lda, const floa
     }
 }
 
-// The last rows of a product, fewer than a vector, read in place: copied once, zero-padded to a vector
+// The last rows of a product, fewer than a vector: copied once, zero-padded to a vector, then as lastVector
 void lastRows(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
               long ldo, bool accumulate)
 {

@@ -7,7 +7,7 @@
 // Both leave the backward pass of the softmax as it is: masked keys have weight exactly 0 (their
 // gradient vanishes there), and a bias that does not depend on q or k passes the gradient of the
 // scaled score to q and k unchanged. Plain causal attention (w = 0, m = 0) keeps the packet-wise
-// causal_softmax_columns of transformer_layers.h; this is the scalar path of the options.
+// causal_softmax_columns of attention_softmax.h; this is the scalar path of the options.
 #include <Eigen/Core>
 
 #include <algorithm>

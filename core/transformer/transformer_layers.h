@@ -2,7 +2,8 @@
 // The layers of the tiny decoder-only transformer (000_031aadcae6604a46.txt, 218.4 and 218.6) that
 // core/training/layers.h does not have: LayerNorm, ReLU, rotary position embeddings and causal
 // attention of one (sequence, head). Forward/backward pairs in the style of llm.c (train_gpt2.c):
-// every backward pass quotes the forward line it differentiates and gradients accumulate with +=.
+// every backward pass quotes the forward line it differentiates and gradients accumulate with +=
+// (attention_backward can write dq, dk and dv instead: writeQ, writeKV).
 //
 // Layout as in layers.h: activations are column-major (C, N) with one column per (position,
 // sequence) pair, N = T*B columns ordered time-major (column n = t*B + b). The attention functions
@@ -190,7 +191,8 @@ void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, c
 // (attentionRows(T), T): a scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0),
 // att, q, k, v as in the forward. The queries in the forward's pieces, each over the keys it saw; the
 // last piece first, whose keys are all p1 (so with writeKV it writes every column of dk and dv, and
-// the first piece adds to them: the same sums as adding both to zeros, bit for bit).
+// the first piece adds to them: bit for bit the sums of adding both to zeros while each piece's
+// queries fit one of the kernel's inner blocks, 128 at most, so up to T = 256).
 template <typename S>
 void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S> &dout, const In<S> &att,
                         const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale,

@@ -232,7 +232,8 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
 
     // in the forward pass this was: atty = softmax(q k' * scale, causal) v, per (sequence, head).
     // One task per (sequence, key/value head): the G query heads that share its k and v add their
-    // gradients into dk and dv one after the other (never two threads on the same rows).
+    // gradients into dk and dv one after the other (never two threads on the same rows); where nothing
+    // zeroed them (writesQkvGradient) the first head writes them.
     const Eigen::Index ld = s_.qkvRows(), nq = p1 - p0, ldAtt = nn::attentionRows(T), KV = s_.kv();
     const Mixer mixer = s_.mixer(l);
     if (mixer != Mixer::Softmax && B > ws.carrySequences())

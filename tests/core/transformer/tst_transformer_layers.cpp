@@ -333,7 +333,7 @@ private Q_SLOTS:
         }
     }
 
-    // The FFN of a block: out = W2 relu(W1 x + b1) + b2, with the products the stack uses.
+    // The packet-wise softmax and its backward against the formula (softmaxColumnsAgainstFormula).
     void softmaxColumns()
     {
         // float: exp and the sums in float, within 64 of its epsilon relative to each weight
@@ -342,6 +342,7 @@ private Q_SLOTS:
         softmaxColumnsAgainstFormula<double>(1e-12);
     }
 
+    // The FFN of a block: out = W2 relu(W1 x + b1) + b2, with the products the stack uses.
     void feedForward()
     {
         Rng rng(7);

@@ -17,6 +17,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace fb;
 
@@ -226,6 +227,49 @@ private Q_SLOTS:
             for (int t = 0; t < 6; ++t)
                 net.forwardPosition(cache, su.batch.tokens.data() + t * 3, su.batch.obs.data() + 2 * t * 3, t, su.pos);
             QVERIFY((cache.logits.leftCols(18) - logits).cwiseAbs().maxCoeff() < 1e-12);
+        }
+    }
+
+    // The backward pass writes the dq, dk and dv it no longer zeroes first (softmax attention over the
+    // whole sequence: TransformerStack::writesQkvGradient) and zeroes the rest (linear mixers, the exact
+    // backward's positions one by one): with every layer's dqkv NaN on entry, the same gradients, bit for
+    // bit, as from a fresh workspace. Plain, grouped-query with looped depth, a DeltaNet layer beside a
+    // softmax one with the short convolution, and latent feedback's exact backward at T = 5 and T = 1.
+    void backwardWritesWhatItDoesNotZero()
+    {
+        struct Case {
+            const char *what;
+            TransformerShape shape;
+            FeedbackMode mode;
+            int T;
+        };
+        std::vector<Case> cases;
+        cases.push_back({ "plain", tinyShape(false), FeedbackMode::Off, 5 });
+        TransformerShape gqa = tinyShape(false);
+        gqa.kvHeads = 1;
+        gqa.loops = 2;
+        cases.push_back({ "grouped-query, looped", gqa, FeedbackMode::Off, 5 });
+        TransformerShape mixed = tinyShape(false);
+        mixed.mixers = { Mixer::DeltaNet, Mixer::Softmax };
+        mixed.shortConv = 3;
+        cases.push_back({ "DeltaNet and softmax, short convolution", mixed, FeedbackMode::Off, 5 });
+        cases.push_back({ "exact feedback, T 5", tinyShape(true), FeedbackMode::Exact, 5 });
+        cases.push_back({ "exact feedback, T 1", tinyShape(true), FeedbackMode::Exact, 1 });
+        for (const Case &c : cases) {
+            Setup su(c.shape, PositionalScheme::Rope, 2, c.T);
+            TransformerNet<double> net(c.shape);
+            randomise(net, 5);
+            Eigen::VectorXd grads[2];
+            for (int run = 0; run < 2; ++run) {
+                if (run == 1)
+                    for (auto &layer : su.ws.layer) layer.dqkv.setConstant(std::numeric_limits<double>::quiet_NaN());
+                net.zeroGrad();
+                net.forward(su.ws, su.batch, su.pos, c.mode, 1);
+                net.backward(su.ws, su.batch, su.pos, c.mode, 1);
+                grads[run] = net.grads;
+            }
+            QVERIFY2(grads[0].allFinite() && grads[0].norm() > 0.0, c.what);
+            QVERIFY2(grads[1] == grads[0], c.what);
         }
     }
 
