@@ -1,9 +1,13 @@
 #pragma once
 // How attention_forward and attention_backward (transformer_layers.h) cut a head's queries, and what
-// transformerFlopsPerStep counts of them.
+// transformerFlopsPerStep counts of them; the rows of a head's weights.
 #include <Eigen/Core>
 
 namespace fb::nn {
+
+// The rows of a column of attention weights over T keys: T rounded up to a multiple of 8, so that the
+// softmax (attention_softmax.h) reads every column in whole SIMD packets.
+inline Eigen::Index attentionRows(Eigen::Index T) { return (T + 7) / 8 * 8; }
 
 // The causal mask leaves the keys after a query unused, so attention runs on the queries in two
 // pieces: the first half [p0, p0 + h) needs only the keys before p0 + h, the second all p1 of them. At

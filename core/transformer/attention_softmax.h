@@ -8,6 +8,8 @@
 // cost several times more at T = 32-64: each column is only a few packets long and its reductions
 // serialise it. Here four columns go through each pass before the next pass starts, so one column's
 // reductions overlap the others' arithmetic.
+#include "core/transformer/attention_pieces.h"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -50,8 +52,6 @@ inline void packets(Eigen::Index len, F &&f)
     for (; k < len; k += WN) f(k, Narrow<S>{});
 }
 
-inline Eigen::Index roundUp8(Eigen::Index n) { return (n + 7) / 8 * 8; }
-
 // The softmax of G columns at a time in place, column g at p + g rows, its first n0 + g rows visible
 // (n0 >= 1), zeros in the rows [n0 + g, rows): p[j] = exp(max(scale (p[j] - max), floor)) / sum. The
 // scaled scores are clamped at floor (-80 float, -700 double) before the exp, so that exp never returns
@@ -66,7 +66,7 @@ inline void softmaxColumns(S *p, Eigen::Index rows, Eigen::Index n0, S scale)
         const S *c = p + g * rows;
         const Eigen::Index n = n0 + g;
         S mx = ninf;
-        packets<S>(roundUp8(n), [&](Eigen::Index k, auto tag) {
+        packets<S>(attentionRows(n), [&](Eigen::Index k, auto tag) {
             using P = decltype(tag);
             const P x = ploadu<P>(c + k);
             mx = std::max(mx, predux_max(k + lanes<P> <= n ? x : pselect(visible<P>(k, n), x, pset1<P>(ninf))));
@@ -77,7 +77,7 @@ inline void softmaxColumns(S *p, Eigen::Index rows, Eigen::Index n0, S scale)
         S *c = p + g * rows;
         const Eigen::Index n = n0 + g;
         S total = S(0);
-        packets<S>(roundUp8(n), [&](Eigen::Index k, auto tag) {
+        packets<S>(attentionRows(n), [&](Eigen::Index k, auto tag) {
             using P = decltype(tag);
             const P mv = pset1<P>(m[g]);
             P e = pexp(pmax(pmul(psub(ploadu<P>(c + k), mv), pset1<P>(scale)), pset1<P>(floor)));
@@ -90,7 +90,7 @@ inline void softmaxColumns(S *p, Eigen::Index rows, Eigen::Index n0, S scale)
     for (int g = 0; g < G; ++g) {
         S *c = p + g * rows;
         const S inv = S(1) / sum[g];
-        const Eigen::Index len = roundUp8(n0 + g);
+        const Eigen::Index len = attentionRows(n0 + g);
         // one loop over the whole column, the zeros below too (a loop of zeros alone became a call to
         // memset for every column)
         packets<S>(rows, [&](Eigen::Index k, auto tag) {
@@ -118,7 +118,7 @@ inline void softmaxBackwardColumns(S *da, Eigen::Index lda, const S *a, Eigen::I
         const S *ag = a + g * la, *dg = da + g * lda;
         const Eigen::Index n = n0 + g;
         S sum = S(0);
-        packets<S>(roundUp8(n), [&](Eigen::Index k, auto tag) {
+        packets<S>(attentionRows(n), [&](Eigen::Index k, auto tag) {
             using P = decltype(tag);
             P x = pmul(ploadu<P>(ag + k), ploadu<P>(dg + k));
             if (k + lanes<P> > n) x = pselect(visible<P>(k, n), x, pset1<P>(S(0)));
@@ -131,7 +131,7 @@ inline void softmaxBackwardColumns(S *da, Eigen::Index lda, const S *a, Eigen::I
         S *dg = da + g * lda;
         const Eigen::Index n = n0 + g;
         // one loop over the rows up to keys (a loop of the zeros alone became a call to memset)
-        packets<S>(roundUp8(keys), [&](Eigen::Index k, auto tag) {
+        packets<S>(attentionRows(keys), [&](Eigen::Index k, auto tag) {
             using P = decltype(tag);
             const P old = ploadu<P>(dg + k);
             P v = pmul(pmul(ploadu<P>(ag + k), pset1<P>(scale)), psub(old, pset1<P>(dots[g])));

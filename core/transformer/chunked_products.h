@@ -104,14 +104,4 @@ void product_backward_weight(const ParallelRunner &par, Out<S> dweight, const In
     product<S>(par, dweight, dout, inp.transpose(), true);
 }
 
-// dbias is (OC), dout is (OC, N)
-template <typename S>
-void bias_backward(VecOut<S> dbias, const In<S> &dout)
-{
-    // in the forward pass this was: out = bias (broadcast over columns) + ...
-    // d(L)/d(bias) = sum over columns of d(L)/d(out), a column at a time (contiguous vectors:
-    // Eigen's rowwise().sum() walked each row across the columns, 2-3% of a step)
-    for (Eigen::Index j = 0; j < dout.cols(); ++j) dbias += dout.col(j);
-}
-
 } // namespace fb::nn

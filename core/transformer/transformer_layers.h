@@ -15,6 +15,7 @@
 #include "core/transformer/attention_pieces.h"
 #include "core/transformer/attention_softmax.h"
 #include "core/transformer/chunked_products.h"
+#include "core/transformer/layer_norm.h"
 #include "core/transformer/masked_softmax.h"
 
 #include <cmath>
@@ -25,59 +26,6 @@ namespace fb::nn {
 // A (rows, cols) view with a column stride of its own: one head of one sequence in a time-major buffer.
 template <typename S> using Strided = Eigen::Map<Mat<S>, 0, Eigen::OuterStride<>>;
 template <typename S> using ConstStrided = Eigen::Map<const Mat<S>, 0, Eigen::OuterStride<>>;
-
-// ----------------------------------------------------------------------------------------------
-// LayerNorm over the C features of every column, like torch.nn.LayerNorm(C) (biased variance).
-
-// out is (C, N), mean and rstd are (N): kept for the backward pass, inp is (C, N),
-// weight and bias are (C). out may not alias inp.
-template <typename S>
-void layernorm_forward(Out<S> out, VecOut<S> mean, VecOut<S> rstd, const In<S> &inp, const VecIn<S> &weight,
-                       const VecIn<S> &bias, S eps = S(1e-5))
-{
-    const Eigen::Index C = inp.rows();
-    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
-        const auto x = inp.col(n).array();
-        const S m = x.sum() / S(C);
-        const S var = (x - m).square().sum() / S(C);
-        const S r = S(1) / std::sqrt(var + eps);
-        out.col(n).array() = (x - m) * r * weight.array() + bias.array();
-        mean[n] = m;
-        rstd[n] = r;
-    }
-}
-
-// Gradient with respect to the input only; the parameter gradients are reductions over all columns,
-// done once by layernorm_backward_params. dinp is (C, N), dout is (C, N), inp is (C, N), weight is (C).
-template <typename S>
-void layernorm_backward_inp(Out<S> dinp, const In<S> &dout, const In<S> &inp, const VecIn<S> &weight,
-                            const VecIn<S> &mean, const VecIn<S> &rstd)
-{
-    // in the forward pass this was: out = (inp - mean) * rstd * weight + bias
-    // with norm = (inp - mean) * rstd and dnorm = dout * weight:
-    // d(L)/d(inp) = rstd * (dnorm - mean(dnorm) - norm * mean(dnorm * norm))
-    const Eigen::Index C = inp.rows();
-    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
-        const auto norm = (inp.col(n).array() - mean[n]) * rstd[n];
-        const auto dnorm = dout.col(n).array() * weight.array();
-        const S dnormMean = dnorm.sum() / S(C);
-        const S dnormNormMean = (dnorm * norm).sum() / S(C);
-        dinp.col(n).array() += (dnorm - dnormMean - norm * dnormNormMean) * rstd[n];
-    }
-}
-
-// dweight and dbias are (C), dout is (C, N), inp is (C, N), mean and rstd are (N)
-template <typename S>
-void layernorm_backward_params(VecOut<S> dweight, VecOut<S> dbias, const In<S> &dout, const In<S> &inp,
-                               const VecIn<S> &mean, const VecIn<S> &rstd)
-{
-    // in the forward pass this was: out = norm * weight + bias, norm = (inp - mean) * rstd
-    // d(L)/d(weight) = sum over columns of dout * norm;  d(L)/d(bias) = sum over columns of dout
-    for (Eigen::Index n = 0; n < inp.cols(); ++n) {
-        dweight.array() += dout.col(n).array() * (inp.col(n).array() - mean[n]) * rstd[n];
-        dbias += dout.col(n);
-    }
-}
 
 // ----------------------------------------------------------------------------------------------
 // ReLU in place; the backward pass needs only the output (positive where the input was).
@@ -152,11 +100,10 @@ void rope_backward_inplace(Out<S> dx, const In<S> &cos, const In<S> &sin, Eigen:
 // p1 = T) or one new position against a cache of the earlier keys and values (p0 = t, p1 = t + 1).
 // att keeps the softmax output for the backward pass and for the heatmaps: att(j, i) is the weight
 // of key j for query i (column = query), zero above the diagonal (j > i). Its columns are padded to
-// attentionRows(T) rows, a multiple of 8, so that the softmax works in whole SIMD packets.
+// attentionRows(T) rows (attention_pieces.h), a multiple of 8, so that the softmax works in whole
+// SIMD packets.
 
 constexpr Eigen::Index kMaxAttentionKeys = 2048;  // the longest sequence attention accepts
-
-inline Eigen::Index attentionRows(Eigen::Index T) { return (T + 7) / 8 * 8; }
 
 // out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
 // q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times

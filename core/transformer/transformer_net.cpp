@@ -2,6 +2,7 @@
 
 #include "core/interpret/ablation.h"
 #include "core/transformer/chunked_products.h"
+#include "core/transformer/layer_norm.h"
 
 #include <cmath>
 #include <limits>
@@ -266,13 +267,16 @@ void TransformerNet<S>::backward(TransformerWorkspace<S> &ws, const TransformerB
     auto all = [N](M &m) { return m.leftCols(N); };
     if (!s_.feedback) mode = FeedbackMode::Off;
 
+    // The stack's backward runs over ranges of `span` positions from the last: all T at once, or, in
+    // the exact backward (backpropagation through time), one position at a time.
+    const bool exact = mode == FeedbackMode::Exact;
+    const Eigen::Index span = exact ? 1 : T;
+
     // loss = mean cross entropy of logits; logits = W_u h
     // in the threads' pieces of columns: d(loss)/d(logits), and the dqkv zeroed of every layer whose
-    // keys and values accumulate into it (the exact backward's positions one by one, linear mixers)
-    const auto written = [&](int l) {
-        // the first backwardData call below writes block l's dq, dk and dv
-        return mode == FeedbackMode::Exact ? stack_.writesQkvGradient(l, T - 1, T, T) : stack_.writesQkvGradient(l, 0, T, T);
-    };
+    // keys and values accumulate into it (the exact backward's positions one by one, linear mixers),
+    // that is, every layer whose dq, dk and dv the first range, [T - span, T), does not write
+    const auto written = [&](int l) { return stack_.writesQkvGradient(l, T - span, T, T); };
     const Eigen::Index counted = nn::counted_targets(batch.targets.data(), N);
     par_.forColumns(0, N, [&](Eigen::Index c, Eigen::Index n) {
         auto dlogits = ws.dlogits.middleCols(c, n);
@@ -284,15 +288,10 @@ void TransformerNet<S>::backward(TransformerWorkspace<S> &ws, const TransformerB
     nn::product_backward_inp<S>(par_, all(ws.dh), P(L_.Wu), all(ws.dlogits), false);
     nn::product_backward_weight<S>(par_, G(L_.Wu), all(ws.dlogits), all(ws.h));
 
-    if (mode == FeedbackMode::Exact) {
-        // backpropagation through time: position t's d(L)/dh is complete once t + 1 is done
-        for (Eigen::Index t = T - 1; t >= 0; --t) {
-            stack_.backwardData(params.data(), ws, pos, t, t + 1);
-            inputsBackward(ws, t, t + 1, true);
-        }
-    } else {
-        stack_.backwardData(params.data(), ws, pos, 0, T);
-        inputsBackward(ws, 0, T, false);
+    // exact: position t's d(L)/dh is complete once t + 1 is done
+    for (Eigen::Index p1 = T; p1 > 0; p1 -= span) {
+        stack_.backwardData(params.data(), ws, pos, p1 - span, p1);
+        inputsBackward(ws, p1 - span, p1, exact);
     }
     stack_.backwardParams(grads.data(), ws);
 

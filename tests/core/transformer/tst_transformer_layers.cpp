@@ -99,11 +99,21 @@ void softmaxColumnsAgainstFormula(S tol)
 class TestTransformerLayers : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void layerNorm_data()
+    {
+        QTest::addColumn<int>("C");
+        // layer_norm.h reads a column in packets (8 doubles with AVX-512, 4 with AVX): C = 6 is rows
+        // one by one only, 16 whole packets, 64 blocks of four packets, 70 those and a tail of rows
+        for (int C : { 6, 16, 64, 70 }) QTest::newRow(qPrintable(QString("C=%1").arg(C))) << C;
+    }
+
     void layerNorm()
     {
+        // 7 columns: a group of four and three alone
+        QFETCH(int, C);
         Rng rng(1);
-        Md inp = random(rng, 6, 7, 2.0), r = random(rng, 6, 7), out(6, 7);
-        Vd w = Vd(random(rng, 6, 1).col(0)).array() + 1.0, b = random(rng, 6, 1).col(0), mean(7), rstd(7);
+        Md inp = random(rng, C, 7, 2.0), r = random(rng, C, 7), out(C, 7);
+        Vd w = Vd(random(rng, C, 1).col(0)).array() + 1.0, b = random(rng, C, 1).col(0), mean(7), rstd(7);
         inp.col(2).setConstant(0.5);  // a constant column: variance 0, output = bias (eps keeps it finite)
         auto loss = [&] {
             nn::layernorm_forward<double>(out, mean, rstd, inp, w, b);
@@ -116,18 +126,66 @@ private Q_SLOTS:
             const Vd ref = ((inp.col(n).array() - m) / std::sqrt(var + 1e-5)) * w.array() + b.array();
             QVERIFY((out.col(n) - ref).norm() < 1e-13);
         }
-        Md dinp = Md::Zero(6, 7);
-        Vd dw = Vd::Zero(6), db = Vd::Zero(6);
+        Md dinp = Md::Zero(C, 7);
+        Vd dw = Vd::Zero(C), db = Vd::Zero(C);
         nn::layernorm_backward_inp<double>(dinp, r, inp, w, mean, rstd);
         nn::layernorm_backward_params<double>(dw, db, r, inp, mean, rstd);
         test::GradCheck check;
-        test::checkTensor(check, "dinp[:, :2]", inp.data(), dinp.data(), 12, loss);
+        test::checkTensor(check, "dinp[:, :2]", inp.data(), dinp.data(), 2 * C, loss);
         // the constant column's rstd is 1/sqrt(eps) = 316: its curvature needs a smaller step
-        test::checkTensor(check, "dinp[:, 2]", inp.col(2).data(), dinp.col(2).data(), 6, loss, 1 << 30, 1e-7);
-        test::checkTensor(check, "dinp[:, 3:]", inp.col(3).data(), dinp.col(3).data(), 24, loss);
+        test::checkTensor(check, "dinp[:, 2]", inp.col(2).data(), dinp.col(2).data(), C, loss, 1 << 30, 1e-7);
+        test::checkTensor(check, "dinp[:, 3:]", inp.col(3).data(), dinp.col(3).data(), 4 * C, loss);
         test::checkTensor(check, "dweight", w.data(), dw.data(), w.size(), loss);
         test::checkTensor(check, "dbias", b.data(), db.data(), b.size(), loss);
         CHECK_DONE(check, "layernorm");
+    }
+
+    // LayerNorm and a bias's gradient in float, on columns of a taller buffer (an outer stride that is
+    // not the rows, as the stack's views are), against the same in double: float's rounding only.
+    void layerNormFloat()
+    {
+        for (const int C : { 70, 128 }) {
+            const int N = 9;
+            Rng rng(7);
+            const Md inpD = random(rng, C + 5, N, 2.0), doutD = random(rng, C + 5, N), wD = random(rng, C, 1),
+                     bD = random(rng, C, 1);
+            auto inRows = [C](auto &m) { return m.middleRows(2, C); };
+            Md outD = Md::Zero(C + 5, N), dinpD = Md::Ones(C + 5, N);
+            Vd meanD(N), rstdD(N), dwD = Vd::Ones(C), dbD = Vd::Ones(C), dbiasD = Vd::Ones(C);
+            const Eigen::MatrixXf inpF = inpD.cast<float>(), doutF = doutD.cast<float>();
+            const Eigen::VectorXf wF = wD.col(0).cast<float>(), bF = bD.col(0).cast<float>();
+            Eigen::MatrixXf outF = Eigen::MatrixXf::Zero(C + 5, N), dinpF = Eigen::MatrixXf::Ones(C + 5, N);
+            Eigen::VectorXf meanF(N), rstdF(N), dwF = Eigen::VectorXf::Ones(C), dbF = Eigen::VectorXf::Ones(C),
+                                             dbiasF = Eigen::VectorXf::Ones(C);
+            nn::layernorm_forward<double>(inRows(outD), meanD, rstdD, inRows(inpD), wD.col(0), bD.col(0));
+            nn::layernorm_backward_inp<double>(inRows(dinpD), inRows(doutD), inRows(inpD), wD.col(0), meanD, rstdD);
+            nn::layernorm_backward_params<double>(dwD, dbD, inRows(doutD), inRows(inpD), meanD, rstdD);
+            nn::bias_backward<double>(dbiasD, inRows(doutD));
+            nn::layernorm_forward<float>(inRows(outF), meanF, rstdF, inRows(inpF), wF, bF);
+            nn::layernorm_backward_inp<float>(inRows(dinpF), inRows(doutF), inRows(inpF), wF, meanF, rstdF);
+            nn::layernorm_backward_params<float>(dwF, dbF, inRows(doutF), inRows(inpF), meanF, rstdF);
+            nn::bias_backward<float>(dbiasF, inRows(doutF));
+            // the rows outside the view untouched
+            QCOMPARE(outF.topRows(2).norm(), 0.0f);
+            QCOMPARE(outF.bottomRows(3).norm(), 0.0f);
+            QCOMPARE(dinpF.topRows(2).minCoeff(), 1.0f);
+            QCOMPARE(dinpF.bottomRows(3).maxCoeff(), 1.0f);
+            // the bias's gradient is the plain row sums (added to the 1 it held)
+            const Vd rowSums = Vd::Ones(C) + inRows(doutD).rowwise().sum();
+            QVERIFY((dbiasD - rowSums).cwiseAbs().maxCoeff() < 1e-12);
+            QVERIFY((dbD - rowSums).cwiseAbs().maxCoeff() < 1e-12);
+            // float against double: values of order 1 to 10, sums of up to 128 terms
+            const auto close = [](const auto &f, const auto &d, double tol) {
+                return (f.template cast<double>() - d).cwiseAbs().maxCoeff() < tol;
+            };
+            QVERIFY(close(outF, outD, 1e-5));
+            QVERIFY(close(meanF, meanD, 1e-6));
+            QVERIFY(close(rstdF, rstdD, 1e-6));
+            QVERIFY(close(dinpF, dinpD, 1e-5));
+            QVERIFY(close(dwF, dwD, 1e-5));
+            QVERIFY(close(dbF, dbD, 1e-5));
+            QVERIFY(close(dbiasF, dbiasD, 1e-5));
+        }
     }
 
     void relu()
