@@ -6,6 +6,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#if defined(__AVX2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 #include <utility>
 
 namespace fb::nn {
@@ -46,6 +49,26 @@ inline Vec load(const float *p)
 }
 
 inline void store(float *p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// v's first `left` lanes (left < kLanes) written to p, or added to what p holds, in one masked store;
+// p's lanes from left on are neither read nor written. (A loop over the lanes became a call to memcpy
+// for every column: 1.3% of an induction step.)
+inline void storeFirst(float *p, long left, Vec v, bool accumulate)
+{
+#if defined(__AVX512F__)
+    const __mmask16 mask = __mmask16((1u << left) - 1u);
+    __m512 x = (__m512)v;
+    if (accumulate) x = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, p), x);
+    _mm512_mask_storeu_ps(p, mask, x);
+#elif defined(__AVX2__)
+    const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(left)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 x = (__m256)v;
+    if (accumulate) x = _mm256_add_ps(_mm256_maskload_ps(p, mask), x);
+    _mm256_maskstore_ps(p, mask, x);
+#else
+    for (long r = 0; r < left; ++r) p[r] = accumulate ? p[r] + v[r] : v[r];
+#endif
+}
 
 // c (+)= a * b for one panel of (vecs * kLanes) rows and cols columns: a(i, k) = a[i + k * lda],
 // b(k, j) = b[j + k * ldb], or b[k + j * ldb] when colB; c(i, j) = c[i + j * ldc]
@@ -119,11 +142,7 @@ void lastVector(long left, long n, long kc, const float *a, long lda, const floa
         const int cols = int(std::min<long>(kCols, n - j0));
         alignas(64) float sums[kLanes * kCols];
         runPanel<1>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, kLanes, false);
-        for (int j = 0; j < cols; ++j)
-            for (long r = 0; r < left; ++r) {
-                float &x = out[r + (j0 + j) * ldo];
-                x = accumulate ? x + sums[j * kLanes + r] : sums[j * kLanes + r];
-            }
+        for (int j = 0; j < cols; ++j) storeFirst(out + (j0 + j) * ldo, left, load(sums + j * kLanes), accumulate);
     }
 }
 

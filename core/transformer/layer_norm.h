@@ -70,10 +70,12 @@ inline void forwardColumns(S *out, Eigen::Index ldo, S *mean, S *rstd, const S *
     }
 }
 
-// G columns at once: dinp += (dnorm - mean(dnorm) - norm mean(dnorm norm)) rstd, dnorm = dout w
+// G columns at once: dinp = base + (dnorm - mean(dnorm) - norm mean(dnorm norm)) rstd, dnorm = dout w,
+// base 0 when null (it may be dinp itself: +=), and the same written to copy unless it is null
 template <typename S, int G>
-inline void backwardInpColumns(S *dinp, Eigen::Index ldi, const S *dout, Eigen::Index ldd, const S *x,
-                               Eigen::Index ldx, const S *w, const S *mean, const S *rstd, Eigen::Index C)
+inline void backwardInpColumns(S *dinp, Eigen::Index ldi, const S *base, Eigen::Index ldb, S *copy,
+                               Eigen::Index ldc, const S *dout, Eigen::Index ldd, const S *x, Eigen::Index ldx,
+                               const S *w, const S *mean, const S *rstd, Eigen::Index C)
 {
     using P = Packet<S>;
     constexpr Eigen::Index L = kLanes<S>;
@@ -105,14 +107,19 @@ inline void backwardInpColumns(S *dinp, Eigen::Index ldi, const S *dout, Eigen::
         for (int g = 0; g < G; ++g) {
             const P dnorm = pmul(ploadu<P>(dout + g * ldd + k), wk);
             const P norm = pmul(psub(ploadu<P>(x + g * ldx + k), pset1<P>(mean[g])), pset1<P>(rstd[g]));
-            const P v = pmul(psub(psub(dnorm, pset1<P>(a[g])), pmul(norm, pset1<P>(c[g]))), pset1<P>(rstd[g]));
-            pstoreu(dinp + g * ldi + k, padd(ploadu<P>(dinp + g * ldi + k), v));
+            P v = pmul(psub(psub(dnorm, pset1<P>(a[g])), pmul(norm, pset1<P>(c[g]))), pset1<P>(rstd[g]));
+            if (base) v = padd(ploadu<P>(base + g * ldb + k), v);
+            pstoreu(dinp + g * ldi + k, v);
+            if (copy) pstoreu(copy + g * ldc + k, v);
         }
     }
     for (int g = 0; g < G; ++g)
         for (Eigen::Index k = whole; k < C; ++k) {
             const S dnorm = dout[g * ldd + k] * w[k], norm = (x[g * ldx + k] - mean[g]) * rstd[g];
-            dinp[g * ldi + k] += (dnorm - a[g] - norm * c[g]) * rstd[g];
+            S v = (dnorm - a[g] - norm * c[g]) * rstd[g];
+            if (base) v = base[g * ldb + k] + v;
+            dinp[g * ldi + k] = v;
+            if (copy) copy[g * ldc + k] = v;
         }
 }
 
@@ -182,25 +189,40 @@ void layernorm_forward(Out<S> out, VecOut<S> mean, VecOut<S> rstd, const In<S> &
 }
 
 // Gradient with respect to the input only; the parameter gradients are reductions over all columns,
-// done once by layernorm_backward_params. dinp is (C, N), dout is (C, N), inp is (C, N), weight is (C).
+// done once by layernorm_backward_params. dinp is (C, N): dinp = base + the gradient (base null: the
+// gradient alone; base may view dinp itself), also written to copy unless it is null. dout is (C, N),
+// inp is (C, N), weight is (C).
 template <typename S>
-void layernorm_backward_inp(Out<S> dinp, const In<S> &dout, const In<S> &inp, const VecIn<S> &weight,
-                            const VecIn<S> &mean, const VecIn<S> &rstd)
+void layernorm_backward_inp_set(Out<S> dinp, const In<S> *base, Out<S> *copy, const In<S> &dout, const In<S> &inp,
+                                const VecIn<S> &weight, const VecIn<S> &mean, const VecIn<S> &rstd)
 {
     // in the forward pass this was: out = (inp - mean) * rstd * weight + bias
     // with norm = (inp - mean) * rstd and dnorm = dout * weight:
     // d(L)/d(inp) = rstd * (dnorm - mean(dnorm) - norm * mean(dnorm * norm))
     const Eigen::Index C = inp.rows(), N = inp.cols(), ldi = dinp.outerStride(), ldd = dout.outerStride(),
-                       ldx = inp.outerStride();
+                       ldx = inp.outerStride(), ldb = base ? base->outerStride() : 0,
+                       ldc = copy ? copy->outerStride() : 0;
+    const auto cols = [](auto *m, Eigen::Index ld, Eigen::Index n) { return m ? m->data() + n * ld : nullptr; };
     Eigen::Index n = 0;
     for (; n + 4 <= N; n += 4)
-        layernorm_detail::backwardInpColumns<S, 4>(dinp.data() + n * ldi, ldi, dout.data() + n * ldd, ldd,
+        layernorm_detail::backwardInpColumns<S, 4>(dinp.data() + n * ldi, ldi, cols(base, ldb, n), ldb,
+                                                   cols(copy, ldc, n), ldc, dout.data() + n * ldd, ldd,
                                                    inp.data() + n * ldx, ldx, weight.data(), mean.data() + n,
                                                    rstd.data() + n, C);
     for (; n < N; ++n)
-        layernorm_detail::backwardInpColumns<S, 1>(dinp.data() + n * ldi, ldi, dout.data() + n * ldd, ldd,
+        layernorm_detail::backwardInpColumns<S, 1>(dinp.data() + n * ldi, ldi, cols(base, ldb, n), ldb,
+                                                   cols(copy, ldc, n), ldc, dout.data() + n * ldd, ldd,
                                                    inp.data() + n * ldx, ldx, weight.data(), mean.data() + n,
                                                    rstd.data() + n, C);
+}
+
+// dinp += the gradient with respect to the input (layernorm_backward_inp_set with base dinp)
+template <typename S>
+void layernorm_backward_inp(Out<S> dinp, const In<S> &dout, const In<S> &inp, const VecIn<S> &weight,
+                            const VecIn<S> &mean, const VecIn<S> &rstd)
+{
+    const In<S> base = dinp;
+    layernorm_backward_inp_set<S>(dinp, &base, nullptr, dout, inp, weight, mean, rstd);
 }
 
 // dweight and dbias are (C), dout is (C, N), inp is (C, N), mean and rstd are (N)

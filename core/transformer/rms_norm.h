@@ -71,6 +71,23 @@ void norm_backward_inp(bool rms, Out<S> dinp, const In<S> &dout, const In<S> &in
     else layernorm_backward_inp<S>(dinp, dout, inp, weight, mean, rstd);
 }
 
+// dinp = base + d(L)/d(inp) (base null: the gradient alone; it may view dinp itself), also written to
+// copy unless it is null; the other arguments as norm_backward_inp's. LayerNorm's writes both in its
+// one pass.
+template <typename S>
+void norm_backward_inp_set(bool rms, Out<S> dinp, const In<S> *base, Out<S> *copy, const In<S> &dout,
+                           const In<S> &inp, const VecIn<S> &weight, const VecIn<S> &mean, const VecIn<S> &rstd)
+{
+    if (!rms) {
+        layernorm_backward_inp_set<S>(dinp, base, copy, dout, inp, weight, mean, rstd);
+        return;
+    }
+    if (!base) dinp.setZero();
+    else if (base->data() != dinp.data()) dinp = *base;
+    rmsnorm_backward_inp<S>(dinp, dout, inp, weight, rstd);
+    if (copy) *copy = dinp;
+}
+
 // dweight is (C), dbias is (C) or empty (rms), dout is (C, N), inp is (C, N), mean and rstd are (N)
 template <typename S>
 void norm_backward_params(bool rms, VecOut<S> dweight, VecOut<S> dbias, const In<S> &dout, const In<S> &inp,

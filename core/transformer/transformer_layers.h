@@ -30,11 +30,18 @@ template <typename S> using ConstStrided = Eigen::Map<const Mat<S>, 0, Eigen::Ou
 // ----------------------------------------------------------------------------------------------
 // ReLU in place; the backward pass needs only the output (positive where the input was).
 
-// x is (C, N): the pre-activation on entry, relu of it on return
+// x is (C, N): W x on entry, relu(W x + bias) on return, in one pass; bias is (C). NaN stays NaN.
 template <typename S>
-void relu_forward_inplace(Out<S> x)
+void bias_relu_forward_inplace(Out<S> x, const VecIn<S> &bias)
 {
-    x = x.cwiseMax(S(0));
+    const S *b = bias.data();
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        S *xj = x.col(j).data();
+        for (Eigen::Index i = 0; i < x.rows(); ++i) {
+            const S v = xj[i] + b[i];
+            xj[i] = v < S(0) ? S(0) : v;
+        }
+    }
 }
 
 // d is (C, N): d(L)/d(out) on entry, d(L)/d(inp) on return; out is (C, N) from the forward pass

@@ -172,13 +172,14 @@ void TransformerStack<S>::blockForward(const S *params, TransformerWorkspace<S> 
         nn::norm_forward<S>(s_.rmsNorm, a.ln2.middleCols(c, n), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n), mid,
                             PV(params, w.ln2w), PV(params, w.ln2b));
         auto fc = a.fc.middleCols(c, n);
-        fc.colwise() = PV(params, w.b1);
-        nn::product<S>(fc, P(params, w.W1), a.ln2.middleCols(c, n), true);
-        nn::relu_forward_inplace<S>(fc);
+        nn::product<S>(fc, P(params, w.W1), a.ln2.middleCols(c, n), false);
+        nn::bias_relu_forward_inplace<S>(fc, PV(params, w.b1));
         auto o = out.middleCols(c, n);
-        o = mid;
-        if (ffnOff) return;  // ablated FFN: out = mid
-        o.colwise() += PV(params, w.b2);
+        if (ffnOff) {
+            o = mid;  // ablated FFN: out = mid
+            return;
+        }
+        o = mid.colwise() + PV(params, w.b2);
         nn::product<S>(o, P(params, w.W2), fc, true);
     });
 }
@@ -190,9 +191,9 @@ void TransformerStack<S>::backwardData(const S *params, TransformerWorkspace<S> 
     // in the forward pass this was: h = LN_f(x_L)
     const Eigen::Index B = ws.B;
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
-        ws.dxL.middleCols(c, n).setZero();
-        nn::norm_backward_inp<S>(s_.rmsNorm, ws.dxL.middleCols(c, n), ws.dh.middleCols(c, n), ws.xL.middleCols(c, n),
-                                 PV(params, L_.lnfw), ws.lnfMean.segment(c, n), ws.lnfRstd.segment(c, n));
+        nn::norm_backward_inp_set<S>(s_.rmsNorm, ws.dxL.middleCols(c, n), nullptr, nullptr, ws.dh.middleCols(c, n),
+                                     ws.xL.middleCols(c, n), PV(params, L_.lnfw), ws.lnfMean.segment(c, n),
+                                     ws.lnfRstd.segment(c, n));
     });
     for (int l = s_.depth() - 1; l >= 0; --l) blockBackwardData(params, ws, pos, l, p0, p1);
 }
@@ -211,17 +212,16 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
 
     par_.forColumns(p0 * B, (p1 - p0) * B, [&](Eigen::Index c, Eigen::Index n) {
         // in the forward pass this was: out = mid + W2 fc + b2, fc = relu(W1 ln2 + b1)
-        auto dmid = a.dmid.middleCols(c, n);
-        dmid = dout.middleCols(c, n);
         auto dfc = a.dfc.middleCols(c, n);
         nn::product<S>(dfc, P(params, w.W2).transpose(), dout.middleCols(c, n), false);
         nn::relu_backward_inplace<S>(dfc, a.fc.middleCols(c, n));
         nn::product<S>(a.dln2.middleCols(c, n), P(params, w.W1).transpose(), dfc, false);
-        // in the forward pass this was: ln2 = LN2(mid)
-        nn::norm_backward_inp<S>(s_.rmsNorm, dmid, a.dln2.middleCols(c, n), a.mid.middleCols(c, n), PV(params, w.ln2w),
-                                 a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
-        // in the forward pass this was: mid = x + W_O atty
-        a.dx.middleCols(c, n) = dmid;
+        // in the forward pass this was: ln2 = LN2(mid), out = mid + ...: dmid = dout + LN2's gradient,
+        // and, as mid = x + W_O atty, dx = dmid too (written in the same pass)
+        nn::Out<S> dmid = a.dmid.middleCols(c, n), dx = a.dx.middleCols(c, n);
+        const nn::In<S> through = dout.middleCols(c, n);
+        nn::norm_backward_inp_set<S>(s_.rmsNorm, dmid, &through, &dx, a.dln2.middleCols(c, n), a.mid.middleCols(c, n),
+                                     PV(params, w.ln2w), a.ln2Mean.segment(c, n), a.ln2Rstd.segment(c, n));
         nn::product<S>(ws.datty.middleCols(c, n), P(params, w.Wo).transpose(), dmid, false);
         if (s_.attnGate) {
             // in the forward pass this was: atty = sdpa * sigmoid(W_theta ln1); datty becomes d(L)/d(sdpa)

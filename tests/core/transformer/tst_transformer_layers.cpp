@@ -188,24 +188,35 @@ private Q_SLOTS:
         }
     }
 
+    // relu(W x + b) as the stack's FFN applies it after the product W x: the bias and ReLU in one pass
     void relu()
     {
         Rng rng(2);
         Md inp = random(rng, 5, 6), r = random(rng, 5, 6), out(5, 6);
-        for (Eigen::Index i = 0; i < inp.size(); ++i)  // keep every entry away from the kink at 0
-            if (std::abs(inp.data()[i]) < 0.1) inp.data()[i] = 0.3;
+        Vd b = random(rng, 5, 1).col(0);
+        for (Eigen::Index j = 0; j < inp.cols(); ++j)  // keep every entry away from the kink at 0
+            for (Eigen::Index i = 0; i < inp.rows(); ++i)
+                if (std::abs(inp(i, j) + b[i]) < 0.1) inp(i, j) = 0.3 - b[i];
         auto loss = [&] {
             out = inp;
-            nn::relu_forward_inplace<double>(out);
+            nn::bias_relu_forward_inplace<double>(out, b);
             return (out.array() * r.array()).sum();
         };
         loss();
-        QVERIFY((out - inp.cwiseMax(0.0)).norm() == 0.0);
+        QVERIFY((out - (inp.colwise() + b).cwiseMax(0.0)).norm() == 0.0);
         Md d = r;
         nn::relu_backward_inplace<double>(d, out);
+        Vd db = Vd::Zero(5);
+        nn::bias_backward<double>(db, d);
         test::GradCheck check;
         test::checkTensor(check, "dinp", inp.data(), d.data(), inp.size(), loss);
+        test::checkTensor(check, "dbias", b.data(), db.data(), b.size(), loss);
         CHECK_DONE(check, "relu");
+        // a NaN stays NaN (a diverging run must show)
+        Md nan = Md::Zero(5, 6);
+        nan(2, 3) = std::numeric_limits<double>::quiet_NaN();
+        nn::bias_relu_forward_inplace<double>(nan, b);
+        QVERIFY(std::isnan(nan(2, 3)));
     }
 
     // x = E[tok] (+ PE(t)): the lookup and the table add, as the transformer's input stage
@@ -408,8 +419,8 @@ private Q_SLOTS:
         Md x = random(rng, d, N), W1 = random(rng, f, d), W2 = random(rng, d, f), r = random(rng, d, N);
         Md b1 = random(rng, f, 1), b2 = random(rng, d, 1), fc(f, N), out(d, N);
         auto loss = [&] {
-            nn::linear_forward<double>(fc, x, W1, Vd(b1.col(0)));
-            nn::relu_forward_inplace<double>(fc);
+            nn::linear_forward<double>(fc, x, W1, Vd::Zero(f));
+            nn::bias_relu_forward_inplace<double>(fc, Vd(b1.col(0)));
             nn::linear_forward<double>(out, fc, W2, Vd(b2.col(0)));
             return (out.array() * r.array()).sum();
         };
