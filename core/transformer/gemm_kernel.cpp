@@ -146,6 +146,27 @@ void lastVector(long left, long n, long kc, const float *a, long lda, const floa
     }
 }
 
+// The last rows of a product, more than a vector and fewer than a panel, from zero-padded rows at a
+// (a(i, k) = a[i + k * lda] for i < kRows, 0 for i >= left): their sums through one panel of kRows rows,
+// kCols columns at a time, the last vector's rows stored masked. Two panels of a vector each (the first
+// vector, then lastVector) would read every element of B twice.
+void lastPanel(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
+               long ldo, bool accumulate)
+{
+    static_assert(kVecs == 2, "a panel is a whole vector and a part of one");
+    for (long j0 = 0; j0 < n; j0 += kCols) {
+        const int cols = int(std::min<long>(kCols, n - j0));
+        alignas(64) float sums[kRows * kCols];
+        runPanel<kVecs>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, kRows, false);
+        for (int j = 0; j < cols; ++j) {
+            float *o = out + (j0 + j) * ldo;
+            const Vec first = load(sums + j * kRows);
+            store(o, accumulate ? load(o) + first : first);
+            storeFirst(o + kLanes, left - kLanes, load(sums + j * kRows + kLanes), accumulate);
+        }
+    }
+}
+
 // The last rows of a product, fewer than a vector: copied once, zero-padded to a vector, then as lastVector
 void lastRows(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
               long ldo, bool accumulate)
@@ -161,10 +182,21 @@ void lastRows(long left, long n, long kc, const float *a, long lda, const float 
 // out (+)= A * B with A's rows as vectors at a (a(i, k) = a[i + k * lda]) and B read in place, kCols
 // columns at a time: B(k, j) = b[j + k * ldb] when tb, else b[k + j * ldb]. The last rows, fewer than a
 // vector, go through a zero-padded copy made once, or, when padded (a's rows continue with zeros to a
-// whole vector), are read in place.
+// whole vector), are read in place; padded, the last rows past the whole panels, when more than a
+// vector, run as one panel (lastPanel: 31 keys of attention's scores at the induction defaults).
 void columnBlocks(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
                   long ldo, bool accumulate, bool padded = false)
 {
+    if (padded && m % kRows > kLanes) {
+        const long panels = m / kRows * kRows;
+        for (long j0 = 0; j0 < n && panels > 0; j0 += kCols) {
+            const int cols = int(std::min<long>(kCols, n - j0));
+            rowsOfBlock(panels, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo,
+                        accumulate);
+        }
+        lastPanel(m - panels, n, kc, a + panels, lda, b, ldb, tb, out + panels, ldo, accumulate);
+        return;
+    }
     const long whole = m / kLanes * kLanes;
     for (long j0 = 0; j0 < n; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
@@ -177,41 +209,56 @@ void columnBlocks(long m, long n, long kc, const float *a, long lda, const float
 
 // packed[r + k * ld] = from[k + r * lda] for r < rows, k < kc, and 0 for rows <= r < ld: the transpose
 // of a block, in 8 x 8 tiles of vector shuffles (a scalar gather ran at under one float a cycle, 5% of a
-// text-size step)
+// text-size step). The last rows, fewer than 8, are a tile too, with zero rows past `rows`, where the
+// padding holds the tile (ld is a multiple of 8 but in a build of 4-lane vectors): one by one they were
+// compiled into scatter instructions, with a call to memset for each column's zeros (together 5% of an
+// induction step, whose 31 keys leave 7 rows).
 typedef float Vec8 __attribute__((vector_size(8 * sizeof(float))));
+
+// the transpose of in (8 rows of 8) into packed[r + k * ld], r, k < 8
+inline void transposeTile(const Vec8 in[8], float *packed, long ld)
+{
+    Vec8 t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = __builtin_shufflevector(in[i], in[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = __builtin_shufflevector(in[i], in[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int i = 0; i < 8; i += 4)
+        for (int h = 0; h < 2; ++h) {
+            u[i + 2 * h] = __builtin_shufflevector(t[i + h], t[i + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+            u[i + 2 * h + 1] = __builtin_shufflevector(t[i + h], t[i + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+    for (int k = 0; k < 4; ++k) {
+        const Vec8 low = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        const Vec8 high = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+        std::memcpy(packed + k * ld, &low, sizeof(Vec8));
+        std::memcpy(packed + (k + 4) * ld, &high, sizeof(Vec8));
+    }
+}
 
 void packTransposed(const float *from, long lda, long rows, long kc, float *packed, long ld)
 {
     long r0 = 0;
-    for (; r0 + 8 <= rows; r0 += 8) {
+    for (; r0 < rows && r0 + 8 <= ld; r0 += 8) {
+        const long live = std::min<long>(8, rows - r0);  // rows of the tile that hold data, the rest zeros
         long k0 = 0;
         for (; k0 + 8 <= kc; k0 += 8) {
             Vec8 in[8];
-            for (int i = 0; i < 8; ++i) std::memcpy(&in[i], from + k0 + (r0 + i) * lda, sizeof(Vec8));
-            Vec8 t[8], u[8];
-            for (int i = 0; i < 8; i += 2) {
-                t[i] = __builtin_shufflevector(in[i], in[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
-                t[i + 1] = __builtin_shufflevector(in[i], in[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+            for (int i = 0; i < 8; ++i) {
+                in[i] = Vec8{};
+                if (i < live) std::memcpy(&in[i], from + k0 + (r0 + i) * lda, sizeof(Vec8));
             }
-            for (int i = 0; i < 8; i += 4)
-                for (int h = 0; h < 2; ++h) {
-                    u[i + 2 * h] = __builtin_shufflevector(t[i + h], t[i + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-                    u[i + 2 * h + 1] = __builtin_shufflevector(t[i + h], t[i + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-                }
-            for (int k = 0; k < 4; ++k) {
-                const Vec8 low = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-                const Vec8 high = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-                std::memcpy(packed + r0 + (k0 + k) * ld, &low, sizeof(Vec8));
-                std::memcpy(packed + r0 + (k0 + k + 4) * ld, &high, sizeof(Vec8));
-            }
+            transposeTile(in, packed + r0 + k0 * ld, ld);
         }
         for (; k0 < kc; ++k0)
-            for (long i = 0; i < 8; ++i) packed[r0 + i + k0 * ld] = from[k0 + (r0 + i) * lda];
+            for (long i = 0; i < 8; ++i) packed[r0 + i + k0 * ld] = i < live ? from[k0 + (r0 + i) * lda] : 0.0f;
     }
-    for (; r0 < rows; ++r0)
-        for (long k = 0; k < kc; ++k) packed[r0 + k * ld] = from[k + r0 * lda];
-    if (rows < ld)
-        for (long k = 0; k < kc; ++k) std::fill(packed + rows + k * ld, packed + (k + 1) * ld, 0.0f);
+    // rows left when a tile would overrun ld (4-lane builds), then the zeros up to ld
+    for (long r = r0; r < rows; ++r)
+        for (long k = 0; k < kc; ++k) packed[r + k * ld] = from[k + r * lda];
+    const long written = std::max(rows, r0);
+    if (written < ld)
+        for (long k = 0; k < kc; ++k) std::fill(packed + written + k * ld, packed + (k + 1) * ld, 0.0f);
 }
 
 // out (+)= A * B where A is the transpose of a (A(i, k) = a[k + i * lda]): A copied column-major, in
