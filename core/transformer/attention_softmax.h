@@ -52,6 +52,8 @@ inline void packets(Eigen::Index len, F &&f)
     for (; k < len; k += WN) f(k, Narrow<S>{});
 }
 
+// (attentionRows(n) below rounds a column's n visible keys up to whole packets of 8, as it rounds T.)
+
 // The softmax of G columns at a time in place, column g at p + g rows, its first n0 + g rows visible
 // (n0 >= 1), zeros in the rows [n0 + g, rows): p[j] = exp(max(scale (p[j] - max), floor)) / sum. The
 // scaled scores are clamped at floor (-80 float, -700 double) before the exp, so that exp never returns

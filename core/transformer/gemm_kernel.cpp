@@ -181,30 +181,23 @@ void lastRows(long left, long n, long kc, const float *a, long lda, const float 
 
 // out (+)= A * B with A's rows as vectors at a (a(i, k) = a[i + k * lda]) and B read in place, kCols
 // columns at a time: B(k, j) = b[j + k * ldb] when tb, else b[k + j * ldb]. The last rows, fewer than a
-// vector, go through a zero-padded copy made once, or, when padded (a's rows continue with zeros to a
-// whole vector), are read in place; padded, the last rows past the whole panels, when more than a
-// vector, run as one panel (lastPanel: 31 keys of attention's scores at the induction defaults).
+// vector, go through a zero-padded copy made once, or, when padded, are read in place. Padded means a's
+// rows continue with zeros to a whole vector (transposedLeft's packing); when more than a vector is
+// left past the whole panels, that rounding reaches a whole panel too, and the rows run as one panel
+// (lastPanel: the 31 keys of attention's scores at the induction defaults).
 void columnBlocks(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
                   long ldo, bool accumulate, bool padded = false)
 {
-    if (padded && m % kRows > kLanes) {
-        const long panels = m / kRows * kRows;
-        for (long j0 = 0; j0 < n && panels > 0; j0 += kCols) {
-            const int cols = int(std::min<long>(kCols, n - j0));
-            rowsOfBlock(panels, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo,
-                        accumulate);
-        }
-        lastPanel(m - panels, n, kc, a + panels, lda, b, ldb, tb, out + panels, ldo, accumulate);
-        return;
-    }
-    const long whole = m / kLanes * kLanes;
-    for (long j0 = 0; j0 < n; j0 += kCols) {
+    const bool panelLeft = padded && m % kRows > kLanes;
+    const long body = panelLeft ? m / kRows * kRows : m / kLanes * kLanes;
+    for (long j0 = 0; j0 < n && body > 0; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
-        rowsOfBlock(whole, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo, accumulate);
+        rowsOfBlock(body, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo, accumulate);
     }
-    if (whole == m) return;
-    if (padded) lastVector(m - whole, n, kc, a + whole, lda, b, ldb, tb, out + whole, ldo, accumulate);
-    else lastRows(m - whole, n, kc, a + whole, lda, b, ldb, tb, out + whole, ldo, accumulate);
+    if (body == m) return;
+    if (panelLeft) lastPanel(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
+    else if (padded) lastVector(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
+    else lastRows(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
 }
 
 // packed[r + k * ld] = from[k + r * lda] for r < rows, k < kc, and 0 for rows <= r < ld: the transpose

@@ -5,7 +5,8 @@
 // query and key (d_head features, one learned scale for the queries and one for the keys), before
 // RoPE. Forward/backward pairs in the style of transformer_layers.h (llm.c): the backward quotes the
 // forward and accumulates with +=; the parameter gradient is a reduction over all columns, done
-// once. And norm_forward / norm_backward_*: LayerNorm or RMSNorm, as the model is built.
+// once. And norm_forward / norm_backward_*: LayerNorm or RMSNorm, as the model is built;
+// norm_backward_inp_set writes its result (base + the gradient) instead of adding it.
 #include "core/transformer/transformer_layers.h"
 
 #include <cmath>

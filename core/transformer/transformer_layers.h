@@ -1,9 +1,9 @@
 #pragma once
 // The layers of the tiny decoder-only transformer (000_031aadcae6604a46.txt, 218.4 and 218.6) that
-// core/training/layers.h does not have: LayerNorm, ReLU, rotary position embeddings and causal
-// attention of one (sequence, head). Forward/backward pairs in the style of llm.c (train_gpt2.c):
-// every backward pass quotes the forward line it differentiates and gradients accumulate with +=
-// (attention_backward can write dq, dk and dv instead: writeQ, writeKV).
+// core/training/layers.h does not have: ReLU (after the bias), rotary position embeddings and causal
+// attention of one (sequence, head); LayerNorm is in layer_norm.h. Forward/backward pairs in the style
+// of llm.c (train_gpt2.c): every backward pass quotes the forward line it differentiates and gradients
+// accumulate with += (attention_backward can write dq, dk and dv instead: writeQ, writeKV).
 //
 // Layout as in layers.h: activations are column-major (C, N) with one column per (position,
 // sequence) pair, N = T*B columns ordered time-major (column n = t*B + b). The attention functions

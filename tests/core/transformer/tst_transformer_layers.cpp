@@ -8,6 +8,7 @@
 #include "core/attention/positional.h"
 #include "core/numeric/rng.h"
 #include "core/transformer/position_tables.h"
+#include "core/transformer/rms_norm.h"
 #include "core/transformer/transformer_layers.h"
 #include "support/gradient_check.h"
 
@@ -185,6 +186,35 @@ private Q_SLOTS:
             QVERIFY(close(dwF, dwD, 1e-5));
             QVERIFY(close(dbF, dbD, 1e-5));
             QVERIFY(close(dbiasF, dbiasD, 1e-5));
+        }
+    }
+
+    // norm_backward_inp_set: dinp = base + the gradient over whatever dinp held (NaN here), the same
+    // in copy, and the gradient alone without a base, against norm_backward_inp's += (LayerNorm and
+    // RMSNorm; C = 70: whole packets and a tail of rows; 7 columns: a group of four and three alone)
+    void normBackwardSet()
+    {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        for (const bool rms : { false, true }) {
+            const int C = 70, N = 7;
+            Rng rng(11);
+            const Md inp = random(rng, C, N, 2.0), dout = random(rng, C, N), base = random(rng, C, N);
+            const Vd w = random(rng, C, 1).col(0), b = rms ? Vd() : Vd(random(rng, C, 1).col(0));
+            Md out(C, N);
+            Vd mean(N), rstd(N);
+            nn::norm_forward<double>(rms, out, mean, rstd, inp, w, b);
+            Md expected = base, gradient = Md::Zero(C, N);
+            nn::norm_backward_inp<double>(rms, expected, dout, inp, w, mean, rstd);
+            nn::norm_backward_inp<double>(rms, gradient, dout, inp, w, mean, rstd);
+            Md dinp = Md::Constant(C, N, nan), copy = Md::Constant(C, N, nan), alone = Md::Constant(C, N, nan);
+            const nn::In<double> baseView = base;
+            nn::Out<double> copyView = copy;
+            nn::norm_backward_inp_set<double>(rms, dinp, &baseView, &copyView, dout, inp, w, mean, rstd);
+            nn::norm_backward_inp_set<double>(rms, alone, nullptr, nullptr, dout, inp, w, mean, rstd);
+            QVERIFY2(dinp.allFinite() && alone.allFinite(), rms ? "rms" : "layernorm");
+            QVERIFY((dinp - expected).cwiseAbs().maxCoeff() < 1e-12);
+            QVERIFY(copy == dinp);
+            QVERIFY((alone - gradient).cwiseAbs().maxCoeff() < 1e-12);
         }
     }
 
