@@ -9,6 +9,7 @@
 // serialise it. Here four columns go through each pass before the next pass starts, so one column's
 // reductions overlap the others' arithmetic.
 #include "core/transformer/attention_pieces.h"
+#include "core/transformer/simd_packets.h"
 
 #include <Eigen/Core>
 
@@ -25,14 +26,11 @@ namespace softmax_detail {
 
 using namespace Eigen::internal;
 
-// The build's widest packet (16 floats with AVX-512) and the widest of at most 8 scalars: a column is
-// a multiple of 8 rows, so it is read in wide packets and, where 8 rows are left, one narrow one.
-template <typename S>
-using Wide = typename packet_traits<S>::type;
-template <typename S>
-using Narrow = typename find_best_packet<S, 8>::type;
-template <typename P>
-constexpr Eigen::Index lanes = unpacket_traits<P>::size;
+// A column is a multiple of 8 rows, so it is read in wide packets and, where 8 rows are left, one
+// narrow one (simd_packets.h).
+using simd::lanes;
+using simd::Narrow;
+using simd::Wide;
 
 // lanes k .. k + W - 1 of a column whose first n rows are visible: true where k + lane < n
 template <typename P>

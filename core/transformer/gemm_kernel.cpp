@@ -132,42 +132,32 @@ void rowsOfBlock(long rows, int cols, long kc, const float *a, long lda, const f
     for (; i < rows; i += kLanes) runPanel<1>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate);
 }
 
-// The last rows of a product, fewer than a vector, from a zero-padded vector of rows at a (a(i, k) =
-// a[i + k * lda] for i < kLanes, 0 for i >= left): their sums added to (or written into) out through a
-// panel of kLanes rows, kCols columns at a time
-void lastVector(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
+// The last `left` rows of a product, fewer than vecs vectors (and more than vecs - 1), from zero-padded
+// rows at a (a(i, k) = a[i + k * lda] for i < vecs * kLanes, 0 for i >= left): their sums through one
+// panel of vecs vectors, kCols columns at a time, into a buffer, then added to (or written into) out,
+// the last vector's rows with a masked store. lastRowsIn<1> is one vector; lastRowsIn<2> (more than a
+// vector left past the whole panels) keeps two panels of a vector each from reading every element of B
+// twice.
+template <int vecs>
+void lastRowsIn(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
                 long ldo, bool accumulate)
 {
+    constexpr long rows = vecs * kLanes;
     for (long j0 = 0; j0 < n; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
-        alignas(64) float sums[kLanes * kCols];
-        runPanel<1>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, kLanes, false);
-        for (int j = 0; j < cols; ++j) storeFirst(out + (j0 + j) * ldo, left, load(sums + j * kLanes), accumulate);
-    }
-}
-
-// The last rows of a product, more than a vector and fewer than a panel, from zero-padded rows at a
-// (a(i, k) = a[i + k * lda] for i < kRows, 0 for i >= left): their sums through one panel of kRows rows,
-// kCols columns at a time, the last vector's rows stored masked. Two panels of a vector each (the first
-// vector, then lastVector) would read every element of B twice.
-void lastPanel(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
-               long ldo, bool accumulate)
-{
-    static_assert(kVecs == 2, "a panel is a whole vector and a part of one");
-    for (long j0 = 0; j0 < n; j0 += kCols) {
-        const int cols = int(std::min<long>(kCols, n - j0));
-        alignas(64) float sums[kRows * kCols];
-        runPanel<kVecs>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, kRows, false);
+        alignas(64) float sums[rows * kCols];
+        runPanel<vecs>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, rows, false);
         for (int j = 0; j < cols; ++j) {
             float *o = out + (j0 + j) * ldo;
-            const Vec first = load(sums + j * kRows);
-            store(o, accumulate ? load(o) + first : first);
-            storeFirst(o + kLanes, left - kLanes, load(sums + j * kRows + kLanes), accumulate);
+            const float *s = sums + j * rows;
+            for (int v = 0; v + 1 < vecs; ++v)
+                store(o + v * kLanes, accumulate ? load(o + v * kLanes) + load(s + v * kLanes) : load(s + v * kLanes));
+            storeFirst(o + (vecs - 1) * kLanes, left - (vecs - 1) * kLanes, load(s + (vecs - 1) * kLanes), accumulate);
         }
     }
 }
 
-// The last rows of a product, fewer than a vector: copied once, zero-padded to a vector, then as lastVector
+// The last rows of a product, fewer than a vector: copied once, zero-padded to a vector, then as lastRowsIn<1>
 void lastRows(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
               long ldo, bool accumulate)
 {
@@ -176,7 +166,7 @@ void lastRows(long left, long n, long kc, const float *a, long lda, const float 
         for (long r = 0; r < left; ++r) pad[k * kLanes + r] = a[r + k * lda];
         for (long r = left; r < kLanes; ++r) pad[k * kLanes + r] = 0.0f;
     }
-    lastVector(left, n, kc, pad, kLanes, b, ldb, tb, out, ldo, accumulate);
+    lastRowsIn<1>(left, n, kc, pad, kLanes, b, ldb, tb, out, ldo, accumulate);
 }
 
 // out (+)= A * B with A's rows as vectors at a (a(i, k) = a[i + k * lda]) and B read in place, kCols
@@ -184,10 +174,11 @@ void lastRows(long left, long n, long kc, const float *a, long lda, const float 
 // vector, go through a zero-padded copy made once, or, when padded, are read in place. Padded means a's
 // rows continue with zeros to a whole vector (transposedLeft's packing); when more than a vector is
 // left past the whole panels, that rounding reaches a whole panel too, and the rows run as one panel
-// (lastPanel: the 31 keys of attention's scores at the induction defaults).
+// (lastRowsIn<2>: the 31 keys of attention's scores at the induction defaults).
 void columnBlocks(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
                   long ldo, bool accumulate, bool padded = false)
 {
+    static_assert(kVecs == 2, "a panel is two vectors: more than a vector left fits lastRowsIn<2>");
     const bool panelLeft = padded && m % kRows > kLanes;
     const long body = panelLeft ? m / kRows * kRows : m / kLanes * kLanes;
     for (long j0 = 0; j0 < n && body > 0; j0 += kCols) {
@@ -195,8 +186,8 @@ void columnBlocks(long m, long n, long kc, const float *a, long lda, const float
         rowsOfBlock(body, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo, accumulate);
     }
     if (body == m) return;
-    if (panelLeft) lastPanel(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
-    else if (padded) lastVector(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
+    if (panelLeft) lastRowsIn<2>(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
+    else if (padded) lastRowsIn<1>(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
     else lastRows(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
 }
 

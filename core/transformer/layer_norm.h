@@ -8,6 +8,7 @@
 // arithmetic is the same whether it runs in a group of four or alone, so the numbers do not depend on
 // how the columns are cut among threads.
 #include "core/training/layers.h"
+#include "core/transformer/simd_packets.h"
 
 #include <Eigen/Core>
 
@@ -22,10 +23,11 @@ namespace layernorm_detail {
 
 using namespace Eigen::internal;
 
+// the build's widest packet (simd_packets.h) and its scalars
 template <typename S>
-using Packet = typename packet_traits<S>::type;
+using Packet = simd::Wide<S>;
 template <typename S>
-constexpr Eigen::Index kLanes = unpacket_traits<Packet<S>>::size;
+constexpr Eigen::Index kLanes = simd::lanes<Packet<S>>;
 
 // G columns at once: column g of x at x + g ldx (and likewise out): out = (x - mean) rstd w + b
 template <typename S, int G>
