@@ -1,6 +1,7 @@
 #pragma once
-// How attention_forward and attention_backward (transformer_layers.h) cut a head's queries, and what
-// transformerFlopsPerStep counts of them; the rows of a head's weights.
+// How attention_forward and attention_backward (transformer_layers.h) cut a head's queries where
+// their products run (double, and heads the float kernel, attention_kernel.h, does not take); the rows
+// of a head's weights.
 #include <Eigen/Core>
 
 namespace fb::nn {

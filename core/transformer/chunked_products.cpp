@@ -103,22 +103,26 @@ bool column_product(Out<S> &out, const In<S> &a, bool ta, const In<S> &b, bool t
     return column_product<S>(out, a, b, accumulate);
 }
 
-// Tile [r0, r0 + m) x [c0, c0 + n) of out (+)= op(a) * op(b): float by gemm_kernel, which reads the
-// views in place, double by Eigen (tile_product)
+// Tile [r0, r0 + m) x [c0, c0 + n) of out (+)= op(a) * op(b), then post's epilogue when set: float by
+// gemm_kernel, which reads the views in place and applies the epilogue itself, double by Eigen
+// (tile_product) and a pass over the tile
 template <typename S>
 void one_tile_at(Out<S> &out, const In<S> &a, bool ta, const In<S> &b, bool tb, Eigen::Index r0, Eigen::Index m,
-                 Eigen::Index c0, Eigen::Index n, Eigen::Index inner, bool accumulate)
+                 Eigen::Index c0, Eigen::Index n, Eigen::Index inner, bool accumulate, const GemmEpilogue<S> *post)
 {
+    S *o = out.data() + r0 + c0 * out.outerStride();
+    const GemmEpilogue<S> at = post ? post->at(r0, c0) : GemmEpilogue<S>{};
     if constexpr (std::is_same_v<S, float>) {
         const long K = ta ? a.rows() : a.cols();
         const float *ap = ta ? a.data() + r0 * a.outerStride() : a.data() + r0;
         const float *bp = tb ? b.data() + c0 : b.data() + c0 * b.outerStride();
-        gemm_kernel(m, n, K, ap, a.outerStride(), ta, bp, b.outerStride(), tb, out.data() + r0 + c0 * out.outerStride(),
-                    out.outerStride(), accumulate);
+        gemm_kernel(m, n, K, ap, a.outerStride(), ta, bp, b.outerStride(), tb, o, out.outerStride(), accumulate,
+                    post ? &at : nullptr);
     } else {
         if (ta) tile_product<S>(out, a.transpose(), b, r0, m, c0, n, inner, accumulate);
         else if (tb) tile_product<S>(out, a, b.transpose(), r0, m, c0, n, inner, accumulate);
         else tile_product<S>(out, a, b, r0, m, c0, n, inner, accumulate);
+        if (post) apply_epilogue<S>(o, out.outerStride(), m, n, at);
     }
 }
 
@@ -126,7 +130,7 @@ void one_tile_at(Out<S> &out, const In<S> &a, bool ta, const In<S> &b, bool tb, 
 // thread when par has one). out is (M, N), op(a) is (M, K), op(b) is (K, N)
 template <typename S>
 void product_tiles(const ParallelRunner &par, bool split, Out<S> &out, const In<S> &a, bool ta, const In<S> &b,
-                   bool tb, bool accumulate)
+                   bool tb, bool accumulate, const GemmEpilogue<S> *post)
 {
     const Eigen::Index K = ta ? a.rows() : a.cols();
     const Tiles<S> tiles(out.rows(), out.cols(), K, split);
@@ -134,7 +138,7 @@ void product_tiles(const ParallelRunner &par, bool split, Out<S> &out, const In<
     const Eigen::Index ct = (out.cols() + tiles.cols - 1) / tiles.cols;
     par.forEach(rt * ct, [&](Eigen::Index t) {
         const auto r = tiles.at(t, out.rows(), out.cols());
-        one_tile_at<S>(out, a, ta, b, tb, r.r0, r.m, r.c0, r.n, tiles.inner, accumulate);
+        one_tile_at<S>(out, a, ta, b, tb, r.r0, r.m, r.c0, r.n, tiles.inner, accumulate, post);
     });
 }
 
@@ -144,7 +148,7 @@ void one_tile(Eigen::Index t, Out<S> &out, const In<S> &a, bool ta, const In<S> 
 {
     const Tiles<S> tiles(out.rows(), out.cols(), ta ? a.rows() : a.cols(), false);
     const auto r = tiles.at(t, out.rows(), out.cols());
-    one_tile_at<S>(out, a, ta, b, tb, r.r0, r.m, r.c0, r.n, tiles.inner, accumulate);
+    one_tile_at<S>(out, a, ta, b, tb, r.r0, r.m, r.c0, r.n, tiles.inner, accumulate, nullptr);
 }
 
 } // namespace
@@ -171,27 +175,32 @@ template void gemm_tile<float>(Eigen::Index, Out<float>, const In<float> &, bool
 template void gemm_tile<double>(Eigen::Index, Out<double>, const In<double> &, bool, const In<double> &, bool, bool);
 
 template <typename S>
-void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate)
+void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate,
+          const GemmEpilogue<S> *post)
 {
     assert(!(ta && tb));
-    if (column_product<S>(out, a, ta, b, tb, accumulate)) return;
+    if (column_product<S>(out, a, ta, b, tb, accumulate)) {
+        if (post) apply_epilogue<S>(out.data(), out.outerStride(), out.rows(), 1, *post);
+        return;
+    }
     if constexpr (std::is_same_v<S, float>) {
         // on the calling thread the kernel's own blocks are the tiles (the numbers do not depend on
         // them): one call, without the tiles' bookkeeping, which cost as much as attention's smallest
         // products (16 x 16 x 16 at the induction size) themselves
         if (!par) {
-            one_tile_at<S>(out, a, ta, b, tb, 0, out.rows(), 0, out.cols(), 0, accumulate);
+            one_tile_at<S>(out, a, ta, b, tb, 0, out.rows(), 0, out.cols(), 0, accumulate, post);
             return;
         }
     }
     // On the calling thread (double): the tiles in order, as a runner of one thread runs them (it
     // holds no thread and allocates nothing). With a runner: at least two tiles (split).
     const ParallelRunner calling;
-    product_tiles<S>(par ? *par : calling, par != nullptr, out, a, ta, b, tb, accumulate);
+    product_tiles<S>(par ? *par : calling, par != nullptr, out, a, ta, b, tb, accumulate, post);
 }
 
-template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool, bool);
+template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool, bool,
+                          const GemmEpilogue<float> *);
 template void gemm<double>(const ParallelRunner *, Out<double>, const In<double> &, bool, const In<double> &, bool,
-                           bool);
+                           bool, const GemmEpilogue<double> *);
 
 } // namespace fb::nn

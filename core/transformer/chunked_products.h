@@ -10,13 +10,15 @@
 //  - the tiles are fixed by the shapes alone, and each writes its own outputs (the inner tiles of one
 //    output tile run in order on one thread), so one thread and several compute the same numbers.
 #include "core/training/layers.h"
+#include "core/transformer/gemm_epilogue.h"
 #include "core/transformer/parallel_runner.h"
 
 #include <algorithm>
 
 namespace fb::nn {
 
-// out (+)= op(a) * op(b), where op(x) is x, or x' when its flag is set (never both): the products
+// out (+)= op(a) * op(b), where op(x) is x, or x' when its flag is set (never both), then post's
+// epilogue on every element when set (gemm_epilogue.h: its pointers address out's (0, 0)): the products
 // themselves, tile by tile (chunked_products.cpp), on par's threads, or on the calling thread when par
 // is null. Float runs FullBand's own kernel (gemm_kernel.h), double Eigen's GEMM, compiled once in one
 // file instead of each caller instantiating it for its own expression types (half the compile time
@@ -25,11 +27,12 @@ namespace fb::nn {
 // a temporary, which allocates: only the double model's observation gradient does
 // (transformer_net.cpp, gradient checks).
 template <typename S>
-void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate);
+void gemm(const ParallelRunner *par, Out<S> out, const In<S> &a, bool ta, const In<S> &b, bool tb, bool accumulate,
+          const GemmEpilogue<S> *post = nullptr);
 extern template void gemm<float>(const ParallelRunner *, Out<float>, const In<float> &, bool, const In<float> &, bool,
-                                 bool);
+                                 bool, const GemmEpilogue<float> *);
 extern template void gemm<double>(const ParallelRunner *, Out<double>, const In<double> &, bool, const In<double> &,
-                                  bool, bool);
+                                  bool, bool, const GemmEpilogue<double> *);
 
 // The tiles of a product one at a time, for a caller that shares the tiles of several products among
 // its threads in one loop (TransformerStack::backwardParams): gemm_tiles is their count for an (M, N)
@@ -67,6 +70,16 @@ void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate)
     static_assert(!(GemmOperand<Lhs>::transposed && GemmOperand<Rhs>::transposed), "transpose the product instead");
     gemm<S>(nullptr, out, GemmOperand<Lhs>::base(lhs), GemmOperand<Lhs>::transposed, GemmOperand<Rhs>::base(rhs),
             GemmOperand<Rhs>::transposed, accumulate);
+}
+
+// The same, then post's epilogue on every element of out (gemm_epilogue.h), its pointers addressing
+// out's (0, 0)
+template <typename S, typename Dst, typename Lhs, typename Rhs>
+void product(Dst &&out, const Lhs &lhs, const Rhs &rhs, bool accumulate, const GemmEpilogue<S> &post)
+{
+    static_assert(!(GemmOperand<Lhs>::transposed && GemmOperand<Rhs>::transposed), "transpose the product instead");
+    gemm<S>(nullptr, out, GemmOperand<Lhs>::base(lhs), GemmOperand<Lhs>::transposed, GemmOperand<Rhs>::base(rhs),
+            GemmOperand<Rhs>::transposed, accumulate, &post);
 }
 
 // The same with the output tiles shared among par's threads.

@@ -1,6 +1,8 @@
 // FullBand's single-precision matrix product (gemm_kernel.h): register-blocked panels of (kRows x kCols)
 // outputs, each summed over the whole inner block in registers and then written once.
 #include "core/transformer/gemm_kernel.h"
+#include "core/transformer/gemm_epilogue.h"
+#include "core/transformer/transpose_tile.h"
 
 #include <algorithm>
 #include <array>
@@ -50,6 +52,32 @@ inline Vec load(const float *p)
 
 inline void store(float *p, Vec v) { std::memcpy(p, &v, sizeof v); }
 
+using Post = GemmEpilogue<float>;
+typedef int IVec __attribute__((vector_size(kLanes * sizeof(int))));
+
+// the epilogue (gemm_epilogue.h) of the vector of complete sums x at rows i .. i + kLanes of column j
+inline Vec finish(Vec x, const Post &e, long i, long j)
+{
+    if (e.add) x += load(e.add + i + j * e.ldAdd);
+    if (e.bias) x += load(e.bias + i);
+    if (e.relu) x = (Vec)((IVec)x & ~(x < Vec{}));  // NaN compares false: kept
+    return x;
+}
+
+// where the epilogue reads the block whose first element is (i, j): its own copy, or null without one
+struct PostAt {
+    Post at;
+    const Post *p = nullptr;
+    PostAt(const Post *post, long i, long j)
+    {
+        if (!post) return;
+        at = post->at(i, j);
+        p = &at;
+    }
+    PostAt(const PostAt &) = delete;  // p points into this one
+    PostAt &operator=(const PostAt &) = delete;
+};
+
 // v's first `left` lanes (left < kLanes) written to p, or added to what p holds, in one masked store;
 // p's lanes from left on are neither read nor written. (A loop over the lanes became a call to memcpy
 // for every column: 1.3% of an induction step.)
@@ -71,9 +99,11 @@ inline void storeFirst(float *p, long left, Vec v, bool accumulate)
 }
 
 // c (+)= a * b for one panel of (vecs * kLanes) rows and cols columns: a(i, k) = a[i + k * lda],
-// b(k, j) = b[j + k * ldb], or b[k + j * ldb] when colB; c(i, j) = c[i + j * ldc]
+// b(k, j) = b[j + k * ldb], or b[k + j * ldb] when colB; c(i, j) = c[i + j * ldc]. post, when set, is the
+// epilogue of c's elements (the last inner block)
 template <int vecs, int cols, bool colB>
-void panel(long kc, const float *a, long lda, const float *b, long ldb, float *c, long ldc, bool accumulate)
+void panel(long kc, const float *a, long lda, const float *b, long ldb, float *c, long ldc, bool accumulate,
+           const Post *post)
 {
     Vec sum[vecs][cols];
     for (int v = 0; v < vecs; ++v)
@@ -84,6 +114,9 @@ void panel(long kc, const float *a, long lda, const float *b, long ldb, float *c
     // text-size step)
     for (int j = 0; j < cols; ++j)
         for (int v = 0; v < vecs; ++v) __builtin_prefetch(c + j * ldc + v * kLanes, 1);
+    if (post && post->add)
+        for (int j = 0; j < cols; ++j)
+            for (int v = 0; v < vecs; ++v) __builtin_prefetch(post->add + j * post->ldAdd + v * kLanes);
     for (long k = 0; k < kc; ++k) {
         const float *ak = a + k * lda, *bk = b + k * kStep;
         Vec av[vecs];
@@ -99,11 +132,12 @@ void panel(long kc, const float *a, long lda, const float *b, long ldb, float *c
     for (int j = 0; j < cols; ++j)
         for (int v = 0; v < vecs; ++v) {
             float *o = c + j * ldc + v * kLanes;
-            store(o, accumulate ? load(o) + sum[v][j] : sum[v][j]);
+            const Vec x = accumulate ? load(o) + sum[v][j] : sum[v][j];
+            store(o, post ? finish(x, *post, v * kLanes, j) : x);
         }
 }
 
-using PanelFn = void (*)(long, const float *, long, const float *, long, float *, long, bool);
+using PanelFn = void (*)(long, const float *, long, const float *, long, float *, long, bool, const Post *);
 
 template <int vecs, bool colB, int... cols>
 constexpr auto panelTable(std::integer_sequence<int, cols...>)
@@ -114,22 +148,23 @@ constexpr auto panelTable(std::integer_sequence<int, cols...>)
 // panel<vecs, cols, colB> for cols = 1 .. kCols (the last columns of a product are fewer than kCols)
 template <int vecs>
 void runPanel(int cols, bool colB, long kc, const float *a, long lda, const float *b, long ldb, float *c, long ldc,
-              bool accumulate)
+              bool accumulate, const Post *post)
 {
     static constexpr auto rowB = panelTable<vecs, false>(std::make_integer_sequence<int, kCols>{});
     static constexpr auto columnB = panelTable<vecs, true>(std::make_integer_sequence<int, kCols>{});
-    (colB ? columnB : rowB)[cols - 1](kc, a, lda, b, ldb, c, ldc, accumulate);
+    (colB ? columnB : rowB)[cols - 1](kc, a, lda, b, ldb, c, ldc, accumulate, post);
 }
 
 // Rows [0, rows) of one block of columns, the left operand as vectors at a (a(i, k) = a[i + k * lda]):
 // whole panels, then one vector of rows. rows is a multiple of kLanes.
 void rowsOfBlock(long rows, int cols, long kc, const float *a, long lda, const float *b, long ldb, bool colB,
-                 float *out, long ldo, bool accumulate)
+                 float *out, long ldo, bool accumulate, const Post *post)
 {
     long i = 0;
     for (; i + kRows <= rows; i += kRows)
-        runPanel<kVecs>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate);
-    for (; i < rows; i += kLanes) runPanel<1>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate);
+        runPanel<kVecs>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate, PostAt(post, i, 0).p);
+    for (; i < rows; i += kLanes)
+        runPanel<1>(cols, colB, kc, a + i, lda, b, ldb, out + i, ldo, accumulate, PostAt(post, i, 0).p);
 }
 
 // The last `left` rows of a product, fewer than vecs vectors (and more than vecs - 1), from zero-padded
@@ -140,33 +175,41 @@ void rowsOfBlock(long rows, int cols, long kc, const float *a, long lda, const f
 // twice.
 template <int vecs>
 void lastRowsIn(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
-                long ldo, bool accumulate)
+                long ldo, bool accumulate, const Post *post)
 {
-    constexpr long rows = vecs * kLanes;
+    constexpr long rows = vecs * kLanes, whole = (vecs - 1) * kLanes;
     for (long j0 = 0; j0 < n; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
         alignas(64) float sums[rows * kCols];
-        runPanel<vecs>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, rows, false);
+        runPanel<vecs>(cols, !tb, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, sums, rows, false, nullptr);
         for (int j = 0; j < cols; ++j) {
             float *o = out + (j0 + j) * ldo;
             const float *s = sums + j * rows;
-            for (int v = 0; v + 1 < vecs; ++v)
-                store(o + v * kLanes, accumulate ? load(o + v * kLanes) + load(s + v * kLanes) : load(s + v * kLanes));
-            storeFirst(o + (vecs - 1) * kLanes, left - (vecs - 1) * kLanes, load(s + (vecs - 1) * kLanes), accumulate);
+            for (int v = 0; v + 1 < vecs; ++v) {
+                const Vec x = accumulate ? load(o + v * kLanes) + load(s + v * kLanes) : load(s + v * kLanes);
+                store(o + v * kLanes, post ? finish(x, *post, v * kLanes, j0 + j) : x);
+            }
+            if (!post) {
+                storeFirst(o + whole, left - whole, load(s + whole), accumulate);
+                continue;
+            }
+            // the epilogue of the last rows, fewer than a vector, one by one (no vector of add may be
+            // read past them)
+            for (long r = whole; r < left; ++r) o[r] = post->apply(accumulate ? o[r] + s[r] : s[r], r, j0 + j);
         }
     }
 }
 
 // The last rows of a product, fewer than a vector: copied once, zero-padded to a vector, then as lastRowsIn<1>
 void lastRows(long left, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
-              long ldo, bool accumulate)
+              long ldo, bool accumulate, const Post *post)
 {
     alignas(64) float pad[kInner * kLanes];
     for (long k = 0; k < kc; ++k) {
         for (long r = 0; r < left; ++r) pad[k * kLanes + r] = a[r + k * lda];
         for (long r = left; r < kLanes; ++r) pad[k * kLanes + r] = 0.0f;
     }
-    lastRowsIn<1>(left, n, kc, pad, kLanes, b, ldb, tb, out, ldo, accumulate);
+    lastRowsIn<1>(left, n, kc, pad, kLanes, b, ldb, tb, out, ldo, accumulate, post);
 }
 
 // out (+)= A * B with A's rows as vectors at a (a(i, k) = a[i + k * lda]) and B read in place, kCols
@@ -176,19 +219,21 @@ void lastRows(long left, long n, long kc, const float *a, long lda, const float 
 // left past the whole panels, that rounding reaches a whole panel too, and the rows run as one panel
 // (lastRowsIn<2>: the 31 keys of attention's scores at the induction defaults).
 void columnBlocks(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
-                  long ldo, bool accumulate, bool padded = false)
+                  long ldo, bool accumulate, const Post *post, bool padded = false)
 {
     static_assert(kVecs == 2, "a panel is two vectors: more than a vector left fits lastRowsIn<2>");
     const bool panelLeft = padded && m % kRows > kLanes;
     const long body = panelLeft ? m / kRows * kRows : m / kLanes * kLanes;
     for (long j0 = 0; j0 < n && body > 0; j0 += kCols) {
         const int cols = int(std::min<long>(kCols, n - j0));
-        rowsOfBlock(body, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo, accumulate);
+        rowsOfBlock(body, cols, kc, a, lda, tb ? b + j0 : b + j0 * ldb, ldb, !tb, out + j0 * ldo, ldo, accumulate,
+                    PostAt(post, 0, j0).p);
     }
     if (body == m) return;
-    if (panelLeft) lastRowsIn<2>(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
-    else if (padded) lastRowsIn<1>(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
-    else lastRows(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate);
+    const PostAt last(post, body, 0);
+    if (panelLeft) lastRowsIn<2>(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate, last.p);
+    else if (padded) lastRowsIn<1>(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate, last.p);
+    else lastRows(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate, last.p);
 }
 
 // packed[r + k * ld] = from[k + r * lda] for r < rows, k < kc, and 0 for rows <= r < ld: the transpose
@@ -197,29 +242,6 @@ void columnBlocks(long m, long n, long kc, const float *a, long lda, const float
 // padding holds the tile (ld is a multiple of 8 but in a build of 4-lane vectors): one by one they were
 // compiled into scatter instructions, with a call to memset for each column's zeros (together 5% of an
 // induction step, whose 31 keys leave 7 rows).
-typedef float Vec8 __attribute__((vector_size(8 * sizeof(float))));
-
-// the transpose of in (8 rows of 8) into packed[r + k * ld], r, k < 8
-inline void transposeTile(const Vec8 in[8], float *packed, long ld)
-{
-    Vec8 t[8], u[8];
-    for (int i = 0; i < 8; i += 2) {
-        t[i] = __builtin_shufflevector(in[i], in[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
-        t[i + 1] = __builtin_shufflevector(in[i], in[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
-    }
-    for (int i = 0; i < 8; i += 4)
-        for (int h = 0; h < 2; ++h) {
-            u[i + 2 * h] = __builtin_shufflevector(t[i + h], t[i + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-            u[i + 2 * h + 1] = __builtin_shufflevector(t[i + h], t[i + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-        }
-    for (int k = 0; k < 4; ++k) {
-        const Vec8 low = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-        const Vec8 high = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-        std::memcpy(packed + k * ld, &low, sizeof(Vec8));
-        std::memcpy(packed + (k + 4) * ld, &high, sizeof(Vec8));
-    }
-}
-
 void packTransposed(const float *from, long lda, long rows, long kc, float *packed, long ld)
 {
     long r0 = 0;
@@ -248,7 +270,7 @@ void packTransposed(const float *from, long lda, long rows, long kc, float *pack
 // out (+)= A * B where A is the transpose of a (A(i, k) = a[k + i * lda]): A copied column-major, in
 // chunks of whole panels of rows (the last zero-padded to a whole vector), then as columnBlocks takes it
 void transposedLeft(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
-                    long ldo, bool accumulate)
+                    long ldo, bool accumulate, const Post *post)
 {
     alignas(64) float packed[kPacked];
     const long chunk = std::max<long>(kRows, kPacked / kc / kRows * kRows);
@@ -256,7 +278,7 @@ void transposedLeft(long m, long n, long kc, const float *a, long lda, const flo
         const long rows = std::min(chunk, m - i0);
         const long ld = (rows + kLanes - 1) / kLanes * kLanes;
         packTransposed(a + i0 * lda, lda, rows, kc, packed, ld);
-        columnBlocks(rows, n, kc, packed, ld, b, ldb, tb, out + i0, ldo, accumulate, true);
+        columnBlocks(rows, n, kc, packed, ld, b, ldb, tb, out + i0, ldo, accumulate, PostAt(post, i0, 0).p, true);
     }
 }
 
@@ -265,12 +287,13 @@ void transposedLeft(long m, long n, long kc, const float *a, long lda, const flo
 int gemm_kernel_rows() { return kRows; }
 
 void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, const float *b, long ldb, bool tb,
-                 float *out, long ldo, bool accumulate)
+                 float *out, long ldo, bool accumulate, const GemmEpilogue<float> *post)
 {
     if (m <= 0 || n <= 0) return;
     if (k <= 0) {
         if (!accumulate)
             for (long j = 0; j < n; ++j) std::fill(out + j * ldo, out + j * ldo + m, 0.0f);
+        if (post) apply_epilogue(out, ldo, m, n, *post);
         return;
     }
     // a transposed right operand's rows are kCols floats of a line each: blocks of half the depth
@@ -279,13 +302,14 @@ void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, cons
     for (long k0 = 0; k0 < k; k0 += inner) {
         const long kc = std::min(inner, k - k0);
         const bool add = accumulate || k0 > 0;
+        const Post *last = k0 + kc >= k ? post : nullptr;  // the epilogue, once the sums are complete
         // B's rows k0 .. k0 + kc
         const float *bk = tb ? b + k0 * ldb : b + k0;
         if (!ta) {
-            columnBlocks(m, n, kc, a + k0 * lda, lda, bk, ldb, tb, out, ldo, add);
+            columnBlocks(m, n, kc, a + k0 * lda, lda, bk, ldb, tb, out, ldo, add, last);
             continue;
         }
-        transposedLeft(m, n, kc, a + k0, lda, bk, ldb, tb, out, ldo, add);
+        transposedLeft(m, n, kc, a + k0, lda, bk, ldb, tb, out, ldo, add, last);
     }
 }
 

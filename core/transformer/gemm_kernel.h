@@ -12,6 +12,8 @@
 // layout alone, never by which rows or columns a call is given, so one thread and several, whatever
 // tiles they cut, compute the same numbers.
 
+#include "core/transformer/gemm_epilogue.h"
+
 namespace fb::nn {
 
 // Rows of one kernel panel: two vectors of floats (32 with AVX-512, 16 with AVX, 8 with SSE). Tiles
@@ -21,8 +23,9 @@ int gemm_kernel_rows();
 // out (+)= A * B, where out is (m x n) with column stride ldo, and
 //   A(i, k) = a[i + k * lda], or a[k + i * lda] when ta (a is then the transpose of A),
 //   B(k, j) = b[k + j * ldb], or b[j + k * ldb] when tb.
-// accumulate adds to out; without it out is overwritten (and never read).
+// accumulate adds to out; without it out is overwritten (and never read). post, when set, is applied
+// to every element of out once its sum is complete (gemm_epilogue.h); its pointers address out's (0, 0).
 void gemm_kernel(long m, long n, long k, const float *a, long lda, bool ta, const float *b, long ldb, bool tb,
-                 float *out, long ldo, bool accumulate);
+                 float *out, long ldo, bool accumulate, const GemmEpilogue<float> *post = nullptr);
 
 } // namespace fb::nn

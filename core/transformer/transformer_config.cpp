@@ -3,6 +3,7 @@
 
 #include "core/costs/costs.h"
 #include "core/interpret/ablation.h"
+#include "core/transformer/attention_kernel.h"
 #include "core/transformer/attention_pieces.h"
 #include "core/transformer/text_corpus.h"
 #include "core/transformer/transformer_layout.h"
@@ -225,12 +226,14 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     const double T = transformerInputPositions(c, c.seqLen), N = double(c.batch) * T, d = c.dModel, f = 4.0 * d;
     const bool feedback = c.feedback != FeedbackMode::Off, exact = c.feedback == FeedbackMode::Exact;
     auto mm = [](double rows, double inner, double cols) { return 2.0 * rows * inner * cols; };
-    // keys each query multiplies against: in a parallel pass, those of its piece (nn::AttentionPieces:
-    // at T = 64 the first 32 queries against the first 32 keys, the others against all 64; the
-    // products are dense, the mask applied after them), the visible (T + 1) / 2 on average when
-    // positions run one by one
+    // keys each query multiplies against: the visible ones, (T + 1) / 2 on average, up to the longest
+    // sequence the float attention kernel takes (attention_kernel.h; the masked keys it also multiplies,
+    // up to a packet of 16, are not counted), and when positions run one by one. Longer sequences run
+    // as products over the queries' pieces (nn::AttentionPieces: at T = 256 the first 128 queries
+    // against the first 128 keys, the others against all 256; dense, the mask applied after them),
+    // which is the work a step's time is budgeted by.
     double keys = (T + 1) / 2;
-    if (!exact) {
+    if (!exact && T > nn::kAttentionKernelMostKeys) {
         const nn::AttentionPieces pieces{ Eigen::Index(T) };
         keys = 0.0;
         for (Eigen::Index i = 0; i < pieces.count; ++i)

@@ -12,6 +12,7 @@
 // matrix with outer stride B*3d. Everything is templated on the scalar: float for training, double
 // for the gradient checks.
 #include "core/training/layers.h"
+#include "core/transformer/attention_kernel.h"
 #include "core/transformer/attention_pieces.h"
 #include "core/transformer/attention_softmax.h"
 #include "core/transformer/chunked_products.h"
@@ -28,21 +29,8 @@ template <typename S> using Strided = Eigen::Map<Mat<S>, 0, Eigen::OuterStride<>
 template <typename S> using ConstStrided = Eigen::Map<const Mat<S>, 0, Eigen::OuterStride<>>;
 
 // ----------------------------------------------------------------------------------------------
-// ReLU in place; the backward pass needs only the output (positive where the input was).
-
-// x is (C, N): W x on entry, relu(W x + bias) on return, in one pass; bias is (C). NaN stays NaN.
-template <typename S>
-void bias_relu_forward_inplace(Out<S> x, const VecIn<S> &bias)
-{
-    const S *b = bias.data();
-    for (Eigen::Index j = 0; j < x.cols(); ++j) {
-        S *xj = x.col(j).data();
-        for (Eigen::Index i = 0; i < x.rows(); ++i) {
-            const S v = xj[i] + b[i];
-            xj[i] = v < S(0) ? S(0) : v;
-        }
-    }
-}
+// ReLU's backward in place, which needs only the output (positive where the input was); the forward
+// is the epilogue of the product before it (gemm_epilogue.h).
 
 // d is (C, N): d(L)/d(out) on entry, d(L)/d(inp) on return; out is (C, N) from the forward pass
 template <typename S>
@@ -112,6 +100,14 @@ void rope_backward_inplace(Out<S> dx, const In<S> &cos, const In<S> &sin, Eigen:
 
 constexpr Eigen::Index kMaxAttentionKeys = 2048;  // the longest sequence attention accepts
 
+// One head of float views as attention_kernel.h takes it
+inline AttentionHead attentionHead(const In<float> &q, const In<float> &k, const In<float> &v, Eigen::Index p0,
+                                   float scale)
+{
+    return { q.data(), k.data(), v.data(), q.outerStride(), k.outerStride(), v.outerStride(), q.rows(), p0, q.cols(),
+             scale };
+}
+
 // out is (dh, p1 - p0), att is (attentionRows(T), T) with T >= p1: columns [p0, p1) are written,
 // q is (dh, p1 - p0), k and v are (dh, >= p1): columns [0, p1) are read; scale is 1/sqrt(dh) (times
 // YaRN's attention factor squared when evaluating a rescaled RoPE); window (0 = off) and slope (ALiBi's
@@ -121,6 +117,15 @@ void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, c
                        S scale, Eigen::Index window = 0, S slope = S(0))
 {
     const Eigen::Index nq = q.cols(), rows = att.rows();
+    if constexpr (std::is_same_v<S, float>) {
+        // float's causal softmax attention in one kernel (attention_kernel.h), when a head of the model's
+        // sequence length fits it: every call of the model the same way (the KV cache's one position too)
+        if (window == 0 && slope == S(0) && attention_kernel_fits(q.rows(), att.cols())) {
+            attention_kernel_forward(attentionHead(q, k, v, p0, scale), out.data(), out.outerStride(), att.data(),
+                                     att.outerStride());
+            return;
+        }
+    }
     const AttentionPieces pieces(nq);
     // preatt = k' q: (keys, queries), row j = key, column i = query; a piece's queries [c, c + n)
     // see the keys before p0 + c + n (the rows below stay unwritten: the softmax zeroes them)
@@ -152,6 +157,15 @@ void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S
                         const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale,
                         bool writeQ = false, bool writeKV = false)
 {
+    if constexpr (std::is_same_v<S, float>) {
+        // attention_kernel.h (its backward reads only the weights: a sliding window's or ALiBi's too)
+        if (attention_kernel_fits(q.rows(), att.cols())) {
+            attention_kernel_backward(attentionHead(q, k, v, p0, scale), dout.data(), dout.outerStride(), att.data(),
+                                      att.outerStride(), dq.data(), dq.outerStride(), dk.data(), dk.outerStride(),
+                                      dv.data(), dv.outerStride(), writeQ, writeKV);
+            return;
+        }
+    }
     const AttentionPieces pieces(q.cols());
     for (Eigen::Index i = pieces.count - 1; i >= 0; --i) {
         const Eigen::Index c = pieces.first[i], n = pieces.size[i], keys = p0 + c + n;

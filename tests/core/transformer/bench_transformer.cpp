@@ -28,6 +28,8 @@
 //   induction score and the length generalisation at 2T / 4T (1500 steps each; minutes).
 #include "core/io/bounded_read.h"
 #include "core/labs/length_cost_lab.h"
+#include "core/transformer/attention_kernel.h"
+#include "core/transformer/attention_pieces.h"
 #include "core/transformer/chunked_products.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_trainer.h"
@@ -268,10 +270,11 @@ double fmaPeakGflops(bool wide)
 // The ceiling the matrix products set: every product of one training step of c (forward, and the two
 // products of each in the backward pass), with the operands stored as the step stores them, timed
 // alone on one thread through nn::gemm (FullBand's kernel) at whole sizes: a layer's products over all
-// B*T tokens (the step runs them in column pieces) and attention's over all T keys and queries (the
-// step runs its queries in two pieces, the first over the keys before it). Their FLOPs over their time
-// is about the most a step made of nothing else could reach; the rest of a step (softmax, norms, ReLU,
-// Adam, the data) only adds time.
+// B*T tokens (the step runs them in column pieces), and attention as the step runs it: one head at a
+// time through the attention kernel (attention_kernel.h, softmax included; its FLOPs those of the
+// visible keys, as transformerFlopsPerStep counts them), or, where the kernel does not take the head,
+// its products over all T keys and queries. Their FLOPs over their time is about the most a step made
+// of nothing else could reach; the rest of a step (norms, ReLU, Adam, the data) only adds time.
 double productCeilingGflops(const TransformerConfig &c, int vocab)
 {
     using Clock = std::chrono::steady_clock;
@@ -294,12 +297,15 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
         all.push_back({ int(in), int(out), N, count, true, false });
         all.push_back({ int(out), N, int(in), count, false, true });
     }
-    all.push_back({ T, dh, T, heads, true, false });  // scores
-    all.push_back({ dh, T, T, heads });               // weights x values
-    all.push_back({ dh, T, T, heads, false, true });  // dV
-    all.push_back({ T, dh, T, heads, true, false });  // dA
-    all.push_back({ dh, T, T, heads });               // dQ
-    all.push_back({ dh, T, T, heads, false, true });  // dK
+    const bool kernel = nn::attention_kernel_fits(dh, T);
+    if (!kernel) {
+        all.push_back({ T, dh, T, heads, true, false });  // scores
+        all.push_back({ dh, T, T, heads });               // weights x values
+        all.push_back({ dh, T, T, heads, false, true });  // dV
+        all.push_back({ T, dh, T, heads, true, false });  // dA
+        all.push_back({ dh, T, T, heads });               // dQ
+        all.push_back({ dh, T, T, heads, false, true });  // dK
+    }
     double flops = 0.0, seconds = 0.0;
     std::printf("%-28s %10s %10s\n", "product (m x k x n)", "GFLOP/s", "per step");
     for (const Product &p : all) {
@@ -322,6 +328,33 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
         const std::string shape = std::to_string(p.m) + " x " + std::to_string(p.k) + " x " + std::to_string(p.n) +
                                   (p.ta ? " (A')" : p.tb ? " (B')" : "");
         std::printf("%-28s %10.1f %9lldx\n", shape.c_str(), each / best / 1e9, p.count);
+    }
+    if (kernel) {
+        // one head inside a (3 d_head, T) block of queries, keys and values, forward and backward
+        const Eigen::MatrixXf qkv = Eigen::MatrixXf::Random(3 * dh, T), dy = Eigen::MatrixXf::Random(dh, T);
+        Eigen::MatrixXf y(dh, T), att(nn::attentionRows(T), T), dqkv(3 * dh, T);
+        const long ld = 3 * dh;
+        const nn::AttentionHead head{ qkv.data(), qkv.data() + dh, qkv.data() + 2 * dh, ld, ld, ld, dh, 0, T,
+                                      float(1.0 / std::sqrt(double(dh))) };
+        const double each = 3.0 * 2.0 * 2.0 * dh * (double(T) * (T + 1) / 2);  // q k' and a v, three times
+        const int reps = std::max(200, int(4e8 / each));
+        const auto once = [&] {
+            nn::attention_kernel_forward(head, y.data(), dh, att.data(), att.rows());
+            nn::attention_kernel_backward(head, dy.data(), dh, att.data(), att.rows(), dqkv.data(), ld,
+                                          dqkv.data() + dh, ld, dqkv.data() + 2 * dh, ld, true, true);
+        };
+        once();
+        double best = 1e30;
+        for (int run = 0; run < 3; ++run) {
+            const auto start = Clock::now();
+            for (int r = 0; r < reps; ++r) once();
+            best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count() / reps);
+        }
+        if (!std::isfinite(dqkv.sum())) std::printf("(not finite)\n");
+        flops += each * double(heads);
+        seconds += best * double(heads);
+        const std::string shape = "attention kernel " + std::to_string(dh) + " x " + std::to_string(T);
+        std::printf("%-28s %10.1f %9lldx\n", shape.c_str(), each / best / 1e9, heads);
     }
     return flops / seconds / 1e9;
 }

@@ -4,7 +4,8 @@
 // panel; columns under a panel; inner dimensions over one block), views inside larger matrices,
 // overwriting (the output's old contents, NaN, are never read) and accumulating. Tolerance: the
 // rounding bound of a sum of k products in float, (k + 2) * 2^-24 * sum |A(i, l) B(l, j)|, plus 1e-30.
-// Around each view, the larger matrix keeps its values.
+// Around each view, the larger matrix keeps its values. With an epilogue (gemm_epilogue.h: a residual
+// matrix and a bias added, ReLU), the bound counts their magnitudes too.
 // The build's own kernel runs as tst_gemm_kernel; tests/CMakeLists.txt builds the same test with the
 // kernel compiled for x86-64-v3 (AVX2) and x86-64-v4 (AVX-512) as well (FULLBAND_KERNEL_LEVEL), each
 // skipped where the CPU lacks the level.
@@ -24,9 +25,13 @@ using namespace fb;
 
 namespace {
 
+// the epilogues the cases run: none, a residual and a bias and ReLU (the FFN's out and fc), ReLU alone
+enum Post { kNone, kAddBiasRelu, kRelu };
+
 struct Case {
     long m, n, k;
     bool ta, tb, accumulate;
+    Post post = kNone;
 };
 
 // A column-major (rows x cols) matrix with column stride ld >= rows, values in [-1, 1]
@@ -53,7 +58,18 @@ double worstRatio(const Case &c, std::mt19937 &gen)
     if (!c.accumulate)
         for (long j = 0; j < c.n; ++j)
             for (long i = 0; i < c.m; ++i) out[i + j * ldo] = std::numeric_limits<float>::quiet_NaN();
-    nn::gemm_kernel(c.m, c.n, c.k, a.data(), lda, c.ta, b.data(), ldb, c.tb, out.data(), ldo, c.accumulate);
+    // the epilogue's residual (column stride m + 5) and bias, exactly as long as they are read
+    const long ldAdd = c.m + 5;
+    const std::vector<float> add = randomMatrix(c.m, c.n, ldAdd, gen), bias = randomMatrix(c.m, 1, c.m, gen);
+    nn::GemmEpilogue<float> post;
+    if (c.post == kAddBiasRelu) {
+        post.add = add.data();
+        post.ldAdd = ldAdd;
+        post.bias = bias.data();
+    }
+    post.relu = c.post != kNone;
+    nn::gemm_kernel(c.m, c.n, c.k, a.data(), lda, c.ta, b.data(), ldb, c.tb, out.data(), ldo, c.accumulate,
+                    c.post == kNone ? nullptr : &post);
     const auto A = [&](long i, long l) { return double(c.ta ? a[l + i * lda] : a[i + l * lda]); };
     const auto B = [&](long l, long j) { return double(c.tb ? b[j + l * ldb] : b[l + j * ldb]); };
     double worst = 0.0;
@@ -64,7 +80,12 @@ double worstRatio(const Case &c, std::mt19937 &gen)
                 exact += A(i, l) * B(l, j);
                 scale += std::abs(A(i, l) * B(l, j));
             }
-            const double tol = double(c.k + 2) * std::ldexp(1.0, -24) * scale + 1e-30;
+            if (c.post == kAddBiasRelu) {
+                exact += double(add[i + j * ldAdd]) + double(bias[i]);
+                scale += std::abs(double(add[i + j * ldAdd])) + std::abs(double(bias[i]));
+            }
+            if (c.post != kNone) exact = std::max(exact, 0.0);  // ReLU moves no value further from exact
+            const double tol = double(c.k + 4) * std::ldexp(1.0, -24) * scale + 1e-30;
             const double err = std::abs(double(out[i + j * ldo]) - exact);
             if (!(err <= tol * 1e6)) return std::numeric_limits<double>::infinity();  // NaN or wild
             worst = std::max(worst, err / tol);
@@ -136,20 +157,23 @@ private Q_SLOTS:
         QFETCH(long, k);
         std::mt19937 gen(unsigned(m * 1000003 + n * 1009 + k));
         for (int layout = 0; layout < 3; ++layout)
-            for (int acc = 0; acc < 2; ++acc) {
-                const Case c { m, n, k, layout == 1, layout == 2, acc == 1 };
-                const double worst = worstRatio(c, gen);
-                QVERIFY2(worst <= 1.0, qPrintable(QString("layout %1 (0: A B, 1: A' B, 2: A B'), accumulate %2: "
-                                                          "error %3 of the rounding bound")
-                                                      .arg(layout)
-                                                      .arg(acc)
-                                                      .arg(worst)));
-            }
+            for (int acc = 0; acc < 2; ++acc)
+                for (const Post post : { kNone, kAddBiasRelu, kRelu }) {
+                    const Case c { m, n, k, layout == 1, layout == 2, acc == 1, post };
+                    const double worst = worstRatio(c, gen);
+                    QVERIFY2(worst <= 1.0, qPrintable(QString("layout %1 (0: A B, 1: A' B, 2: A B'), accumulate %2, "
+                                                              "epilogue %3: error %4 of the rounding bound")
+                                                          .arg(layout)
+                                                          .arg(acc)
+                                                          .arg(int(post))
+                                                          .arg(worst)));
+                }
     }
 
     // The same numbers whatever the columns and rows a call is given: a product computed whole and
     // computed as nine calls cut at rows and columns that are not whole panels (as threads' tiles
-    // might be), bit for bit, overwriting and accumulating onto the same old values.
+    // might be), bit for bit, overwriting and accumulating onto the same old values (accumulating with
+    // an epilogue, each call's addressing its own block).
     void tilesAgreeExactly()
     {
         std::mt19937 gen(7);
@@ -162,16 +186,25 @@ private Q_SLOTS:
                 const std::vector<float> a = randomMatrix(lda, ta ? m : k, lda, gen);
                 const std::vector<float> b = randomMatrix(ldb, tb ? k : n, ldb, gen);
                 const std::vector<float> old = randomMatrix(m, n, m, gen);
+                // with the FFN's epilogue on the accumulating products: a residual, a bias and ReLU
+                const std::vector<float> add = randomMatrix(m, n, m, gen), bias = randomMatrix(m, 1, m, gen);
+                nn::GemmEpilogue<float> post;
+                post.add = add.data();
+                post.ldAdd = m;
+                post.bias = bias.data();
+                post.relu = true;
+                const nn::GemmEpilogue<float> *p = accumulate ? &post : nullptr;
                 std::vector<float> whole = old, parts = old;
-                nn::gemm_kernel(m, n, k, a.data(), lda, ta, b.data(), ldb, tb, whole.data(), m, accumulate);
+                nn::gemm_kernel(m, n, k, a.data(), lda, ta, b.data(), ldb, tb, whole.data(), m, accumulate, p);
                 for (int r = 0; r < 3; ++r)
                     for (int c = 0; c < 3; ++c) {
                         const long r0 = rowCuts[r], c0 = colCuts[c];
                         const long rows = rowCuts[r + 1] - r0, cols = colCuts[c + 1] - c0;
                         const float *ap = ta ? a.data() + r0 * lda : a.data() + r0;
                         const float *bp = tb ? b.data() + c0 : b.data() + c0 * ldb;
+                        const nn::GemmEpilogue<float> at = post.at(r0, c0);
                         nn::gemm_kernel(rows, cols, k, ap, lda, ta, bp, ldb, tb, parts.data() + r0 + c0 * m, m,
-                                        accumulate);
+                                        accumulate, p ? &at : nullptr);
                     }
                 QVERIFY2(parts == whole, qPrintable(QString("layout %1, accumulate %2").arg(layout).arg(acc)));
             }
@@ -212,6 +245,23 @@ private Q_SLOTS:
                 const Eigen::MatrixXd exact = start + opA * opB;
                 QVERIFY2((calling.cast<double>() - exact).cwiseAbs().maxCoeff() <= 1e-5 * double(p.k),
                          "the product itself");
+                // with an epilogue (a residual, a bias, ReLU), on the calling thread and in two threads'
+                // tiles, each tile's epilogue addressing its own block
+                const Eigen::MatrixXf add = Eigen::MatrixXf::Random(p.m, p.n);
+                const Eigen::VectorXf bias = Eigen::VectorXf::Random(p.m);
+                nn::GemmEpilogue<float> post;
+                post.add = add.data();
+                post.ldAdd = p.m;
+                post.bias = bias.data();
+                post.relu = true;
+                Eigen::MatrixXf postCalling = old, postShared = old;
+                nn::gemm<float>(nullptr, postCalling, a, p.ta, b, p.tb, accumulate, &post);
+                nn::gemm<float>(&two, postShared, a, p.ta, b, p.tb, accumulate, &post);
+                QVERIFY(postCalling == postShared);
+                const Eigen::MatrixXd withPost =
+                    ((exact + add.cast<double>()).colwise() + bias.cast<double>()).cwiseMax(0.0);
+                QVERIFY2((postCalling.cast<double>() - withPost).cwiseAbs().maxCoeff() <= 1e-5 * double(p.k + 2),
+                         "the product and its epilogue");
             }
         }
 #endif

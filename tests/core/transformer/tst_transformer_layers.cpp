@@ -99,35 +99,40 @@ void softmaxColumnsAgainstFormula(S tol)
 class TestTransformerLayers : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // relu(W x + b) as the stack's FFN applies it after the product W x: the bias and ReLU in one pass
+    // relu(W x + b) as the stack's FFN computes it: the bias and ReLU as the product's epilogue
+    // (gemm_epilogue.h), in double a pass after Eigen's product
     void relu()
     {
         Rng rng(2);
-        Md inp = random(rng, 5, 6), r = random(rng, 5, 6), out(5, 6);
+        Md W = random(rng, 5, 4), x = random(rng, 4, 6), r = random(rng, 5, 6), out(5, 6);
         Vd b = random(rng, 5, 1).col(0);
-        for (Eigen::Index j = 0; j < inp.cols(); ++j)  // keep every entry away from the kink at 0
-            for (Eigen::Index i = 0; i < inp.rows(); ++i)
-                if (std::abs(inp(i, j) + b[i]) < 0.1) inp(i, j) = 0.3 - b[i];
+        for (Eigen::Index j = 0; j < x.cols(); ++j)  // keep every entry away from the kink at 0
+            for (Eigen::Index i = 0; i < W.rows(); ++i)
+                if (std::abs((W * x)(i, j) + b[i]) < 0.1) b[i] += 0.25;
+        nn::GemmEpilogue<double> biasRelu;
+        biasRelu.bias = b.data();
+        biasRelu.relu = true;
         auto loss = [&] {
-            out = inp;
-            nn::bias_relu_forward_inplace<double>(out, b);
+            nn::product<double>(out, W, x, false, biasRelu);
             return (out.array() * r.array()).sum();
         };
         loss();
-        QVERIFY((out - (inp.colwise() + b).cwiseMax(0.0)).norm() == 0.0);
+        QVERIFY((out - ((W * x).colwise() + b).cwiseMax(0.0)).norm() <= 1e-14);
         Md d = r;
         nn::relu_backward_inplace<double>(d, out);
         Vd db = Vd::Zero(5);
         nn::bias_backward<double>(db, d);
+        const Md dx = W.transpose() * d;
         test::GradCheck check;
-        test::checkTensor(check, "dinp", inp.data(), d.data(), inp.size(), loss);
+        test::checkTensor(check, "dx", x.data(), dx.data(), x.size(), loss);
         test::checkTensor(check, "dbias", b.data(), db.data(), b.size(), loss);
         CHECK_DONE(check, "relu");
         // a NaN stays NaN (a diverging run must show)
-        Md nan = Md::Zero(5, 6);
+        Md nan = Md::Zero(4, 6);
         nan(2, 3) = std::numeric_limits<double>::quiet_NaN();
-        nn::bias_relu_forward_inplace<double>(nan, b);
-        QVERIFY(std::isnan(nan(2, 3)));
+        nn::product<double>(out, W, nan, false, biasRelu);
+        QVERIFY(std::isnan(out(0, 3)));
+        QVERIFY(!std::isnan(out(0, 2)));
     }
 
     // x = E[tok] (+ PE(t)): the lookup and the table add, as the transformer's input stage
@@ -322,17 +327,23 @@ private Q_SLOTS:
         softmaxColumnsAgainstFormula<double>(1e-12);
     }
 
-    // The FFN of a block: out = W2 relu(W1 x + b1) + b2, with the products the stack uses.
+    // The FFN of a block with its residual: out = x + W2 relu(W1 x + b1) + b2, with the products and
+    // epilogues the stack uses.
     void feedForward()
     {
         Rng rng(7);
         const Eigen::Index d = 4, f = 16, N = 6;
         Md x = random(rng, d, N), W1 = random(rng, f, d), W2 = random(rng, d, f), r = random(rng, d, N);
         Md b1 = random(rng, f, 1), b2 = random(rng, d, 1), fc(f, N), out(d, N);
+        nn::GemmEpilogue<double> biasRelu, residualBias;  // fc = relu(W1 x + b1), out = x + W2 fc + b2
+        biasRelu.bias = b1.data();
+        biasRelu.relu = true;
+        residualBias.add = x.data();
+        residualBias.ldAdd = d;
+        residualBias.bias = b2.data();
         auto loss = [&] {
-            nn::linear_forward<double>(fc, x, W1, Vd::Zero(f));
-            nn::bias_relu_forward_inplace<double>(fc, Vd(b1.col(0)));
-            nn::linear_forward<double>(out, fc, W2, Vd(b2.col(0)));
+            nn::product<double>(fc, W1, x, false, biasRelu);
+            nn::product<double>(out, W2, fc, false, residualBias);
             return (out.array() * r.array()).sum();
         };
         loss();
@@ -341,6 +352,7 @@ private Q_SLOTS:
         nn::linear_backward<double>(dfc, dW2, db2, r, fc, W2);
         nn::relu_backward_inplace<double>(dfc, fc);
         nn::linear_backward<double>(dx, dW1, db1, dfc, x, W1);
+        dx += r;  // the residual
         test::GradCheck check;
         test::checkTensor(check, "dx", x.data(), dx.data(), x.size(), loss);
         test::checkTensor(check, "dW1", W1.data(), dW1.data(), W1.size(), loss);
