@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <type_traits>
 
 namespace fb::nn {
 
@@ -24,6 +25,19 @@ constexpr long kMostDh = 64, kMostKeys = kAttentionKernelMostKeys;
 constexpr int G = 4;  // queries a pass takes at once
 
 inline long roundUp(long x) { return (x + L - 1) / L * L; }
+
+// f(std::integral_constant<int, gn>{}): a pass's code compiled for each count of queries, 1 to G
+template <typename F>
+inline void withQueries(int gn, F &&f)
+{
+    static_assert(G == 4, "one case per count of queries");
+    switch (gn) {
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    default: f(std::integral_constant<int, 1>{}); break;
+    }
+}
 
 // lanes j0 .. j0 + L - 1 of a column whose first n rows are visible: true where j0 + lane < n
 inline P visible(long j0, long n) { return pcmp_lt(plset<P>(float(j0)), pset1<P>(float(n))); }
@@ -45,7 +59,9 @@ void transposeKeys(float *t, long ld, const float *x, long xs, long dh, long key
     }
     for (long j = j0; j < keys; ++j)
         for (long d = 0; d < dh; ++d) t[d * ld + j] = x[d + j * xs];
-    for (long d = 0; d < dh; ++d) std::fill(t + d * ld + keys, t + (d + 1) * ld, 0.0f);
+    if (keys < ld)  // (an empty fill was a call to memset for every feature)
+        for (long d = 0; d < dh; ++d)
+            for (long j = keys; j < ld; ++j) t[d * ld + j] = 0.0f;
 }
 
 // Sums of a single packet of features per query (dh = L) run in two halves, even and odd terms, added at
@@ -185,32 +201,13 @@ void forwardHead(const AttentionHead &h, float *y, long ys, float *att, long ld)
         const float *q = h.q + c0 * h.qs;
         const long n0 = h.p0 + c0 + 1;
         float *a = att + (n0 - 1) * ld;  // the group's columns of weights
-        switch (gn) {
-        case 4:
-            allKeyPackets<H, 4>(s, Kp, kt, q, h.qs, h.dh, packets);
-            softmaxQueries<4>(s, Kp, n0, packets, h.scale, a, ld);
-            break;
-        case 3:
-            allKeyPackets<H, 3>(s, Kp, kt, q, h.qs, h.dh, packets);
-            softmaxQueries<3>(s, Kp, n0, packets, h.scale, a, ld);
-            break;
-        case 2:
-            allKeyPackets<H, 2>(s, Kp, kt, q, h.qs, h.dh, packets);
-            softmaxQueries<2>(s, Kp, n0, packets, h.scale, a, ld);
-            break;
-        default:
-            allKeyPackets<H, 1>(s, Kp, kt, q, h.qs, h.dh, packets);
-            softmaxQueries<1>(s, Kp, n0, packets, h.scale, a, ld);
-            break;
-        }
-        // y = v a over the keys the group's last query sees (a is zero past each one's own)
-        float *out = y + c0 * ys;
-        switch (gn) {
-        case 4: featureSums<W, 4>(out, ys, false, h.v, h.vs, a, ld, n); break;
-        case 3: featureSums<W, 3>(out, ys, false, h.v, h.vs, a, ld, n); break;
-        case 2: featureSums<W, 2>(out, ys, false, h.v, h.vs, a, ld, n); break;
-        default: featureSums<W, 1>(out, ys, false, h.v, h.vs, a, ld, n); break;
-        }
+        withQueries(gn, [&](auto count) {
+            constexpr int Gn = decltype(count)::value;
+            allKeyPackets<H, Gn>(s, Kp, kt, q, h.qs, h.dh, packets);
+            softmaxQueries<Gn>(s, Kp, n0, packets, h.scale, a, ld);
+            // y = v a over the keys the group's last query sees (a is zero past each one's own)
+            featureSums<W, Gn>(y + c0 * ys, ys, false, h.v, h.vs, a, ld, n);
+        });
     }
 }
 
@@ -255,6 +252,7 @@ void backwardHead(const AttentionHead &h, const float *dy, long dys, const float
 {
     constexpr int H = kHalves<W>;
     const long keys = h.p0 + h.nq, Kp = roundUp(keys);
+    // 98 KiB of stack (34 KiB in the forward): a thread's stack is megabytes (oneTBB's workers' too)
     alignas(64) float vt[kMostDh * kMostKeys];
     alignas(64) float ds[kMostKeys * kMostKeys];  // d(L)/d(scores) of every query, column c at ds + c Kp
     alignas(64) float pad[G * kMostKeys];
@@ -265,39 +263,36 @@ void backwardHead(const AttentionHead &h, const float *dy, long dys, const float
         const long n = h.p0 + c0 + gn, packets = (n + L - 1) / L;
         float *s = ds + c0 * Kp;
         // in the forward pass this was: y = v a; d(L)/d(a) = v' dy
-        const float *dyc = dy + c0 * dys;
-        switch (gn) {
-        case 4: allKeyPackets<H, 4>(s, Kp, vt, dyc, dys, h.dh, packets); break;
-        case 3: allKeyPackets<H, 3>(s, Kp, vt, dyc, dys, h.dh, packets); break;
-        case 2: allKeyPackets<H, 2>(s, Kp, vt, dyc, dys, h.dh, packets); break;
-        default: allKeyPackets<H, 1>(s, Kp, vt, dyc, dys, h.dh, packets); break;
-        }
-        // through the softmax and the scale: ds_j = scale a_j (da_j - sum_j' a_j' da_j'); a_j = 0 past
-        // the visible keys. a is read in place, or, when the packets pass the column's end (rows in
-        // multiples of 8, packets of 16), from a copy padded with zeros.
+        withQueries(gn, [&](auto count) {
+            allKeyPackets<H, decltype(count)::value>(s, Kp, vt, dy + c0 * dys, dys, h.dh, packets);
+        });
+        // through the softmax and the scale: ds_j = scale a_j (da_j - sum_j' a_j' da_j') over the visible
+        // keys, 0 past them (selected, as attention_softmax.h: an inf in a later key's da stays out). a is
+        // read in place, or, when the packets pass the column's end (rows in multiples of 8, packets of
+        // 16), from a copy padded with zeros.
         for (int g = 0; g < gn; ++g) {
-            const float *ag = att + (n - gn + g) * ld;
+            const long visibleKeys = n - gn + g + 1;
+            const float *ag = att + (visibleKeys - 1) * ld;
             if (packets * L > ld) {
                 float *copy = pad + g * Kp;
                 std::copy(ag, ag + ld, copy);
                 std::fill(copy + ld, copy + packets * L, 0.0f);
                 ag = copy;
             }
+            const auto seen = [&](long u, P x) {
+                return (u + 1) * L <= visibleKeys ? x : pselect(visible(u * L, visibleKeys), x, pzero(P{}));
+            };
             float *sg = s + g * Kp;
             P dot = pzero(P{});
-            for (long u = 0; u < packets; ++u) dot = pmadd(ploadu<P>(ag + u * L), ploadu<P>(sg + u * L), dot);
+            for (long u = 0; u < packets; ++u) dot = padd(dot, seen(u, pmul(ploadu<P>(ag + u * L), ploadu<P>(sg + u * L))));
             const P sum = pset1<P>(predux(dot));
             for (long u = 0; u < packets; ++u)
-                pstoreu(sg + u * L, pmul(pmul(ploadu<P>(ag + u * L), sc), psub(ploadu<P>(sg + u * L), sum)));
+                pstoreu(sg + u * L, seen(u, pmul(pmul(ploadu<P>(ag + u * L), sc), psub(ploadu<P>(sg + u * L), sum))));
         }
         // in the forward pass this was: scores = k' q; d(L)/d(q) = k ds
-        float *out = dq + c0 * dqs;
-        switch (gn) {
-        case 4: featureSums<W, 4>(out, dqs, !writeQ, h.k, h.ks, s, Kp, n); break;
-        case 3: featureSums<W, 3>(out, dqs, !writeQ, h.k, h.ks, s, Kp, n); break;
-        case 2: featureSums<W, 2>(out, dqs, !writeQ, h.k, h.ks, s, Kp, n); break;
-        default: featureSums<W, 1>(out, dqs, !writeQ, h.k, h.ks, s, Kp, n); break;
-        }
+        withQueries(gn, [&](auto count) {
+            featureSums<W, decltype(count)::value>(dq + c0 * dqs, dqs, !writeQ, h.k, h.ks, s, Kp, n);
+        });
     }
     // d(L)/d(v) = dy a' and d(L)/d(k) = q ds', a few keys at a time
     constexpr int KG = W <= 2 ? 4 : 2;

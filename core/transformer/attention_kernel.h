@@ -7,8 +7,9 @@
 // of an induction step at a third of the kernel's speed.
 //
 // Views as attention_forward and attention_backward (transformer_layers.h) take them, by pointer and
-// column stride: q (dh x nq), the queries p0 .. p0 + nq - 1; k, v (dh x keys), keys = p0 + nq; att
-// (rows x T), column p0 + c holding query c's weights over the keys, zeros below them. A query's
+// column stride: q (dh x nq), the queries p0 .. p0 + nq - 1; k, v (dh x keys), keys = p0 + nq; att,
+// columns of ld rows (attentionRows(T), a multiple of 8, at least keys) one after the other, column
+// p0 + c holding query c's weights over the keys and zeros in the rest of its ld rows. A query's
 // numbers do not depend on the other queries of the call (decoding one position with the KV cache
 // gives the same weights and output, bit for bit, as the whole sequence at once).
 namespace fb::nn {

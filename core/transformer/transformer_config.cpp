@@ -226,12 +226,15 @@ double transformerFlopsPerStep(const TransformerConfig &c)
     const double T = transformerInputPositions(c, c.seqLen), N = double(c.batch) * T, d = c.dModel, f = 4.0 * d;
     const bool feedback = c.feedback != FeedbackMode::Off, exact = c.feedback == FeedbackMode::Exact;
     auto mm = [](double rows, double inner, double cols) { return 2.0 * rows * inner * cols; };
-    // keys each query multiplies against: the visible ones, (T + 1) / 2 on average, up to the longest
-    // sequence the float attention kernel takes (attention_kernel.h; the masked keys it also multiplies,
-    // up to a packet of 16, are not counted), and when positions run one by one. Longer sequences run
-    // as products over the queries' pieces (nn::AttentionPieces: at T = 256 the first 128 queries
-    // against the first 128 keys, the others against all 256; dense, the mask applied after them),
-    // which is the work a step's time is budgeted by.
+    // keys each query multiplies against: the visible ones, (T + 1) / 2 on average, where the float
+    // attention kernel runs (attention_kernel.h: causal softmax attention up to its longest sequence;
+    // the masked keys it also multiplies, up to a packet of 16, are not counted), and when positions
+    // run one by one. Otherwise the products run over the queries' pieces (nn::AttentionPieces: at
+    // T = 256 the first 128 queries against the first 128 keys, the others against all 256; dense, the
+    // mask applied after them), the work a step's time is budgeted by. The count is the model's, not the
+    // build's: what runs the products at T <= 128 (a head width the build's kernel does not take, such
+    // as 8 with AVX-512; a sliding window's or ALiBi's forward pass) is counted as the kernel, which
+    // only lowers a fraction of the peak.
     double keys = (T + 1) / 2;
     if (!exact && T > nn::kAttentionKernelMostKeys) {
         const nn::AttentionPieces pieces{ Eigen::Index(T) };

@@ -100,6 +100,13 @@ void rope_backward_inplace(Out<S> dx, const In<S> &cos, const In<S> &sin, Eigen:
 
 constexpr Eigen::Index kMaxAttentionKeys = 2048;  // the longest sequence attention accepts
 
+// Whether float attention of a head runs in attention_kernel.h: a head width and sequence length it takes,
+// its weights a whole (attentionRows(T), T) matrix (the kernel writes and reads every row of a column)
+inline bool attentionInKernel(const In<float> &q, const In<float> &att)
+{
+    return attention_kernel_fits(q.rows(), att.cols()) && att.outerStride() == att.rows();
+}
+
 // One head of float views as attention_kernel.h takes it
 inline AttentionHead attentionHead(const In<float> &q, const In<float> &k, const In<float> &v, Eigen::Index p0,
                                    float scale)
@@ -116,16 +123,16 @@ template <typename S>
 void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0,
                        S scale, Eigen::Index window = 0, S slope = S(0))
 {
-    const Eigen::Index nq = q.cols(), rows = att.rows();
     if constexpr (std::is_same_v<S, float>) {
         // float's causal softmax attention in one kernel (attention_kernel.h), when a head of the model's
         // sequence length fits it: every call of the model the same way (the KV cache's one position too)
-        if (window == 0 && slope == S(0) && attention_kernel_fits(q.rows(), att.cols())) {
+        if (window == 0 && slope == S(0) && attentionInKernel(q, att)) {
             attention_kernel_forward(attentionHead(q, k, v, p0, scale), out.data(), out.outerStride(), att.data(),
                                      att.outerStride());
             return;
         }
     }
+    const Eigen::Index nq = q.cols(), rows = att.rows();
     const AttentionPieces pieces(nq);
     // preatt = k' q: (keys, queries), row j = key, column i = query; a piece's queries [c, c + n)
     // see the keys before p0 + c + n (the rows below stay unwritten: the softmax zeroes them)
@@ -147,11 +154,12 @@ void attention_forward(Out<S> out, Out<S> att, const In<S> &q, const In<S> &k, c
 
 // dq is (dh, p1 - p0), dk and dv are (dh, >= p1): they accumulate, or are written: dq when writeQ, dk
 // and dv's columns [0, p1) when writeKV (then no one need zero them first). datt is
-// (attentionRows(T), T): a scratch (columns [p0, p1) are overwritten), dout is (dh, p1 - p0),
-// att, q, k, v as in the forward. The queries in the forward's pieces, each over the keys it saw; the
-// last piece first, whose keys are all p1 (so with writeKV it writes every column of dk and dv, and
-// the first piece adds to them: bit for bit the sums of adding both to zeros while each piece's
-// queries fit one of the kernel's inner blocks, 128 at most, so up to T = 256).
+// (attentionRows(T), T): a scratch (columns [p0, p1) are overwritten; the float kernel, when it takes
+// the head, keeps its own), dout is (dh, p1 - p0), att, q, k, v as in the forward. The products: the
+// queries in the forward's pieces, each over the keys it saw; the last piece first, whose keys are all
+// p1 (so with writeKV it writes every column of dk and dv, and the first piece adds to them: bit for
+// bit the sums of adding both to zeros while each piece's queries fit one of the kernel's inner
+// blocks, 128 at most, so up to T = 256).
 template <typename S>
 void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S> &dout, const In<S> &att,
                         const In<S> &q, const In<S> &k, const In<S> &v, Eigen::Index p0, S scale,
@@ -159,7 +167,7 @@ void attention_backward(Out<S> dq, Out<S> dk, Out<S> dv, Out<S> datt, const In<S
 {
     if constexpr (std::is_same_v<S, float>) {
         // attention_kernel.h (its backward reads only the weights: a sliding window's or ALiBi's too)
-        if (attention_kernel_fits(q.rows(), att.cols())) {
+        if (attentionInKernel(q, att)) {
             attention_kernel_backward(attentionHead(q, k, v, p0, scale), dout.data(), dout.outerStride(), att.data(),
                                       att.outerStride(), dq.data(), dq.outerStride(), dk.data(), dk.outerStride(),
                                       dv.data(), dv.outerStride(), writeQ, writeKV);

@@ -106,6 +106,12 @@ struct Reference {
 
 constexpr double kTol = 2e-5;
 
+// worst = the larger of worst and err, NaN the largest of all (std::max would keep worst)
+void worsen(double &worst, double err)
+{
+    if (!std::isnan(worst) && !(err <= worst)) worst = err;
+}
+
 // the widths the kernel takes at T keys, of 4, 8, 12, 16, 24, 32, 48, 64
 std::vector<long> widths(long T)
 {
@@ -171,9 +177,9 @@ private Q_SLOTS:
             const QString where = QString("dh %1, T %2").arg(dh).arg(T);
             double worstY = 0.0, worstW = 0.0;
             for (long i = 0; i < T; ++i) {
-                for (long f = 0; f < dh; ++f) worstY = std::max(worstY, std::abs(x.y(i)[f] - ref.y[size_t(f + i * dh)]));
+                for (long f = 0; f < dh; ++f) worsen(worstY, std::abs(x.y(i)[f] - ref.y[size_t(f + i * dh)]));
                 const float *column = x.weights() + i * x.ld;
-                for (long j = 0; j <= i; ++j) worstW = std::max(worstW, std::abs(column[j] - ref.w[size_t(j + i * T)]));
+                for (long j = 0; j <= i; ++j) worsen(worstW, std::abs(column[j] - ref.w[size_t(j + i * T)]));
                 for (long j = i + 1; j < x.ld; ++j)
                     QVERIFY2(column[j] == 0.0f, qPrintable(where + ": masked and padded weights are exactly zero"));
             }
@@ -195,21 +201,39 @@ private Q_SLOTS:
                      qPrintable(where + ": decoding with the cache"));
             QVERIFY2(std::equal(wholeAtt.begin(), wholeAtt.end(), x.att.begin(), same),
                      qPrintable(where + ": the cache's weights"));
+            // and in two ranges, the second's queries after the first's positions: bit for bit too
+            if (T > 7) {
+                nn::attention_kernel_forward(x.head(0, 7), x.y(0), B * x.d, x.weights(), x.ld);
+                nn::attention_kernel_forward(x.head(7, T - 7), x.y(7), B * x.d, x.weights(), x.ld);
+                QVERIFY2(std::equal(whole.begin(), whole.end(), x.atty.begin(), same) &&
+                             std::equal(wholeAtt.begin(), wholeAtt.end(), x.att.begin(), same),
+                         qPrintable(where + ": in two ranges"));
+            }
 
-            // the backward, writing (over NaN) and adding (onto the values written: twice the gradient)
-            for (const bool write : { true, false }) {
+            // the backward: writing all (over NaN); adding all (onto the values written: twice the
+            // gradient); writing dq and adding to dk and dv (a grouped-query head after its group's first:
+            // dq over NaN, dk and dv three times)
+            struct Mode {
+                bool writeQ, writeKV;
+                double q, kv;  // the multiple of the gradient expected afterwards
+            };
+            for (const Mode mode : { Mode { true, true, 1, 1 }, Mode { false, false, 2, 2 }, Mode { true, false, 1, 3 } }) {
+                if (mode.writeQ)
+                    for (long i = 0; i < T; ++i) std::fill(x.dq(i), x.dq(i) + dh, kNaN);
                 nn::attention_kernel_backward(x.head(0, T), x.dyAt(0), B * x.d, x.weights(), x.ld, x.dq(0), x.qs(),
-                                              x.dk(0), x.qs(), x.dv(0), x.qs(), write, write);
-                const double times = write ? 1.0 : 2.0;
+                                              x.dk(0), x.qs(), x.dv(0), x.qs(), mode.writeQ, mode.writeKV);
                 double worst = 0.0;
                 for (long i = 0; i < T; ++i)
                     for (long f = 0; f < dh; ++f) {
-                        worst = std::max(worst, std::abs(x.dq(i)[f] - times * ref.dq[size_t(f + i * dh)]));
-                        worst = std::max(worst, std::abs(x.dk(i)[f] - times * ref.dk[size_t(f + i * dh)]));
-                        worst = std::max(worst, std::abs(x.dv(i)[f] - times * ref.dv[size_t(f + i * dh)]));
+                        worsen(worst, std::abs(x.dq(i)[f] - mode.q * ref.dq[size_t(f + i * dh)]));
+                        worsen(worst, std::abs(x.dk(i)[f] - mode.kv * ref.dk[size_t(f + i * dh)]));
+                        worsen(worst, std::abs(x.dv(i)[f] - mode.kv * ref.dv[size_t(f + i * dh)]));
                     }
-                QVERIFY2(worst <= times * kTol,
-                         qPrintable(where + QString(": gradients off by %1 (%2)").arg(worst).arg(write ? "written" : "added")));
+                QVERIFY2(worst <= mode.kv * kTol,
+                         qPrintable(where + QString(": gradients off by %1 (write q %2, k and v %3)")
+                                                .arg(worst)
+                                                .arg(mode.writeQ)
+                                                .arg(mode.writeKV)));
             }
             for (size_t i = 0; i < x.dqkv.size(); ++i) {
                 const long row = long(i) % (3 * x.d), col = long(i) / (3 * x.d);
@@ -225,9 +249,9 @@ private Q_SLOTS:
             double worst = 0.0;
             for (long i = 0; i < T; ++i)
                 for (long f = 0; f < dh; ++f) {
-                    worst = std::max(worst, std::abs(x.dq(i)[f] - ref.dq[size_t(f + i * dh)]));
-                    worst = std::max(worst, std::abs(x.dk(i)[f] - ref.dk[size_t(f + i * dh)]));
-                    worst = std::max(worst, std::abs(x.dv(i)[f] - ref.dv[size_t(f + i * dh)]));
+                    worsen(worst, std::abs(x.dq(i)[f] - ref.dq[size_t(f + i * dh)]));
+                    worsen(worst, std::abs(x.dk(i)[f] - ref.dk[size_t(f + i * dh)]));
+                    worsen(worst, std::abs(x.dv(i)[f] - ref.dv[size_t(f + i * dh)]));
                 }
             QVERIFY2(worst <= kTol, qPrintable(where + QString(": position by position, off by %1").arg(worst)));
         }

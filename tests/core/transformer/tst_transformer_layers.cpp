@@ -106,9 +106,9 @@ private Q_SLOTS:
         Rng rng(2);
         Md W = random(rng, 5, 4), x = random(rng, 4, 6), r = random(rng, 5, 6), out(5, 6);
         Vd b = random(rng, 5, 1).col(0);
-        for (Eigen::Index j = 0; j < x.cols(); ++j)  // keep every entry away from the kink at 0
-            for (Eigen::Index i = 0; i < W.rows(); ++i)
-                if (std::abs((W * x)(i, j) + b[i]) < 0.1) b[i] += 0.25;
+        // keep every entry away from the kink at 0: a row's bias moves until none of its entries is near
+        for (Eigen::Index i = 0; i < W.rows(); ++i)
+            while (((W.row(i) * x).array() + b[i]).abs().minCoeff() < 0.1) b[i] += 0.25;
         nn::GemmEpilogue<double> biasRelu;
         biasRelu.bias = b.data();
         biasRelu.relu = true;
@@ -316,6 +316,52 @@ private Q_SLOTS:
             test::checkTensor(check, "dqkv", qkv.data(), dqkv.data(), qkv.size(), run);
             CHECK_DONE(check, stepwise ? "attention, position by position" : "attention");
         }
+    }
+
+    // Float attention as the stack calls it, in whichever path takes the head (attention_kernel.h for
+    // causal softmax at d_head 32 with AVX2 or AVX-512; the products for a sliding window's and ALiBi's
+    // forward, whose weights the kernel's backward then reads) against the same calls in double: values,
+    // weights and gradients within 1e-4 on values of order one.
+    void floatAttention_data()
+    {
+        QTest::addColumn<int>("window");
+        QTest::addColumn<double>("slope");
+        QTest::newRow("causal") << 0 << 0.0;
+        QTest::newRow("window 5, ALiBi 0.3") << 5 << 0.3;
+    }
+    void floatAttention()
+    {
+        QFETCH(int, window);
+        QFETCH(double, slope);
+        Rng rng(9);
+        const Eigen::Index B = 2, T = 19, d = 64, H = 2, dh = d / H, b = 1, h = 1;
+        const double scale = 1.0 / std::sqrt(double(dh));
+        const HeadViews hv { B, d, dh };
+        const Md qkv = random(rng, 3 * d, B * T), dy = random(rng, dh, T);
+        const Eigen::MatrixXf qkvf = qkv.cast<float>(), dyf = dy.cast<float>();
+        using Sf = nn::ConstStrided<float>;
+        const auto viewf = [&](Eigen::Index part) {
+            return Sf(qkvf.data() + b * 3 * d + part * d + h * dh, dh, T, Eigen::OuterStride<>(B * 3 * d));
+        };
+        Md y(dh, T), att(nn::attentionRows(T), T), datt(att.rows(), T), dqkv = Md::Zero(3 * d, B * T);
+        Md qkvd = qkvf.cast<double>();  // the same inputs as float's
+        nn::attention_forward<double>(y, att, hv.view(qkvd, 0, b, h, 0, T), hv.view(qkvd, 1, b, h, 0, T),
+                                      hv.view(qkvd, 2, b, h, 0, T), 0, scale, window, slope);
+        nn::attention_backward<double>(hv.view(dqkv, 0, b, h, 0, T), hv.view(dqkv, 1, b, h, 0, T),
+                                       hv.view(dqkv, 2, b, h, 0, T), datt, dyf.cast<double>(), att,
+                                       hv.view(qkvd, 0, b, h, 0, T), hv.view(qkvd, 1, b, h, 0, T),
+                                       hv.view(qkvd, 2, b, h, 0, T), 0, scale, true, true);
+        Eigen::MatrixXf yf(dh, T), attf(att.rows(), T), dattf(att.rows(), T), dq(dh, T), dk(dh, T), dv(dh, T);
+        attf.setConstant(std::numeric_limits<float>::quiet_NaN());
+        nn::attention_forward<float>(yf, attf, viewf(0), viewf(1), viewf(2), 0, float(scale), window, float(slope));
+        nn::attention_backward<float>(dq, dk, dv, dattf, dyf, attf, viewf(0), viewf(1), viewf(2), 0, float(scale), true,
+                                      true);
+        QVERIFY2((yf.cast<double>() - y).cwiseAbs().maxCoeff() < 1e-4, "values");
+        QVERIFY2((attf.cast<double>() - att).cwiseAbs().maxCoeff() < 1e-5, "weights");
+        const Md dqd = hv.view(dqkv, 0, b, h, 0, T), dkd = hv.view(dqkv, 1, b, h, 0, T), dvd = hv.view(dqkv, 2, b, h, 0, T);
+        QVERIFY2((dq.cast<double>() - dqd).cwiseAbs().maxCoeff() < 1e-4, "dq");
+        QVERIFY2((dk.cast<double>() - dkd).cwiseAbs().maxCoeff() < 1e-4, "dk");
+        QVERIFY2((dv.cast<double>() - dvd).cwiseAbs().maxCoeff() < 1e-4, "dv");
     }
 
     // The packet-wise softmax and its backward against the formula (softmaxColumnsAgainstFormula).
