@@ -275,9 +275,22 @@ double fmaPeakGflops(bool wide)
 // visible keys, as transformerFlopsPerStep counts them), or, where the kernel does not take the head,
 // its products over all T keys and queries. Their FLOPs over their time is about the most a step made
 // of nothing else could reach; the rest of a step (norms, ReLU, Adam, the data) only adds time.
-double productCeilingGflops(const TransformerConfig &c, int vocab)
+// Seconds per call of once(), the best of 3 runs of reps calls each
+template <typename F>
+double bestSecondsPerCall(F &&once, int reps)
 {
     using Clock = std::chrono::steady_clock;
+    double best = 1e30;
+    for (int run = 0; run < 3; ++run) {
+        const auto start = Clock::now();
+        for (int r = 0; r < reps; ++r) once();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count() / reps);
+    }
+    return best;
+}
+
+double productCeilingGflops(const TransformerConfig &c, int vocab)
+{
     const int T = transformerInputPositions(c, c.seqLen), N = c.batch * T, d = c.dModel, dh = c.dModel / c.heads;
     struct Product {
         int m, k, n;
@@ -316,12 +329,7 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
         const int reps = std::max(20, int(4e8 / each));
         const auto once = [&] { nn::gemm<float>(nullptr, out, a, p.ta, b, p.tb, false); };
         once();
-        double best = 1e30;
-        for (int run = 0; run < 3; ++run) {
-            const auto start = Clock::now();
-            for (int r = 0; r < reps; ++r) once();
-            best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count() / reps);
-        }
+        const double best = bestSecondsPerCall(once, reps);
         if (!std::isfinite(out.sum())) std::printf("(not finite)\n");
         flops += each * double(p.count);
         seconds += best * double(p.count);
@@ -344,12 +352,7 @@ double productCeilingGflops(const TransformerConfig &c, int vocab)
                                           dqkv.data() + dh, ld, dqkv.data() + 2 * dh, ld, true, true);
         };
         once();
-        double best = 1e30;
-        for (int run = 0; run < 3; ++run) {
-            const auto start = Clock::now();
-            for (int r = 0; r < reps; ++r) once();
-            best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count() / reps);
-        }
+        const double best = bestSecondsPerCall(once, reps);
         if (!std::isfinite(dqkv.sum())) std::printf("(not finite)\n");
         flops += each * double(heads);
         seconds += best * double(heads);

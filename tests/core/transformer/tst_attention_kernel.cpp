@@ -9,6 +9,8 @@
 // kernel compiled for x86-64-v3 and x86-64-v4, each skipped where the CPU lacks the level.
 #include "core/transformer/attention_kernel.h"
 
+#include "support/kernel_level.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -128,15 +130,7 @@ class TestAttentionKernel : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-#if defined(FULLBAND_KERNEL_LEVEL_V4)
-        const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
-                         __builtin_cpu_supports("avx512vl");
-        if (!has) QSKIP("this CPU lacks AVX-512 (x86-64-v4): the kernel built for it cannot run here");
-#elif defined(FULLBAND_KERNEL_LEVEL_V3)
-        const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-        if (!has) QSKIP("this CPU lacks AVX2 and FMA (x86-64-v3): the kernel built for it cannot run here");
-#endif
+        if (const char *why = kernelLevelMissing()) QSKIP(why);
     }
 
     // Which heads the kernel takes: one to four vectors of features, 1 to 128 keys

@@ -14,6 +14,8 @@
 #include "core/transformer/chunked_products.h"
 #endif
 
+#include "support/kernel_level.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -104,15 +106,7 @@ class TestGemmKernel : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-#if defined(FULLBAND_KERNEL_LEVEL_V4)
-        const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
-                         __builtin_cpu_supports("avx512vl");
-        if (!has) QSKIP("this CPU lacks AVX-512 (x86-64-v4): the kernel built for it cannot run here");
-#elif defined(FULLBAND_KERNEL_LEVEL_V3)
-        const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-        if (!has) QSKIP("this CPU lacks AVX2 and FMA (x86-64-v3): the kernel built for it cannot run here");
-#endif
+        if (const char *why = kernelLevelMissing()) QSKIP(why);
     }
 
     // two vectors of rows: 32 with AVX-512, 16 with AVX, 8 with SSE
