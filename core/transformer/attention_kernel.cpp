@@ -3,6 +3,7 @@
 // for the weighted sums. A pass takes up to G queries at once: each element of k' (and of v' in the
 // backward) is loaded once for all of them, and each key's column of v (of k) once for all of them.
 #include "core/transformer/attention_kernel.h"
+#include "core/transformer/attention_softmax.h"
 #include "core/transformer/simd_packets.h"
 #include "core/transformer/transpose_tile.h"
 
@@ -40,29 +41,7 @@ inline void withQueries(int gn, F &&f)
 }
 
 // lanes j0 .. j0 + L - 1 of a column whose first n rows are visible: true where j0 + lane < n
-inline P visible(long j0, long n) { return pcmp_lt(plset<P>(float(j0)), pset1<P>(float(n))); }
-
-// t[d * ld + j] = x[d + j * xs] for d < dh, j < keys, and 0 for keys <= j < ld: a head's k or v with the
-// keys along the rows, so that a packet holds L keys of one feature (8 x 8 tiles, then one by one)
-void transposeKeys(float *t, long ld, const float *x, long xs, long dh, long keys)
-{
-    long j0 = 0;
-    for (; j0 + 8 <= keys; j0 += 8) {
-        long d0 = 0;
-        for (; d0 + 8 <= dh; d0 += 8) {
-            Vec8 in[8];
-            for (int i = 0; i < 8; ++i) std::memcpy(&in[i], x + d0 + (j0 + i) * xs, sizeof(Vec8));
-            transposeTile(in, t + j0 + d0 * ld, ld);
-        }
-        for (; d0 < dh; ++d0)
-            for (long j = j0; j < j0 + 8; ++j) t[d0 * ld + j] = x[d0 + j * xs];
-    }
-    for (long j = j0; j < keys; ++j)
-        for (long d = 0; d < dh; ++d) t[d * ld + j] = x[d + j * xs];
-    if (keys < ld)  // (an empty fill was a call to memset for every feature)
-        for (long d = 0; d < dh; ++d)
-            for (long j = keys; j < ld; ++j) t[d * ld + j] = 0.0f;
-}
+inline P visible(long j0, long n) { return softmax_detail::visible<P>(j0, n); }
 
 // Sums of a single packet of features per query (dh = L) run in two halves, even and odd terms, added at
 // the end: the FMA's latency otherwise leaves half its throughput idle. The halves depend on dh alone,
@@ -194,7 +173,7 @@ void forwardHead(const AttentionHead &h, float *y, long ys, float *att, long ld)
     const long keys = h.p0 + h.nq, Kp = roundUp(keys);
     alignas(64) float kt[kMostDh * kMostKeys];
     alignas(64) float s[G * kMostKeys];
-    transposeKeys(kt, Kp, h.k, h.ks, h.dh, keys);
+    packTransposed(h.k, h.ks, keys, h.dh, kt, Kp);  // kt(d, j) = k_j[d], the keys along the rows
     for (long c0 = 0; c0 < h.nq; c0 += G) {
         const int gn = int(std::min<long>(G, h.nq - c0));
         const long n = h.p0 + c0 + gn, packets = (n + L - 1) / L;  // the last query's visible keys
@@ -256,7 +235,7 @@ void backwardHead(const AttentionHead &h, const float *dy, long dys, const float
     alignas(64) float vt[kMostDh * kMostKeys];
     alignas(64) float ds[kMostKeys * kMostKeys];  // d(L)/d(scores) of every query, column c at ds + c Kp
     alignas(64) float pad[G * kMostKeys];
-    transposeKeys(vt, Kp, h.v, h.vs, h.dh, keys);
+    packTransposed(h.v, h.vs, keys, h.dh, vt, Kp);  // vt(d, j) = v_j[d]
     const P sc = pset1<P>(h.scale);
     for (long c0 = 0; c0 < h.nq; c0 += G) {
         const int gn = int(std::min<long>(G, h.nq - c0));

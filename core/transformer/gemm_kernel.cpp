@@ -236,37 +236,6 @@ void columnBlocks(long m, long n, long kc, const float *a, long lda, const float
     else lastRows(m - body, n, kc, a + body, lda, b, ldb, tb, out + body, ldo, accumulate, last.p);
 }
 
-// packed[r + k * ld] = from[k + r * lda] for r < rows, k < kc, and 0 for rows <= r < ld: the transpose
-// of a block, in 8 x 8 tiles of vector shuffles (a scalar gather ran at under one float a cycle, 5% of a
-// text-size step). The last rows, fewer than 8, are a tile too, with zero rows past `rows`, where the
-// padding holds the tile (ld is a multiple of 8 but in a build of 4-lane vectors): one by one they were
-// compiled into scatter instructions, with a call to memset for each column's zeros (together 5% of an
-// induction step, whose 31 keys leave 7 rows).
-void packTransposed(const float *from, long lda, long rows, long kc, float *packed, long ld)
-{
-    long r0 = 0;
-    for (; r0 < rows && r0 + 8 <= ld; r0 += 8) {
-        const long live = std::min<long>(8, rows - r0);  // rows of the tile that hold data, the rest zeros
-        long k0 = 0;
-        for (; k0 + 8 <= kc; k0 += 8) {
-            Vec8 in[8];
-            for (int i = 0; i < 8; ++i) {
-                in[i] = Vec8{};
-                if (i < live) std::memcpy(&in[i], from + k0 + (r0 + i) * lda, sizeof(Vec8));
-            }
-            transposeTile(in, packed + r0 + k0 * ld, ld);
-        }
-        for (; k0 < kc; ++k0)
-            for (long i = 0; i < 8; ++i) packed[r0 + i + k0 * ld] = i < live ? from[k0 + (r0 + i) * lda] : 0.0f;
-    }
-    // rows left when a tile would overrun ld (4-lane builds), then the zeros up to ld
-    for (long r = r0; r < rows; ++r)
-        for (long k = 0; k < kc; ++k) packed[r + k * ld] = from[k + r * lda];
-    const long written = std::max(rows, r0);
-    if (written < ld)
-        for (long k = 0; k < kc; ++k) std::fill(packed + written + k * ld, packed + (k + 1) * ld, 0.0f);
-}
-
 // out (+)= A * B where A is the transpose of a (A(i, k) = a[k + i * lda]): A copied column-major, in
 // chunks of whole panels of rows (the last zero-padded to a whole vector), then as columnBlocks takes it
 void transposedLeft(long m, long n, long kc, const float *a, long lda, const float *b, long ldb, bool tb, float *out,
