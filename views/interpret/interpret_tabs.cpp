@@ -43,6 +43,12 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     head_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     head_->setToolTip(tr("The head whose offset profile is drawn"));
     row->addWidget(head_);
+    layer_ = new QComboBox;
+    layer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // short entries ("L2", as the maps' titles name heads): the row beside the tabs is narrow on a slide
+    layer_->setToolTip(tr("The layer whose heads the maps show: every layer (all), or one layer's heads drawn large"));
+    layer_->addItem(tr("all"));
+    row->addWidget(layer_);
     row->addWidget(states_->controls(), 1);  // the states' Play and position, on their page only
     replay_ = new ReplayBar;
     row->addWidget(replay_, 1);
@@ -50,6 +56,7 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     head_->setVisible(false);
     connect(this, &QTabWidget::currentChanged, this, [this](int page) {
         head_->setVisible(widget(page) == offsets_);
+        layer_->setVisible(widget(page) == maps_ && shapeLayers_ > 1);
         // The states are the newest frame's only: their page shows the run live, without the replay.
         const bool states = widget(page) == states_;
         states_->controls()->setVisible(states);
@@ -58,6 +65,8 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
         else states_->stop();
     });
     connect(head_, &QComboBox::currentIndexChanged, this, &InterpretTabs::showHead);
+    connect(layer_, &QComboBox::activated, this, [this](int index) { setMapsLayer(index); });
+    applyLayer();
     clear();
 }
 
@@ -100,6 +109,7 @@ void InterpretTabs::recordFrame(std::shared_ptr<const TransformerFrame> frame)
         setTabVisible(indexOf(states_), newestStates_ != nullptr);
         if (newestStates_ && pinned_ == states_ && currentWidget() != states_) setCurrentWidget(states_);
     }
+    if (frame && frame->snapshot) setModelShape(frame->snapshot->layers, frame->snapshot->heads);
     replay_->record(std::move(frame));
     if (tabBar()->isVisibleTo(this)) return;
     tabBar()->setVisible(true);
@@ -141,6 +151,35 @@ QString InterpretTabs::pageName() const
     for (int i = 0; i < 5; ++i)
         if (currentWidget() == pages[i]) return pageNames().at(i);
     return pageNames().at(0);
+}
+
+bool InterpretTabs::setMapsLayer(int layer)
+{
+    if (layer < 0 || layer > kMostLayers) return false;
+    mapsLayer_ = layer;
+    applyLayer();
+    return true;
+}
+
+void InterpretTabs::setModelShape(int layers, int heads)
+{
+    if (layers == shapeLayers_ && heads == shapeHeads_) return;
+    shapeLayers_ = layers;
+    shapeHeads_ = heads;
+    const QSignalBlocker block(layer_);
+    layer_->clear();
+    layer_->addItem(tr("all"));
+    for (int l = 1; l <= layers; ++l) layer_->addItem(tr("L%1").arg(l));
+    applyLayer();
+}
+
+void InterpretTabs::applyLayer()
+{
+    const bool one = mapsLayer_ > 0 && mapsLayer_ <= shapeLayers_ && shapeHeads_ > 0;
+    maps_->setShownPanels(one ? (mapsLayer_ - 1) * shapeHeads_ : 0, one ? shapeHeads_ : 0);
+    const QSignalBlocker block(layer_);
+    layer_->setCurrentIndex(one ? mapsLayer_ : 0);
+    layer_->setVisible(currentWidget() == maps_ && shapeLayers_ > 1);
 }
 
 void InterpretTabs::showMaps(const HeatmapGridData &maps)
@@ -203,6 +242,7 @@ void InterpretTabs::setResult(const TransformerResult &r)
     pairs_ = r.offsetPairs;
     bound_ = r.offsetDecayBoundScaled;
     heads_ = r.model ? r.model->config.heads : 0;
+    if (r.model) setModelShape(r.model->config.layers, r.model->config.heads);
     {
         const QSignalBlocker block(head_);
         const int was = head_->currentIndex();

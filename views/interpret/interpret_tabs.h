@@ -8,7 +8,9 @@
 //   States      the linear mixers' states as the probe streams through them (StatePage; its tab
 //               only when the model has a linear mixer). The newest frame's: on this page the
 //               replay returns to live and its bar gives its place to the page's Play and position.
-// and, beside the page tabs, the replay's step slider over the run's frames (ReplayBar). Before a
+// and, beside the page tabs, the maps' layer (all, or one layer's heads drawn large: a text model's
+// 16 maps in one row of a slide were 30 pixels each) and the replay's step slider over the run's
+// frames (ReplayBar). Before a
 // run's first frame the tab bar is hidden (the maps alone, as the slide of an untrained model shows
 // them, with the height a projector's slide has), and the replay's bar with it.
 // Draws what it is given; computes nothing.
@@ -57,6 +59,14 @@ public:
     bool setPage(const QString &name);
     QString pageName() const;  // the page shown now
 
+    // The layer whose heads the attention maps show, 1 to the model's layers, or 0 for every layer
+    // ("maps_layer" in a scene's extra). It stays when a run is cleared; a model of fewer layers
+    // shows them all. Out of 0 .. kMostLayers: false, nothing changed.
+    static constexpr int kMostLayers = 8;
+    bool setMapsLayer(int layer);
+    int mapsLayer() const { return mapsLayer_; }
+    QComboBox *layerChoice() const { return layer_; }
+
     HeadAblationPanel *ablation() const { return ablation_; }
     ValueGrid *lens() const { return lens_; }
     OffsetProfileChart *offsets() const { return offsets_; }
@@ -66,6 +76,10 @@ public:
 
 private:
     void showHead(int index);
+    // The model's shape, from a frame or the result: the layer chooser's entries
+    void setModelShape(int layers, int heads);
+    // The maps' shown panels for the chosen layer, and the chooser shown where it has a choice
+    void applyLayer();
     // The maps as given, with the switched-off heads' images turned grey.
     void markHeadsOff();
     // The tab bar's row in the usual font, also in lecture mode (a projector's slide has no height
@@ -76,6 +90,9 @@ private:
     ValueGrid *lens_ = nullptr;
     OffsetProfileChart *offsets_ = nullptr;
     QComboBox *head_ = nullptr;
+    QComboBox *layer_ = nullptr;
+    int mapsLayer_ = 0;              // 0: every layer
+    int shapeLayers_ = 0, shapeHeads_ = 0;
     ReplayBar *replay_ = nullptr;
     StatePage *states_ = nullptr;
     std::shared_ptr<const TransformerStates> newestStates_;  // of the newest frame recorded

@@ -207,6 +207,7 @@ QJsonObject TransformerView::extraState() const
     QJsonObject o;
     if (const QString page = interpret_->pageName(); page != InterpretTabs::pageNames().constFirst())
         o.insert(QStringLiteral("page"), page);
+    if (interpret_->mapsLayer() > 0) o.insert(QStringLiteral("maps_layer"), interpret_->mapsLayer());
     if (!compareToggle_->isChecked()) return o;
     QJsonArray lines;
     for (int i = 0; i < kMaxCompareConfigs; ++i) lines.append(compare_->line(i)->text());
@@ -232,8 +233,14 @@ QString TransformerView::setExtraState(const QJsonObject &state)
     const QJsonValue page = state.value(QStringLiteral("page"));
     if (!page.isUndefined() && !InterpretTabs::pageNames().contains(page.toString()))
         return tr("extra.page must be one of %1").arg(InterpretTabs::pageNames().join(QStringLiteral(", ")));
+    const QJsonValue layer = state.value(QStringLiteral("maps_layer"));
+    const double layerNumber = layer.toDouble(-1.0);
+    if (!layer.isUndefined() && (!layer.isDouble() || layerNumber != std::floor(layerNumber) || layerNumber < 0
+                                 || layerNumber > InterpretTabs::kMostLayers))
+        return tr("extra.maps_layer must be a whole number from 0 (every layer) to %1").arg(InterpretTabs::kMostLayers);
     if (QString err = TrainingLabView::setExtraState(state); !err.isEmpty()) return err;
     interpret_->setPage(page.isUndefined() ? InterpretTabs::pageNames().constFirst() : page.toString());
+    interpret_->setMapsLayer(layer.isUndefined() ? 0 : int(layerNumber));
     // The slide shows what it says: a run of the other mode, or a comparison of other lines, is cleared.
     bool sameLines = true;
     for (int i = 0; i < kMaxCompareConfigs; ++i)

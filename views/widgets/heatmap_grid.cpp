@@ -61,13 +61,46 @@ HeatmapGrid::HeatmapGrid(QWidget *parent)
 
 void HeatmapGrid::setData(HeatmapGridData data)
 {
-    data_ = std::move(data);
+    all_ = std::move(data);
+    slice();
+}
+
+void HeatmapGrid::setShownPanels(int first, int count)
+{
+    first_ = count > 0 ? std::max(first, 0) : 0;
+    count_ = std::max(count, 0);
+    slice();
+}
+
+void HeatmapGrid::slice()
+{
+    data_ = all_;
+    const qsizetype panels = std::max(all_.images.size(), all_.logImages.size());
+    if (count_ > 0 && panels > 0) {
+        // a range past the panels given (a model of fewer layers) shows them all
+        const qsizetype first = first_ < panels ? first_ : 0, count = first_ < panels ? count_ : panels;
+        const auto part = [first, count](auto &list) {
+            if (first < list.size()) list = list.mid(first, count);
+            else list.clear();
+        };
+        part(data_.images);
+        part(data_.logImages);
+        part(data_.panelTitles);
+        part(data_.shortTitles);
+    }
     colourBar_.setMaximum(data_.maxValue);
     colourBar_.setLogFloor(showsLog() ? data_.logFloor : 0.0);
     colourBar_.setLabel(data_.valueTitle);
     colourBar_.setShowMasked(data_.masked);
-    if (hover_.panel >= shownImages().size() || hover_.row >= n() || hover_.col >= n()) hover_ = Cell {};
+    if (hover_.panel - shownOffset() >= shownImages().size() || hover_.panel < shownOffset() || hover_.row >= n()
+        || hover_.col >= n())
+        hover_ = Cell {};
     update();
+}
+
+int HeatmapGrid::shownOffset() const
+{
+    return count_ > 0 && first_ < std::max(all_.images.size(), all_.logImages.size()) ? first_ : 0;
 }
 
 void HeatmapGrid::setFontScale(double scale)
@@ -155,6 +188,7 @@ HeatmapLayout HeatmapGrid::layout(const QSizeF &size) const
 QRectF HeatmapGrid::panelRect(int panel) const
 {
     const HeatmapLayout lay = layout(QSizeF(size()));
+    panel -= shownOffset();
     return panel >= 0 && panel < lay.squares.size() ? lay.squares[panel] : QRectF();
 }
 
@@ -172,7 +206,7 @@ HeatmapGrid::Cell HeatmapGrid::cellAt(const QPointF &pos) const
         if (!sq.contains(pos) || N == 0) continue;
         const int col = std::clamp(int((pos.x() - sq.left()) / sq.width() * N), 0, N - 1);
         const int row = std::clamp(int((pos.y() - sq.top()) / sq.height() * N), 0, N - 1);
-        return { i, row, col };
+        return { i + shownOffset(), row, col };
     }
     return {};
 }
@@ -348,8 +382,8 @@ void HeatmapGrid::mouseMoveEvent(QMouseEvent *event)
     QString text;
     if (cell.panel >= 0) {
         double value = std::nan("");
-        if (data_.values && std::size_t(cell.panel) < data_.values->size()) {
-            const Eigen::MatrixXd &m = (*data_.values)[std::size_t(cell.panel)];
+        if (all_.values && std::size_t(cell.panel) < all_.values->size()) {
+            const Eigen::MatrixXd &m = (*all_.values)[std::size_t(cell.panel)];
             if (cell.row < m.rows() && cell.col < m.cols()) value = m(cell.row, cell.col);
         }
         text = hoverFormatter_ ? hoverFormatter_(cell.panel, cell.row, cell.col, value)
@@ -388,10 +422,13 @@ namespace fb {
 
 QString HeatmapGrid::csv() const
 {
-    if (!data_.values || data_.values->empty()) return {};
-    QString out = (data_.csvHeader.isEmpty() ? QStringLiteral("head,query,key,weight") : data_.csvHeader) + QLatin1Char('\n');
-    for (std::size_t h = 0; h < data_.values->size(); ++h) {
-        const Eigen::MatrixXd &w = (*data_.values)[h];
+    if (!all_.values || all_.values->empty()) return {};
+    QString out = (all_.csvHeader.isEmpty() ? QStringLiteral("head,query,key,weight") : all_.csvHeader) + QLatin1Char('\n');
+    // the shown panels, by their own numbers
+    const std::size_t first = std::size_t(shownOffset());
+    const std::size_t end = count_ > 0 ? std::min(all_.values->size(), first + std::size_t(count_)) : all_.values->size();
+    for (std::size_t h = first; h < end; ++h) {
+        const Eigen::MatrixXd &w = (*all_.values)[h];
         for (Eigen::Index q = 0; q < w.rows(); ++q)
             for (Eigen::Index k = 0; k < w.cols(); ++k)
                 out += QStringLiteral("%1,%2,%3,%4\n").arg(h + 1).arg(q).arg(k).arg(w(q, k), 0, 'g', 17);

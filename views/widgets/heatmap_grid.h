@@ -46,7 +46,14 @@ public:
     explicit HeatmapGrid(QWidget *parent = nullptr);
 
     void setData(HeatmapGridData data);
-    const HeatmapGridData &data() const { return data_; }
+    // All panels as given, also those a shown range leaves out.
+    const HeatmapGridData &data() const { return all_; }
+
+    // Draws only the panels [first, first + count) (one layer's heads of many), laid out as if they
+    // were all there are; count <= 0 draws every panel. Panel numbers stay the data's own: cellAt,
+    // panelRect and the hover read-out speak of panel first + i, the CSV names its heads so.
+    void setShownPanels(int first, int count);
+    int firstShownPanel() const { return first_; }
     const ColourBar &colourBar() const { return colourBar_; }
 
     // Multiplies every font (1 = normal; lecture mode uses more). Exports use the same scale.
@@ -78,7 +85,8 @@ public:
     static int gridRows(int count);
     static int gridColumns(int count);
 
-    // Geometry at the widget's current size (tests): each panel's square and the colour bar.
+    // Geometry at the widget's current size (tests): a shown panel's square (empty for one not shown)
+    // and the colour bar.
     QRectF panelRect(int panel) const;
     QRectF colourBarRect() const;
     // The cell at a widget position: {panel, row, column}, or panel = -1.
@@ -112,8 +120,14 @@ private:
     void paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const;
     void paintTicks(QPainter &painter, const HeatmapLayout &lay, const PaintedText &text) const;
     int n() const;
+    int shownOffset() const;  // the data's number of the first panel drawn
 
-    HeatmapGridData data_;
+    // The panels of all_ in [first_, first_ + count_) (all when count_ <= 0), which is what is drawn
+    void slice();
+
+    HeatmapGridData all_;   // as given
+    HeatmapGridData data_;  // the shown panels
+    int first_ = 0, count_ = 0;
     ColourBar colourBar_;
     Cell hover_;
     bool logScale_ = false;

@@ -306,6 +306,75 @@ private Q_SLOTS:
         QCOMPARE(view->chart()->phaseChange(), r.phaseChangeStep);
     }
 
+    // One layer's heads on the maps (a model of many heads on a slide): the chooser beside the tabs
+    // lists the layers once the first frame arrives; the maps draw the chosen layer's heads alone,
+    // larger, and a click on one switches that head off by its own layer and number. A slide keeps
+    // the choice ("maps_layer"); a bad one is refused with its range and changes nothing.
+    void mapsShowOneLayer()
+    {
+        auto view = makeView(40);
+        ParamValues v = view->values();
+        v.numbers["layers"] = 2;
+        QVERIFY(view->setValues(v).isEmpty());
+        InterpretTabs *tabs = view->interpret();
+        QComboBox *layer = tabs->layerChoice();
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        QCOMPARE(layer->count(), 3);  // all, L1, L2
+        QCOMPARE(layer->itemText(2), QStringLiteral("L2"));
+        QVERIFY(layer->isVisible());
+        QCOMPARE(layer->currentIndex(), 0);
+        HeatmapGrid *maps = view->maps();
+        QCOMPARE(maps->data().images.size(), 4);
+        const double allWidth = maps->panelRect(0).width();
+        QVERIFY(allWidth > 0);
+        QVERIFY(maps->panelRect(3).isValid());
+
+        layer->activated(2);  // as a click on "L2" sends it
+        QCOMPARE(tabs->mapsLayer(), 2);
+        QCOMPARE(maps->data().images.size(), 4);  // the data stay whole
+        QVERIFY(!maps->panelRect(0).isValid() && !maps->panelRect(1).isValid());  // layer 1's: not drawn
+        QVERIFY(maps->panelRect(2).isValid() && maps->panelRect(3).isValid());
+        QVERIFY2(maps->panelRect(2).width() > allWidth * 1.2,
+                 qPrintable(QStringLiteral("%1 against %2").arg(maps->panelRect(2).width()).arg(allWidth)));
+        QVERIFY(maps->layoutProblems().isEmpty());
+        QCOMPARE(maps->cellAt(maps->panelRect(3).center()).panel, 3);
+        // the CSV: layer 2's heads, by their own numbers
+        const QString csv = maps->csv();
+        QVERIFY(csv.contains(QStringLiteral("\n3,0,0,")) && csv.contains(QStringLiteral("\n4,0,0,")));
+        QVERIFY(!csv.contains(QStringLiteral("\n1,0,0,")) && !csv.contains(QStringLiteral("\n2,0,0,")));
+
+        HeadAblationPanel *panel = tabs->ablation();
+        QTest::mouseClick(maps, Qt::LeftButton, {}, maps->panelRect(3).center().toPoint());
+        QCOMPARE(int(panel->heads().size()), 1);
+        QVERIFY(panel->heads()[0] == (HeadId { 1, 1 }));
+        QVERIFY(maps->data().images[3].isGrayscale());
+        panel->waitForWorker();
+        panel->restoreAll();
+
+        // the slide's extra keeps the layer, and gives it back
+        QCOMPARE(view->extraState().value(QStringLiteral("maps_layer")).toInt(), 2);
+        QJsonObject extra;
+        extra.insert(QStringLiteral("maps_layer"), 1);
+        QCOMPARE(view->setExtraState(extra), QString());
+        QCOMPARE(tabs->mapsLayer(), 1);
+        QCOMPARE(layer->currentIndex(), 1);
+        QVERIFY(maps->panelRect(0).isValid() && !maps->panelRect(2).isValid());
+        for (const QJsonValue &bad : { QJsonValue(9), QJsonValue(-1), QJsonValue(1.5), QJsonValue(QStringLiteral("2")) }) {
+            QJsonObject b;
+            b.insert(QStringLiteral("maps_layer"), bad);
+            QCOMPARE(view->setExtraState(b),
+                     QStringLiteral("extra.maps_layer must be a whole number from 0 (every layer) to 8"));
+            QCOMPARE(tabs->mapsLayer(), 1);
+        }
+        // a layer the model lacks: every map, the choice kept for a deeper model
+        QVERIFY(tabs->setMapsLayer(5));
+        QVERIFY(maps->panelRect(0).isValid() && maps->panelRect(3).isValid());
+        QCOMPARE(layer->currentIndex(), 0);
+        QVERIFY(tabs->setMapsLayer(0));
+        QVERIFY(!view->extraState().contains(QStringLiteral("maps_layer")));
+    }
+
     // Replay during a run: the slider's left end holds an early frame (maps, the marker on the
     // curves) while newer frames are recorded; its right end is live again.
     void replayDuringARun()
