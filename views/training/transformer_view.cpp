@@ -53,7 +53,7 @@ TransformerView::TransformerView(QWidget *parent)
     // The column of controls, maps, curves and table fits a 1280 x 720 screen: the charts may be
     // shorter than a chart's usual minimum.
     maps_->setMinimumHeight(250);  // the heads stay readable, also with the explanation open
-    chart_->setMinimumHeight(170);
+    chart_->setMinimumHeight(195);  // 170 cut the step labels to "..." (the explanation open and tall)
 
     // The maps above, the curves and the length table side by side below, with more of the height:
     // on a 1024 x 768 projector the loss curves keep a readable plot.

@@ -184,8 +184,9 @@ private Q_SLOTS:
         QVERIFY(fb::test::trainWriteAndProbe(view));
         const QString shots = qEnvironmentVariable("FULLBAND_SHOTS");
         QStringList found;
-        // The sentence's maps (the probe brought them forward), then the writing tab.
-        for (const QString &tab : { QStringLiteral("maps"), QStringLiteral("writing") }) {
+        // The sentence's maps (the probe brought them forward), then the writing tab, then the maps
+        // again (the writing tab leaves the explanation its height: the curves below the maps were cut)
+        for (const QString &tab : { QStringLiteral("maps"), QStringLiteral("writing"), QStringLiteral("maps") }) {
             view->tabs()->setCurrentIndex(tab == QLatin1String("maps") ? 0 : 1);
             for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
             QStringList here;

@@ -170,6 +170,13 @@ private Q_SLOTS:
         QVERIFY(view->maps()->data().panelTitles.first().contains(QStringLiteral("ind")));
         QVERIFY(!view->chart()->accuracyShown());
         QCOMPARE(view->readouts()->value(QStringLiteral("accuracy")), QStringLiteral("—"));
+        // squeezed to its minimum height (a tall explanation above it at 1024 x 768), the loss chart
+        // still shows every text whole (at 170 pixels its step labels were "...")
+        TransformerLossChart *chart = view->chart();
+        chart->setFixedSize(380, chart->minimumHeight());
+        for (int k = 0; k < 3; ++k) QCoreApplication::processEvents();
+        chart->settleLayout();
+        QVERIFY2(chart->layoutProblems().isEmpty(), qPrintable(chart->layoutProblems().join(QLatin1Char('\n'))));
     }
 
     // A task with exact answers: the held-out and training accuracy drawn on the loss chart's second
