@@ -198,26 +198,27 @@ void LectureMode::updateHeader()
         return;
     }
     const Scene &s = deck_.scenes[position_];
-    // The counter "· 7 / 11" never breaks across the header's two lines (no-break spaces).
-    QString text = QStringLiteral("%1   ·\u00a0\u00a0\u00a0%2\u00a0/\u00a0%3").arg(s.title.isEmpty() ? s.lab : s.title)
-                       .arg(position_ + 1).arg(deck_.scenes.size());
+    // The counter "7 / 11" never breaks across the header's two lines, and no line starts with the
+    // separator: no-break spaces before each "·" keep it at the end of the line before (kSeparator).
+    QString text = s.title.isEmpty() ? s.lab : s.title;
+    text += kSeparator + QStringLiteral("%1\u00a0/\u00a0%2").arg(position_ + 1).arg(deck_.scenes.size());
     // The deck's title too, unless the slide's own is long: the header stays one or two lines.
     if (!deck_.title.isEmpty() && text.size() + deck_.title.size() <= 70)
-        text += QStringLiteral("   ·   ") + deck_.title;
-    if (player_->isActive() && player_->isPaused()) text += tr("   ·   paused (space plays)");
+        text += kSeparator + deck_.title;
+    if (player_->isActive() && player_->isPaused()) text += kSeparator + tr("paused (space plays)");
     // A training slide says what space does now.
     if (const TrainingLabView *trainer = currentTrainer()) {
         // an opened text model, its text file not chosen (its values shown without the rules)
         const bool textUnknown = trainer->panel()->rulesSkipped() && trainer->values().text("task") == "text";
         switch (trainer->state()) {
         case TrainingLabView::State::Idle:
-            text += textUnknown ? tr("   ·   F6: choose its text file to train") : tr("   ·   space trains");
+            text += kSeparator + (textUnknown ? tr("F6: choose its text file to train") : tr("space trains"));
             break;
-        case TrainingLabView::State::Running: text += tr("   ·   space pauses"); break;
-        case TrainingLabView::State::Paused: text += tr("   ·   paused (space resumes)"); break;
+        case TrainingLabView::State::Running: text += kSeparator + tr("space pauses"); break;
+        case TrainingLabView::State::Paused: text += kSeparator + tr("paused (space resumes)"); break;
         case TrainingLabView::State::Stopping: break;
         case TrainingLabView::State::Done:
-            text += textUnknown ? tr("   ·   F6: choose its text file to train again") : tr("   ·   space trains again");
+            text += kSeparator + (textUnknown ? tr("F6: choose its text file to train again") : tr("space trains again"));
             break;
         }
     }

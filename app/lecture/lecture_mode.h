@@ -26,6 +26,9 @@ class LectureMode : public QObject {
     Q_OBJECT
 public:
     static constexpr double kFontScale = 1.6;
+    // Between the header's parts: no-break spaces before the dot, so that a line the header wraps
+    // ends with it and none starts with it
+    static inline const QString kSeparator = QStringLiteral("\u00a0\u00a0\u00a0·   ");
     // The charts' text beside the parameter column (F6): the charts have less room then.
     static constexpr double kFontScaleBesideParameters = 1.3;
 

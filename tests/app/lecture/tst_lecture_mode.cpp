@@ -272,6 +272,11 @@ private Q_SLOTS:
                                     .arg(lecture->deck().scenes[i].title).arg(need.width()).arg(need.height())));
             QVERIFY2(lecture->header()->minimumSizeHint().width() <= 1024,
                      qPrintable(lecture->header()->text()));
+            // where the header wraps, no line starts with its separator: a no-break space before each dot
+            const QString text = lecture->header()->text();
+            for (qsizetype at = text.indexOf(QChar(0x00b7)); at >= 0; at = text.indexOf(QChar(0x00b7), at + 1))
+                QVERIFY2(at > 0 && text.at(at - 1) == QChar(0x00a0), qPrintable(text));
+            QVERIFY(text.contains(QChar(0x00b7)));
         }
         lecture->leave();
     }
