@@ -27,11 +27,23 @@ ChartLabel::ChartLabel(QChart *chart, QAbstractSeries *series, const QColor &col
     box_->setZValue(20);
     box_->setVisible(false);
     item_->setPos(3, 1);
-    QFont f = item_->font();
-    f.setPointSizeF(10.5);
-    item_->setFont(f);
+    setFontScale(1.0);
     item_->setBrush(color);
     connect(chart, &QChart::plotAreaChanged, this, &ChartLabel::reposition);
+}
+
+void ChartLabel::setFontScale(double scale)
+{
+    QFont f = item_->font();
+    f.setPointSizeF(kPointSize * scale);
+    if (f == item_->font()) return;
+    item_->setFont(f);
+    reposition();
+}
+
+double ChartLabel::pointSize() const
+{
+    return item_->font().pointSizeF();
 }
 
 void ChartLabel::set(const QString &text, QPointF anchor, Qt::Alignment alignment, QPointF offset)

@@ -27,6 +27,10 @@ public:
     void setVisible(bool visible);
     // Keeps the label inside the plot area: call after axis ranges change.
     void reposition();
+    // Its letters times scale (lecture mode; ChartPanel::setFontScale sets every label of its chart).
+    void setFontScale(double scale);
+    double pointSize() const;  // its letters' size now
+    static constexpr double kPointSize = 10.5;
 
 private:
     QChart *chart_ = nullptr;

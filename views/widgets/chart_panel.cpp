@@ -1,4 +1,5 @@
 #include "views/widgets/chart_panel.h"
+#include "views/widgets/chart_label.h"
 
 #include "views/widgets/axis_hold.h"
 #include "views/widgets/export_pens.h"
@@ -225,6 +226,8 @@ void ChartPanel::setFontScale(double scale)
 {
     fontScale_ = scale;
     applyFonts();
+    // the chart's labels at data points (an annotation of 11 pixels was small print on a slide)
+    for (ChartLabel *label : chart()->findChildren<ChartLabel *>(Qt::FindDirectChildrenOnly)) label->setFontScale(scale);
     fitTexts(size());
     // Lines thicken with the fonts so a projector shows them from the back row.
     for (QAbstractSeries *series : chart()->series()) {

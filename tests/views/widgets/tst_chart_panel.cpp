@@ -1,6 +1,7 @@
 // ChartPanel's range and replace helpers: the round range of an axis set in one step equals what
 // QValueAxis::applyNiceNumbers() gives, and series whose points do not change are left alone.
 #include "views/widgets/chart_panel.h"
+#include "views/widgets/chart_label.h"
 #include "views/widgets/minor_grid.h"
 
 #include <QGraphicsScene>
@@ -123,6 +124,24 @@ private Q_SLOTS:
         panel.setShortAxisTitle(y, QString());
         panel.resize(600, 170);
         QTRY_COMPARE(y->titleText(), QStringLiteral(" "));
+    }
+
+    // A label at a data point takes the chart's font scale (lecture mode), as the axes do: at the
+    // usual size an annotation was small print on a slide.
+    void labelsTakeTheFontScale()
+    {
+        ChartPanel panel(QStringLiteral("test"));
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("x"));
+        panel.setValueAxis(Qt::Vertical, QStringLiteral("y"));
+        QLineSeries *s = panel.addLine(QStringLiteral("s"), Qt::black);
+        s->append({ QPointF(0, 0), QPointF(1, 1) });
+        auto *label = new ChartLabel(panel.chart(), s, Qt::black);
+        label->set(QStringLiteral("n = 6d"), QPointF(0.5, 0.5));
+        QCOMPARE(label->pointSize(), ChartLabel::kPointSize);
+        panel.setFontScale(1.6);
+        QCOMPARE(label->pointSize(), ChartLabel::kPointSize * 1.6);
+        panel.setFontScale(1.0);
+        QCOMPARE(label->pointSize(), ChartLabel::kPointSize);
     }
 
     // A short, wide chart at lecture size: its bottom legend would leave the axes too little height
