@@ -56,7 +56,7 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     head_->setVisible(false);
     connect(this, &QTabWidget::currentChanged, this, [this](int page) {
         head_->setVisible(widget(page) == offsets_);
-        layer_->setVisible(widget(page) == maps_ && shapeLayers_ > 1);
+        showLayerChoice();
         // The states are the newest frame's only: their page shows the run live, without the replay.
         const bool states = widget(page) == states_;
         states_->controls()->setVisible(states);
@@ -169,7 +169,7 @@ void InterpretTabs::setModelShape(int layers, int heads)
     const QSignalBlocker block(layer_);
     layer_->clear();
     layer_->addItem(tr("all"));
-    for (int l = 1; l <= layers; ++l) layer_->addItem(tr("L%1").arg(l));
+    for (int l = 1; l <= std::min(layers, kMostLayers); ++l) layer_->addItem(tr("L%1").arg(l));
     applyLayer();
 }
 
@@ -179,6 +179,11 @@ void InterpretTabs::applyLayer()
     maps_->setShownPanels(one ? (mapsLayer_ - 1) * shapeHeads_ : 0, one ? shapeHeads_ : 0);
     const QSignalBlocker block(layer_);
     layer_->setCurrentIndex(one ? mapsLayer_ : 0);
+    showLayerChoice();
+}
+
+void InterpretTabs::showLayerChoice()
+{
     layer_->setVisible(currentWidget() == maps_ && shapeLayers_ > 1);
 }
 

@@ -65,6 +65,9 @@ public:
     static constexpr int kMostLayers = 8;
     bool setMapsLayer(int layer);
     int mapsLayer() const { return mapsLayer_; }
+    // The shape of the model the maps show (a run's frames and result set it; the view sets that of
+    // an untrained model's preview): the chooser's entries, L1 to the layers (at most kMostLayers)
+    void setModelShape(int layers, int heads);
     QComboBox *layerChoice() const { return layer_; }
 
     HeadAblationPanel *ablation() const { return ablation_; }
@@ -76,10 +79,9 @@ public:
 
 private:
     void showHead(int index);
-    // The model's shape, from a frame or the result: the layer chooser's entries
-    void setModelShape(int layers, int heads);
     // The maps' shown panels for the chosen layer, and the chooser shown where it has a choice
     void applyLayer();
+    void showLayerChoice();  // on the maps' page, for a model of more than one layer
     // The maps as given, with the switched-off heads' images turned grey.
     void markHeadsOff();
     // The tab bar's row in the usual font, also in lecture mode (a projector's slide has no height

@@ -279,7 +279,10 @@ void TransformerView::draw(const TransformerPreview &preview)
         updateProgress();
         // The empty loss chart spans the run Start would train (not an earlier run's length).
         if (stepsDone() == 0) chart_->setPlannedSteps(int(values().integer("steps")));
-        // Before a run (or after Reset) the maps show the untrained model of the current values.
+        // Before a run (or after Reset) the maps show the untrained model of the current values (of
+        // their shape: a layer chosen for the maps is that model's layer, not an earlier run's)
+        interpret_->setModelShape(preview.maps && preview.maps->snapshot ? preview.maps->snapshot->layers : 0,
+                                  preview.maps && preview.maps->snapshot ? preview.maps->snapshot->heads : 0);
         if (preview.maps) {
             HeatmapGridData data = preview.maps->maps;
             data.title = tr("Attention before training (Start trains)");

@@ -75,11 +75,9 @@ void HeatmapGrid::setShownPanels(int first, int count)
 void HeatmapGrid::slice()
 {
     data_ = all_;
-    const qsizetype panels = std::max(all_.images.size(), all_.logImages.size());
-    if (count_ > 0 && panels > 0) {
-        // a range past the panels given (a model of fewer layers) shows them all
-        const qsizetype first = first_ < panels ? first_ : 0, count = first_ < panels ? count_ : panels;
-        const auto part = [first, count](auto &list) {
+    if (count_ > 0) {
+        const auto [first, count] = shownRange();
+        const auto part = [first = first, count = count](auto &list) {
             if (first < list.size()) list = list.mid(first, count);
             else list.clear();
         };
@@ -98,9 +96,12 @@ void HeatmapGrid::slice()
     update();
 }
 
-int HeatmapGrid::shownOffset() const
+std::pair<qsizetype, qsizetype> HeatmapGrid::shownRange() const
 {
-    return count_ > 0 && first_ < std::max(all_.images.size(), all_.logImages.size()) ? first_ : 0;
+    const qsizetype panels = std::max({ all_.images.size(), all_.logImages.size(),
+                                        all_.values ? qsizetype(all_.values->size()) : qsizetype(0) });
+    if (count_ <= 0 || first_ >= panels) return { 0, panels };
+    return { first_, std::min<qsizetype>(count_, panels - first_) };
 }
 
 void HeatmapGrid::setFontScale(double scale)
@@ -425,8 +426,8 @@ QString HeatmapGrid::csv() const
     if (!all_.values || all_.values->empty()) return {};
     QString out = (all_.csvHeader.isEmpty() ? QStringLiteral("head,query,key,weight") : all_.csvHeader) + QLatin1Char('\n');
     // the shown panels, by their own numbers
-    const std::size_t first = std::size_t(shownOffset());
-    const std::size_t end = count_ > 0 ? std::min(all_.values->size(), first + std::size_t(count_)) : all_.values->size();
+    const auto [from, count] = shownRange();
+    const std::size_t first = std::size_t(from), end = std::min(all_.values->size(), std::size_t(from + count));
     for (std::size_t h = first; h < end; ++h) {
         const Eigen::MatrixXd &w = (*all_.values)[h];
         for (Eigen::Index q = 0; q < w.rows(); ++q)

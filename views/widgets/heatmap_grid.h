@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace fb {
@@ -53,7 +54,6 @@ public:
     // were all there are; count <= 0 draws every panel. Panel numbers stay the data's own: cellAt,
     // panelRect and the hover read-out speak of panel first + i, the CSV names its heads so.
     void setShownPanels(int first, int count);
-    int firstShownPanel() const { return first_; }
     const ColourBar &colourBar() const { return colourBar_; }
 
     // Multiplies every font (1 = normal; lecture mode uses more). Exports use the same scale.
@@ -120,7 +120,10 @@ private:
     void paintAll(QPainter &painter, const QSizeF &size, const PaintedText &text) const;
     void paintTicks(QPainter &painter, const HeatmapLayout &lay, const PaintedText &text) const;
     int n() const;
-    int shownOffset() const;  // the data's number of the first panel drawn
+    // The panels drawn, as (first, count) of all_'s: the range asked for, or every panel when none
+    // was asked or it lies past the panels given (a model of fewer layers)
+    std::pair<qsizetype, qsizetype> shownRange() const;
+    int shownOffset() const { return int(shownRange().first); }  // the data's number of the first panel drawn
 
     // The panels of all_ in [first_, first_ + count_) (all when count_ <= 0), which is what is drawn
     void slice();

@@ -344,7 +344,7 @@ private Q_SLOTS:
         QVERIFY(maps->panelRect(2).isValid() && maps->panelRect(3).isValid());
         QVERIFY2(maps->panelRect(2).width() > allWidth * 1.2,
                  qPrintable(QStringLiteral("%1 against %2").arg(maps->panelRect(2).width()).arg(allWidth)));
-        QVERIFY(maps->layoutProblems().isEmpty());
+        QVERIFY2(maps->layoutProblems().isEmpty(), qPrintable(maps->layoutProblems().join(QLatin1Char('\n'))));
         QCOMPARE(maps->cellAt(maps->panelRect(3).center()).panel, 3);
         // the CSV: layer 2's heads, by their own numbers
         const QString csv = maps->csv();
@@ -380,6 +380,25 @@ private Q_SLOTS:
         QCOMPARE(layer->currentIndex(), 0);
         QVERIFY(tabs->setMapsLayer(0));
         QVERIFY(!view->extraState().contains(QStringLiteral("maps_layer")));
+
+        // New values of one layer: their untrained model's preview has the chooser's shape (not the
+        // run's): every map drawn and exported, no chooser; the choice is kept for a deeper model
+        QVERIFY(tabs->setMapsLayer(2));
+        v.numbers["layers"] = 1;
+        QVERIFY(view->setValues(v).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(maps->data().title.contains(QStringLiteral("before training")), kPatienceMs);
+        QCOMPARE(maps->data().images.size(), 2);
+        QCOMPARE(layer->count(), 2);  // all, L1
+        QVERIFY(!layer->isVisibleTo(tabs));
+        QVERIFY(maps->panelRect(0).isValid() && maps->panelRect(1).isValid());
+        const QString previewCsv = maps->csv();
+        QVERIFY(previewCsv.contains(QStringLiteral("\n1,0,0,")) && previewCsv.contains(QStringLiteral("\n2,0,0,")));
+        QCOMPARE(tabs->mapsLayer(), 2);
+        // two layers again: the preview shows layer 2's heads
+        v.numbers["layers"] = 2;
+        QVERIFY(view->setValues(v).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(maps->data().images.size() == 4, kPatienceMs);
+        QVERIFY(!maps->panelRect(0).isValid() && maps->panelRect(2).isValid());
     }
 
     // Replay during a run: the slider's left end holds an early frame (maps, the marker on the
