@@ -279,6 +279,19 @@ void backwardHead(const AttentionHead &h, const float *dy, long dys, const float
         keyGradients<W, KG>(h, j0, dy, dys, att, ld, ds, Kp, dk, dks, dv, dvs, !writeKV);
 }
 
+// f(std::integral_constant<int, W>{}) for a head of dh = W packets of features, W = 1 .. 4
+template <typename F>
+inline void withWidth(long dh, F &&f)
+{
+    switch (dh / L) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    default: assert(false && "attention_kernel_fits refuses every other width"); break;
+    }
+}
+
 #pragma GCC diagnostic pop
 
 } // namespace
@@ -291,25 +304,15 @@ bool attention_kernel_fits(long dh, long keys)
 
 void attention_kernel_forward(const AttentionHead &h, float *y, long ys, float *att, long ld)
 {
-    switch (h.dh / L) {
-    case 1: forwardHead<1>(h, y, ys, att, ld); break;
-    case 2: forwardHead<2>(h, y, ys, att, ld); break;
-    case 3: forwardHead<3>(h, y, ys, att, ld); break;
-    case 4: forwardHead<4>(h, y, ys, att, ld); break;
-    default: assert(false && "attention_kernel_fits refuses every other width"); break;
-    }
+    withWidth(h.dh, [&](auto width) { forwardHead<decltype(width)::value>(h, y, ys, att, ld); });
 }
 
 void attention_kernel_backward(const AttentionHead &h, const float *dy, long dys, const float *att, long ld, float *dq,
                                long dqs, float *dk, long dks, float *dv, long dvs, bool writeQ, bool writeKV)
 {
-    switch (h.dh / L) {
-    case 1: backwardHead<1>(h, dy, dys, att, ld, dq, dqs, dk, dks, dv, dvs, writeQ, writeKV); break;
-    case 2: backwardHead<2>(h, dy, dys, att, ld, dq, dqs, dk, dks, dv, dvs, writeQ, writeKV); break;
-    case 3: backwardHead<3>(h, dy, dys, att, ld, dq, dqs, dk, dks, dv, dvs, writeQ, writeKV); break;
-    case 4: backwardHead<4>(h, dy, dys, att, ld, dq, dqs, dk, dks, dv, dvs, writeQ, writeKV); break;
-    default: assert(false && "attention_kernel_fits refuses every other width"); break;
-    }
+    withWidth(h.dh, [&](auto width) {
+        backwardHead<decltype(width)::value>(h, dy, dys, att, ld, dq, dqs, dk, dks, dv, dvs, writeQ, writeKV);
+    });
 }
 
 } // namespace fb::nn

@@ -153,6 +153,19 @@ QString InterpretTabs::pageName() const
     return pageNames().at(0);
 }
 
+QString InterpretTabs::mapsLayerFrom(const QJsonValue &value, int &layer)
+{
+    if (value.isUndefined()) {
+        layer = 0;
+        return {};
+    }
+    const double number = value.toDouble(-1.0);
+    if (!value.isDouble() || number != std::floor(number) || number < 0 || number > kMostLayers)
+        return tr("extra.maps_layer must be a whole number from 0 (every layer) to %1").arg(kMostLayers);
+    layer = int(number);
+    return {};
+}
+
 bool InterpretTabs::setMapsLayer(int layer)
 {
     if (layer < 0 || layer > kMostLayers) return false;

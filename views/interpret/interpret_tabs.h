@@ -18,6 +18,7 @@
 #include "views/training/transformer_run.h"
 #include "views/widgets/heatmap_grid.h"
 
+#include <QJsonValue>
 #include <QTabWidget>
 
 #include <memory>
@@ -64,6 +65,9 @@ public:
     // shows them all. Out of 0 .. kMostLayers: false, nothing changed.
     static constexpr int kMostLayers = 8;
     bool setMapsLayer(int layer);
+    // A slide's "maps_layer" (undefined: 0) into layer; an error naming the range for anything but a
+    // whole number from 0 to kMostLayers (layer then unchanged)
+    static QString mapsLayerFrom(const QJsonValue &value, int &layer);
     int mapsLayer() const { return mapsLayer_; }
     // The shape of the model the maps show (a run's frames and result set it; the view sets that of
     // an untrained model's preview): the chooser's entries, L1 to the layers (at most kMostLayers)

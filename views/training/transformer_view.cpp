@@ -233,14 +233,12 @@ QString TransformerView::setExtraState(const QJsonObject &state)
     const QJsonValue page = state.value(QStringLiteral("page"));
     if (!page.isUndefined() && !InterpretTabs::pageNames().contains(page.toString()))
         return tr("extra.page must be one of %1").arg(InterpretTabs::pageNames().join(QStringLiteral(", ")));
-    const QJsonValue layer = state.value(QStringLiteral("maps_layer"));
-    const double layerNumber = layer.toDouble(-1.0);
-    if (!layer.isUndefined() && (!layer.isDouble() || layerNumber != std::floor(layerNumber) || layerNumber < 0
-                                 || layerNumber > InterpretTabs::kMostLayers))
-        return tr("extra.maps_layer must be a whole number from 0 (every layer) to %1").arg(InterpretTabs::kMostLayers);
+    int layer = 0;
+    if (QString err = InterpretTabs::mapsLayerFrom(state.value(QStringLiteral("maps_layer")), layer); !err.isEmpty())
+        return err;
     if (QString err = TrainingLabView::setExtraState(state); !err.isEmpty()) return err;
     interpret_->setPage(page.isUndefined() ? InterpretTabs::pageNames().constFirst() : page.toString());
-    interpret_->setMapsLayer(layer.isUndefined() ? 0 : int(layerNumber));
+    interpret_->setMapsLayer(layer);
     // The slide shows what it says: a run of the other mode, or a comparison of other lines, is cleared.
     bool sameLines = true;
     for (int i = 0; i < kMaxCompareConfigs; ++i)
