@@ -21,6 +21,16 @@
 
 namespace fb {
 
+namespace {
+
+// A configuration line's share of the row: 1 empty, up to 6 for a long list of mixers.
+int lineStretch(const QString &text)
+{
+    return text.trimmed().isEmpty() ? 1 : std::clamp(int(text.size()) / 8, 3, 6);
+}
+
+} // namespace
+
 ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
     : QWidget(parent)
     , base_(std::move(base))
@@ -47,7 +57,13 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
         lines_.push_back(edit);
         lines->addWidget(swatch, 0, 2 * i);  // one row: the charts keep the height on a slide
         lines->addWidget(edit, 0, 2 * i + 1);
-        lines->setColumnStretch(2 * i + 1, 1);
+        // the width follows the text: a long list of mixers gets the room empty lines do not need
+        edit->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        edit->setMinimumWidth(70);
+        connect(edit, &QLineEdit::textChanged, this, [this, lines, i](const QString &text) {
+            lines->setColumnStretch(2 * i + 1, lineStretch(text));
+        });
+        lines->setColumnStretch(2 * i + 1, lineStretch(initial[i]));
     }
     status_ = new QLabel;
     status_->setWordWrap(true);
@@ -308,11 +324,13 @@ bool ComparePanel::pull()
         // its steps done, its final evaluations (anatomy, sink share) run until the others end too
         if (done_[std::size_t(i)] >= sizes_[std::size_t(i)].config.steps) table_->setStatus(i, tr("evaluating"));
     }
-    for (int i = 0; i < int(u.heldout.size()); ++i)
+    for (int i = 0; i < int(u.heldout.size()); ++i) {
         for (const TransformerResult::HeldoutPoint &p : u.heldout[std::size_t(i)]) {
             loss_->appendHeldout(i, p.step, repeat_ ? p.secondHalfLoss : p.loss);
             accuracy_->appendHeldout(i, p.step, p.accuracy);
         }
+        if (!u.heldout[std::size_t(i)].empty()) table_->showHeldout(i, u.heldout[std::size_t(i)].back());
+    }
     if (!u.error.empty()) {
         job_.reset();
         status_->setText(tr("Not run: %1").arg(QString::fromStdString(u.error)));

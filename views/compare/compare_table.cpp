@@ -184,6 +184,22 @@ void CompareTable::setStatus(int row, const QString &status)
     if (QTableWidgetItem *i = item(row, StatusColumn); i && i->text() != status) i->setText(status);
 }
 
+void CompareTable::showHeldout(int row, const TransformerResult::HeldoutPoint &point)
+{
+    const QString tip = tr("Held-out at step %1: the figures so far; the final ones come when every configuration has "
+                           "ended").arg(point.step);
+    const std::pair<Column, double> figures[] = { { LossColumn, point.loss },
+                                                  { RepeatColumn, point.secondHalfLoss },
+                                                  { AccuracyColumn, point.accuracy } };
+    for (const auto &[column, value] : figures) {
+        QTableWidgetItem *i = item(row, column);
+        if (!i) continue;
+        i->setText(orDash(value, 3));
+        i->setForeground(palette().color(QPalette::PlaceholderText));
+        i->setToolTip(tip);
+    }
+}
+
 QString CompareTable::cell(int row, Column column) const
 {
     const QTableWidgetItem *i = item(row, column);

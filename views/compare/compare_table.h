@@ -2,6 +2,8 @@
 // The comparison's table (issue 29): a row per configuration, its colour the charts' colour for it:
 // parameters, FLOPs per step, KV-cache bytes per token at inference, ms per step, held-out loss,
 // accuracy (— when the task has no exact answers), sink share and status. Draws what it is given.
+#include "core/transformer/transformer_report.h"
+
 #include <QTableWidget>
 
 #include <vector>
@@ -25,6 +27,9 @@ public:
     QString cell(int row, Column column) const;
     // A configuration's status while the comparison runs ("evaluating" once its steps are done).
     void setStatus(int row, const QString &status);
+    // While the comparison runs: a configuration's latest held-out figures (loss, repeat loss,
+    // accuracy) at `step`, in grey until the final ones replace them ("…" before the first).
+    void showHeldout(int row, const TransformerResult::HeldoutPoint &point);
 
     // Tall enough for the header and every row (up to five, wrapped labels too), no taller.
     QSize sizeHint() const override;

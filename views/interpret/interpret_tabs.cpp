@@ -9,9 +9,12 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QTabBar>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -53,6 +56,7 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     replay_ = new ReplayBar;
     row->addWidget(replay_, 1);
     setCornerWidget(corner, Qt::TopRightCorner);
+    tabBar()->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 2px 12px; }"));  // a low row
     head_->setVisible(false);
     connect(this, &QTabWidget::currentChanged, this, [this](int page) {
         head_->setVisible(widget(page) == offsets_);
@@ -281,6 +285,7 @@ void InterpretTabs::setResult(const TransformerResult &r)
     }
     head_->setEnabled(head_->count() > 0);
     showHead(head_->currentIndex());
+    fitRow();  // the head's names set the corner's width
 }
 
 void InterpretTabs::showHead(int index)
@@ -312,13 +317,41 @@ void InterpretTabs::setFontScale(double scale)
 
 void InterpretTabs::fitRow()
 {
-    // The window's font is scale times the usual one (lecture mode): the tabs and the corner keep
-    // the usual size, so that their row costs the charts below as little height as it can.
-    QFont f = QApplication::font();
-    if (fontScale_ > 1.0) f.setPointSizeF(f.pointSizeF() / fontScale_);
-    tabBar()->setFont(f);
-    tabBar()->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 2px 12px; }"));  // a low row
-    for (QWidget *w : cornerWidget()->findChildren<QWidget *>()) w->setFont(f);
+    // The window's font is scale times the usual one (lecture mode). The tabs and the corner are set
+    // at up to 1.3 times the usual size where the row's width holds them (a slide without its
+    // parameters), else at the largest of 1.15, 1, 0.9 and 0.8 times that does: the row costs the
+    // charts below as little height as it can, and never needs scroll arrows.
+    QFont usual = QApplication::font();
+    if (fontScale_ > 1.0) usual.setPointSizeF(usual.pointSizeF() / fontScale_);
+    const auto apply = [this](const QFont &f) {
+        tabBar()->setFont(f);
+        for (QWidget *w : cornerWidget()->findChildren<QWidget *>()) w->setFont(f);
+        // the tab bar and the corner placed for their new sizes now, not at the next event loop
+        QEvent layout(QEvent::LayoutRequest);
+        QCoreApplication::sendEvent(this, &layout);
+    };
+    if (fontScale_ <= 1.0) {
+        apply(usual);
+        return;
+    }
+    for (const double scale : { kLectureRowScale, 1.15, 1.0, 0.9, 0.8 }) {
+        if (scale > fontScale_) continue;
+        QFont f = usual;
+        f.setPointSizeF(usual.pointSizeF() * scale);
+        apply(f);
+        // the widest corner any page shows (the offsets' head, the layer, the replay or the states'
+        // controls), so that a change of page never brings the scroll arrows
+        const int spacing = std::max(0, cornerWidget()->layout()->spacing());
+        const int corner = head_->sizeHint().width() + layer_->sizeHint().width() + 3 * spacing
+            + std::max(replay_->sizeHint().width(), states_->controls()->sizeHint().width());
+        if (tabBar()->sizeHint().width() + corner + 24 <= width()) return;
+    }
+}
+
+void InterpretTabs::resizeEvent(QResizeEvent *event)
+{
+    QTabWidget::resizeEvent(event);
+    if (fontScale_ > 1.0 && event->size().width() != event->oldSize().width()) fitRow();
 }
 
 } // namespace fb

@@ -81,6 +81,9 @@ public:
     ReplayBar *replay() const { return replay_; }
     StatePage *states() const { return states_; }
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;  // lecture mode: the row's font follows its width
+
 private:
     void showHead(int index);
     // The maps' shown panels for the chosen layer, and the chooser shown where it has a choice
@@ -88,9 +91,10 @@ private:
     void showLayerChoice();  // on the maps' page, for a model of more than one layer
     // The maps as given, with the switched-off heads' images turned grey.
     void markHeadsOff();
-    // The tab bar's row in the usual font, also in lecture mode (a projector's slide has no height
-    // to spare).
+    // The tab bar's row in lecture mode: larger where its width holds it, else the usual font (a
+    // projector's slide has no height to spare).
     void fitRow();
+    static constexpr double kLectureRowScale = 1.3;
 
     HeadAblationPanel *ablation_ = nullptr;
     ValueGrid *lens_ = nullptr;

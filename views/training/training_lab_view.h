@@ -94,6 +94,9 @@ protected:
     // How long Start will train the values shown ("about 25 min"), for the progress bar before a
     // run; empty when the lab cannot say.
     virtual QString plannedText() const { return {}; }
+    // The parts the progress bar counts together, when there are several ("2 arms of 220"): its
+    // steps are theirs summed, while a chart's axis shows one part's.
+    virtual QString partsText() const { return {}; }
 
     // A lab's draw() calls this with every result: a change of values that ended runs did not train
     // clears them; one during a run is announced for the next Start.

@@ -84,6 +84,20 @@ int TrainingView::stepsTotal() const
     return n;
 }
 
+QString TrainingView::partsText() const
+{
+    std::vector<TrainConfig> configs = configs_;
+    if (configs.empty()) {  // before a run: what Start would train
+        try {
+            configs = trainingConfigs(values());
+        } catch (const std::exception &) {
+            return {};
+        }
+    }
+    if (configs.size() < 2) return {};
+    return tr("%1 arms of %2").arg(configs.size()).arg(configs.front().steps);
+}
+
 QString TrainingView::beginRun()
 {
     std::vector<TrainConfig> configs;
@@ -329,9 +343,7 @@ void TrainingView::previewCurrentValues()
         const std::vector<TrainConfig> configs = trainingConfigs(values());
         chart_->startRun(configs.front().steps, configs.front().seqLen, configs.front().buckets);
         showArms(configs);
-        progressBar()->setRange(0, configs.front().steps * int(configs.size()));
-        progressBar()->setValue(0);
-        progressBar()->setFormat(tr("%v / %m steps"));
+        updateProgress();
     } catch (const std::exception &) {
         // The panel refuses values trainFrom rejects: nothing to preview.
     }

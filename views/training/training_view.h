@@ -36,6 +36,7 @@ public:
 
     int stepsDone() const override;   // over all arms of the current run
     int stepsTotal() const override;  // planned, over all arms of the current run
+    QString partsText() const override;
     LossCurveChart *chart() const { return chart_; }
     TrainingResultsTable *table() const { return table_; }
     const std::vector<TrainConfig> &runConfigs() const { return configs_; }

@@ -208,14 +208,16 @@ void ChartPanel::setShortAxisTitle(QAbstractAxis *axis, const QString &title)
 
 void ChartPanel::checkCutLegend()
 {
-    if (legendFit_.noteCuts(chart(), size())) fitTexts(size());
+    if (legendFit_.noteCuts(chart(), size(), kMinPlotHeight * fontScale_)) fitTexts(size());
 }
 
 void ChartPanel::applyFonts()
 {
     QChart *c = chart();
     c->setTitleFont(pointFont(kTitlePt * fontScale_, true));
-    c->legend()->setFont(pointFont(kLegendPt * fontScale_));
+    // The legend grows less than the rest (13.3 points at the lecture's 1.6, not 16.8): a row of
+    // four entries at the full size left a small chart on a slide no legend at all.
+    c->legend()->setFont(pointFont(kLegendPt * std::sqrt(fontScale_)));
     for (QAbstractAxis *a : c->axes()) {
         a->setLabelsFont(pointFont(kLabelPt * fontScale_));
         a->setTitleFont(pointFont(kAxisTitlePt * fontScale_));

@@ -49,7 +49,7 @@ void LegendFit::fit(QChart *chart, QSizeF size, qreal room, bool exporting, QStr
     if (!fits) hidden << names;
 }
 
-bool LegendFit::noteCuts(QChart *chart, QSizeF size)
+bool LegendFit::noteCuts(QChart *chart, QSizeF size, qreal minPlotHeight)
 {
     // Legend entries cut: the width is short. Tick labels or axis titles cut while the legend is
     // shown: Qt Charts ran out of height and fell back to its minimum sizes; the legend's row goes.
@@ -67,6 +67,11 @@ bool LegendFit::noteCuts(QChart *chart, QSizeF size)
             cutFor_ = state(chart);
             return true;
         }
+    }
+    if (!onRight_ && legend->alignment() == Qt::AlignBottom && chart->plotArea().height() < minPlotHeight) {
+        tooTallAt_ = size.height();
+        cutFor_ = state(chart);
+        return true;
     }
     if (!chart->scene()) return false;
     for (const QGraphicsItem *item : chart->scene()->items()) {

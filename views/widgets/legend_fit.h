@@ -22,8 +22,9 @@ public:
     // Qt's cuts, which were made at the window's size).
     void fit(QChart *chart, QSizeF size, qreal room, bool exporting, QStringList &hidden);
     // After Qt Charts laid the chart out at size: true when it cut the legend or, with the legend
-    // shown, other texts (the caller fits again, and fit() then hides the legend).
-    bool noteCuts(QChart *chart, QSizeF size);
+    // shown, other texts, or when a bottom legend left the plot less than minPlotHeight (the caller
+    // fits again, and fit() then moves the legend to the right or hides it).
+    bool noteCuts(QChart *chart, QSizeF size, qreal minPlotHeight = 0);
 
     // The least width the axes keep beside a legend on the right.
     static constexpr qreal kAxesWidth = 400;

@@ -195,6 +195,13 @@ private Q_SLOTS:
         QCOMPARE(swatchOf(0), seriesColor(0));
         QCOMPARE(swatchOf(1), seriesColor(2));
         QTRY_VERIFY_WITH_TIMEOUT(panel->lossChart()->heldoutPoints(1).size() >= 1, kPatienceMs);
+        // while they train, the table shows each one's latest held-out figures (not "…"), in grey
+        QTRY_VERIFY_WITH_TIMEOUT(panel->table()->cell(1, CompareTable::LossColumn) != QStringLiteral("…"), kPatienceMs);
+        bool number = false;
+        const double loss = panel->table()->cell(1, CompareTable::LossColumn).toDouble(&number);
+        QVERIFY2(number && loss > 0.0, qPrintable(panel->table()->cell(1, CompareTable::LossColumn)));
+        QVERIFY(panel->table()->item(1, CompareTable::LossColumn)->toolTip().startsWith(QStringLiteral("Held-out at step")));
+        QCOMPARE(panel->table()->cell(1, CompareTable::MsColumn), QStringLiteral("…"));  // known at the end
         QCOMPARE(view->toggleTraining(), QStringLiteral("paused"));
         QTRY_VERIFY_WITH_TIMEOUT(view->isHeld(), kPatienceMs);
         QCOMPARE(view->toggleTraining(), QStringLiteral("training"));

@@ -15,7 +15,9 @@
 #include "views/widgets/readout_panel.h"
 #include "support/small_transformer_view.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QTabBar>
 #include <QJsonObject>
 #include <QPushButton>
 #include <QSet>
@@ -211,6 +213,43 @@ private Q_SLOTS:
         QVERIFY(!maps->panelRect(0).isValid() && maps->panelRect(2).isValid());
     }
 
+
+    // Lecture mode (the window's font 1.6 times the usual): the tabs and their corner are set 1.3
+    // times larger where the row's width holds them, smaller where it does not, down to 0.8 times
+    // the usual size, and the tab bar never needs its scroll arrows, on any page.
+    void lectureRowFitsItsWidth()
+    {
+        const QFont appFont = QApplication::font();
+        QFont lecture = appFont;
+        lecture.setPointSizeF(appFont.pointSizeF() * 1.6);
+        QApplication::setFont(lecture);
+        auto view = makeView(20);
+        view->setPresentationScale(1.6);
+        view->resize(1900, 700);  // the maps beside the parameters and the length table
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        InterpretTabs *tabs = view->interpret();
+        QTRY_VERIFY(tabs->tabBar()->isVisible());
+        const auto arrows = [tabs] {
+            for (QWidget *w : tabs->tabBar()->findChildren<QWidget *>())
+                if (w->objectName().startsWith(QLatin1String("Scroll")) && w->isVisible()) return true;
+            return false;
+        };
+        QVERIFY2(std::abs(tabs->tabBar()->font().pointSizeF() - appFont.pointSizeF() * 1.3) < 0.05,
+                 qPrintable(QStringLiteral("%1 pt at %2 px").arg(tabs->tabBar()->font().pointSizeF()).arg(tabs->width())));
+        for (int width : { 1400, 1100, 1900 }) {
+            view->resize(width, 700);
+            for (int page = 0; page < tabs->count(); ++page) {
+                tabs->setCurrentIndex(page);
+                QTest::qWait(20);
+                QVERIFY2(!arrows(), qPrintable(QStringLiteral("page %1 at %2 px").arg(page).arg(width)));
+            }
+            if (width == 1100) QVERIFY(tabs->tabBar()->font().pointSizeF() < appFont.pointSizeF() * 1.3 - 0.05);
+        }
+        QVERIFY(std::abs(tabs->tabBar()->font().pointSizeF() - appFont.pointSizeF() * 1.3) < 0.05);
+        view.reset();
+        QApplication::setFont(appFont);
+    }
 };
 
 QTEST_MAIN(TestInterpretTabs)

@@ -29,11 +29,11 @@ private Q_SLOTS:
         view.show();
         view.start();
         QTRY_VERIFY_WITH_TIMEOUT(view.progressBar()->format().contains(QLatin1String("left")), kPatienceMs);
-        QVERIFY2(view.progressBar()->format().startsWith(QLatin1String("%v / %m steps, about ")),
+        QVERIFY2(view.progressBar()->format().startsWith(QLatin1String("%v / %m steps (2 arms of 100000), about ")),
                  qPrintable(view.progressBar()->format()));
         view.pause();
         view.pull();
-        QCOMPARE(view.progressBar()->format(), QStringLiteral("%v / %m steps, paused"));  // no estimate while paused
+        QCOMPARE(view.progressBar()->format(), QStringLiteral("%v / %m steps (2 arms of 100000), paused"));  // no estimate while paused
         view.reset();
     }
 

@@ -172,6 +172,22 @@ private Q_SLOTS:
         QVERIFY(!enabled(*view, "reset") && enabled(*view, "start") && enabled(*view, "clear"));
     }
 
+    // The bar counts both arms' steps (40 for two arms of 20) while the chart's axis ends at one arm's
+    // 20: the bar says so, before, during and after the run; one arm says nothing of arms.
+    void progressNamesTheArms()
+    {
+        auto view = makeView({ { "steps", 20 } });
+        QTRY_COMPARE_WITH_TIMEOUT(view->progressBar()->maximum(), 40, kPatienceMs);  // the preview, drawn
+        QVERIFY2(view->progressBar()->format().contains(QStringLiteral("(2 arms of 20)")),
+                 qPrintable(view->progressBar()->format()));
+        view->waitForResult();
+        QCOMPARE(view->progressBar()->value(), 40);
+        QVERIFY(view->progressBar()->format().contains(QStringLiteral("(2 arms of 20)")));
+        auto one = makeView({ { "steps", 20 } }, "token-only");
+        QTRY_COMPARE_WITH_TIMEOUT(one->progressBar()->maximum(), 20, kPatienceMs);
+        QVERIFY2(!one->progressBar()->format().contains(QStringLiteral("arms")), qPrintable(one->progressBar()->format()));
+    }
+
     void resetWhileRunning()
     {
         auto view = makeLongView();

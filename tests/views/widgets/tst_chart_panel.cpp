@@ -169,6 +169,48 @@ private Q_SLOTS:
         QVERIFY(legend->isVisible());
     }
 
+    // The induction slide's loss chart at 1024 x 768 in lecture mode (1.6): four entries. At the
+    // full 16.8 points the legend fitted nowhere and was hidden (its names only in the tooltip); the
+    // legend grows with the square root of the scale, 13.3 points, and stands on the right, whole.
+    void lectureLegendOfFourEntriesIsShown()
+    {
+        ChartPanel panel(QStringLiteral("Loss while training"));
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("training step"));
+        panel.setValueAxis(Qt::Vertical, QStringLiteral("loss (nats)"));
+        for (const char *name : { "training", "held-out", "repeat", "phase change (100)" }) {
+            QLineSeries *s = panel.addLine(QString::fromLatin1(name), Qt::black);
+            s->append({ QPointF(0, 3), QPointF(400, 1) });
+        }
+        panel.setFontScale(1.6);
+        QCOMPARE(panel.chart()->legend()->font().pointSizeF(), 10.5 * std::sqrt(1.6));
+        panel.resize(636, 250);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QLegend *legend = panel.chart()->legend();
+        QTRY_COMPARE(legend->alignment(), Qt::AlignRight);
+        QTRY_VERIFY2(panel.layoutProblems().isEmpty(), qPrintable(panel.layoutProblems().join(QLatin1Char('\n'))));
+        QVERIFY(legend->isVisible());
+    }
+
+    // A bottom legend that would leave the plot less than its least height (Qt Charts cuts no text,
+    // the plot is only short) moves to the right: a wide, low chart keeps a plot to read.
+    void bottomLegendLeavesThePlotItsHeight()
+    {
+        ChartPanel panel(QStringLiteral("Loss while training"));
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("training step"));
+        panel.setValueAxis(Qt::Vertical, QStringLiteral("loss (nats)"));
+        for (const char *name : { "training", "held-out" }) {
+            QLineSeries *s = panel.addLine(QString::fromLatin1(name), Qt::black);
+            s->append({ QPointF(0, 3), QPointF(400, 1) });
+        }
+        panel.setFontScale(1.6);
+        panel.resize(1000, 290);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTRY_VERIFY2(panel.layoutProblems().isEmpty(), qPrintable(panel.layoutProblems().join(QLatin1Char('\n'))));
+        QVERIFY(panel.chart()->plotArea().height() >= ChartPanel::kMinPlotHeight * 1.6);
+    }
+
     // A chart held while a result is drawn shows the same picture as one that is not: a series
     // replaced and then given a new range is laid out by the range; one whose range stays is told
     // of its points when the hold ends.
