@@ -12,6 +12,7 @@
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QLineEdit>
 #include <QKeyEvent>
 #include <QLabel>
@@ -190,6 +191,21 @@ void LectureMode::sizeHeader()
                                           "font-weight:bold; font-size:%2px; }").arg(pad).arg(px));
 }
 
+QStringList LectureMode::spaceWords(const QFont &font)
+{
+    QStringList words { tr("space trains"), tr("space pauses"), tr("space resumes"), tr("space retrains") };
+    const QFontMetricsF fm(font);
+    qreal widest = 0;
+    for (QString &w : words) {
+        w.replace(QLatin1Char(' '), QChar(0x00a0));
+        widest = std::max(widest, fm.horizontalAdvance(w));
+    }
+    for (QString &w : words)
+        while (fm.horizontalAdvance(w + QChar(0x00a0)) <= widest + 0.5 * fm.horizontalAdvance(QChar(0x00a0)))
+            w += QChar(0x00a0);
+    return words;
+}
+
 void LectureMode::updateHeader()
 {
     presenter_->follow(deck_, position_);
@@ -205,24 +221,25 @@ void LectureMode::updateHeader()
     // The deck's title too, unless the slide's own is long: the header stays one or two lines.
     if (!deck_.title.isEmpty() && text.size() + deck_.title.size() <= 70)
         text += kSeparator + deck_.title;
-    if (player_->isActive() && player_->isPaused()) text += kSeparator + tr("paused (space plays)");
-    // A training slide says what space does now.
+    // What space does now, in words of about one length ("space pauses", "space resumes"): a header
+    // of two lines stays two lines when the state changes, and the slide below does not jump. (A
+    // header held at its tallest state's height cost slides 12 and 13 their charts' height.)
+    QString state;
+    if (player_->isActive() && player_->isPaused()) state = tr("paused (space plays)");  // an animation
     if (const TrainingLabView *trainer = currentTrainer()) {
         // an opened text model, its text file not chosen (its values shown without the rules)
         const bool textUnknown = trainer->panel()->rulesSkipped() && trainer->values().text("task") == "text";
+        header_->ensurePolished();  // the style sheet's font
+        const QStringList words = spaceWords(header_->font());
         switch (trainer->state()) {
-        case TrainingLabView::State::Idle:
-            text += kSeparator + (textUnknown ? tr("F6: choose its text file to train") : tr("space trains"));
-            break;
-        case TrainingLabView::State::Running: text += kSeparator + tr("space pauses"); break;
-        case TrainingLabView::State::Paused: text += kSeparator + tr("paused (space resumes)"); break;
+        case TrainingLabView::State::Idle: state = textUnknown ? tr("F6: choose its text file to train") : words[0]; break;
+        case TrainingLabView::State::Running: state = words[1]; break;
+        case TrainingLabView::State::Paused: state = words[2]; break;
         case TrainingLabView::State::Stopping: break;
-        case TrainingLabView::State::Done:
-            text += kSeparator + (textUnknown ? tr("F6: choose its text file to train again") : tr("space trains again"));
-            break;
+        case TrainingLabView::State::Done: state = textUnknown ? tr("F6: choose its text file to train again") : words[3]; break;
         }
     }
-    header_->setText(text);
+    header_->setText(state.isEmpty() ? text : text + kSeparator + state);
 }
 
 bool LectureMode::eventFilter(QObject *watched, QEvent *event)

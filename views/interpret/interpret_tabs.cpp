@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QTabBar>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -342,7 +343,11 @@ void InterpretTabs::fitRow()
         // the widest corner any page shows (the offsets' head, the layer, the replay or the states'
         // controls), so that a change of page never brings the scroll arrows
         const int spacing = std::max(0, cornerWidget()->layout()->spacing());
-        const int corner = head_->sizeHint().width() + layer_->sizeHint().width() + 3 * spacing
+        // (the head's names as long as they come, "L8 H16", before a run has filled them: the row's
+        // font is the same while a slide trains and once it has ended)
+        const QFontMetrics fm(f);
+        const int head = std::max(head_->sizeHint().width(), fm.horizontalAdvance(QStringLiteral("L8 H16")) + 2 * fm.height() + 8);
+        const int corner = head + layer_->sizeHint().width() + 3 * spacing
             + std::max(replay_->sizeHint().width(), states_->controls()->sizeHint().width());
         if (tabBar()->sizeHint().width() + corner + 24 <= width()) return;
     }

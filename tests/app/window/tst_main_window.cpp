@@ -331,7 +331,7 @@ private Q_SLOTS:
         QCOMPARE(view4->panel()->setValue("text", text.toStdString()), QString());
         QTRY_COMPARE_WITH_TIMEOUT(view4->state(), TransformerView::State::Idle, 120000);
         QCOMPARE(view4->values().number("d_model"), 8.0);
-        QTRY_VERIFY2_WITH_TIMEOUT(fourth.lecture()->header()->text().endsWith(QStringLiteral("space trains")),
+        QTRY_VERIFY2_WITH_TIMEOUT(fourth.lecture()->header()->text().contains(QStringLiteral("space\u00a0trains")),
                                   qPrintable(fourth.lecture()->header()->text()), 120000);
         fourth.lecture()->leave();
     }
