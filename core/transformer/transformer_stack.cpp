@@ -273,7 +273,9 @@ void TransformerStack<S>::blockBackwardData(const S *params, TransformerWorkspac
                 continue;
             }
             Eigen::Map<const M> att(a.att.data() + (b * H + h) * ldAtt * T, ldAtt, T);
-            Eigen::Map<M> datt(ws.datt.data() + (b * H + h) * ldAtt * T, ldAtt, T);
+            // (empty where the float kernel takes every head: it keeps its own scratch)
+            S *dattAt = ws.datt.size() ? ws.datt.data() + (b * H + h) * ldAtt * T : nullptr;
+            Eigen::Map<M> datt(dattAt, dattAt ? ldAtt : 0, dattAt ? T : 0);
             // where nothing zeroed them (writesQkvGradient) every head writes its dq, the group's first
             // its dk and dv
             nn::attention_backward<S>(dq, dk, dv, datt, dy, att, q, k, v, p0, pos.scale, writes, writes && h == g * G);

@@ -1,11 +1,23 @@
 #include "core/transformer/transformer_workspace.h"
 
+#include "core/transformer/attention_kernel.h"
 #include "core/transformer/chunked_mixer.h"
 #include "core/transformer/transformer_layers.h"
 
 #include <stdexcept>
 
 namespace fb {
+
+namespace {
+
+// The float attention kernel takes every head of sequences up to len (attention_kernel.h), with the
+// scratch of its own: the workspace's datt is needed only for heads it does not fit.
+bool kernelTakesEveryHead(const TransformerShape &s, Eigen::Index len)
+{
+    return nn::attention_kernel_fits(s.dHead(), len);
+}
+
+} // namespace
 
 template <typename S>
 void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index cap, Eigen::Index len, bool grad)
@@ -76,7 +88,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     mat(datty, d, grad);
     mat(dfz, 2 * d, grad && s.feedback);
     mat(demb, d, grad);
-    vec(datt, attSize, grad && s.anySoftmax());
+    vec(datt, attSize, grad && s.anySoftmax() && !kernelTakesEveryHead(s, len));
     gradientPieces.assign(grad ? std::size_t(kGradientEntries * s.layers + 2) : 0, 0);
     B = T = 0;
 }
@@ -122,7 +134,7 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
         rows += qkn * s.depth() * (d + s.dKv());                   // dqkNorm
         rows += gated * s.depth() * d;                            // dgate
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
-        if (s.anySoftmax()) att += double(s.heads) * nn::attentionRows(len);  // datt
+        if (s.anySoftmax() && !kernelTakesEveryHead(s, len)) att += double(s.heads) * nn::attentionRows(len);  // datt
     }
     return (rows + att) * double(cap) * sizeof(S);
 }

@@ -69,7 +69,7 @@ struct TransformerWorkspace {
     V colmax, logsum;  // (N)  cross-entropy workspaces
     // gradients (withGrad)
     M dlogits, dh, dxL, datty, dfz, demb;
-    V datt;         // (B H R T) scratch of the attention backward
+    V datt;         // (B H R T) scratch of the attention backward, where the float kernel does not take the heads
     // TransformerStack::backwardParams' pieces, kGradientEntries a block: entry kGradientEntries wl + k
     // is the first piece of block wl's weight gradient k (k < kGradientEntries - 1), the block's last
     // entry its small gradients' piece; then LN_f's piece and the count

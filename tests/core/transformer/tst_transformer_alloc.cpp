@@ -6,6 +6,7 @@
 #include "core/numeric/rng.h"
 #include "support/malloc_count.h"
 #include "support/sanitized.h"
+#include "core/transformer/attention_kernel.h"
 #include "core/transformer/chunked_mixer.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_tasks.h"
@@ -37,6 +38,7 @@ private Q_SLOTS:
         QTest::newRow("exact") << int(FeedbackMode::Exact) << 1 << 4 << "softmax";
         QTest::newRow("gated-deltanet, d_head 64 (chunked)") << int(FeedbackMode::Off) << 1 << 1 << "gated-deltanet";
         QTest::newRow("linear, d_head 64 (chunked)") << int(FeedbackMode::Off) << 1 << 1 << "linear";
+        QTest::newRow("softmax, d_head 4 (outside the attention kernel)") << int(FeedbackMode::Off) << 1 << 16 << "softmax";
     }
     void forwardBackwardDoNotAllocate()
     {
@@ -61,6 +63,8 @@ private Q_SLOTS:
         TransformerWorkspace<float> ws;
         ws.reserve(s, batch.columns(), batch.positions, true);
         QCOMPARE(ws.layer[0].chunkWork.size() > 0, s.dHead() >= nn::kChunkedFromHead && s.mixer(0) != Mixer::Softmax);
+        // the attention backward's scratch only for heads the float kernel does not take
+        QCOMPARE(ws.datt.size() > 0, s.anySoftmax() && !nn::attention_kernel_fits(s.dHead(), batch.positions));
         const long n = countMallocs([&] {
             for (int i = 0; i < 2; ++i) {
                 tasks.drawTraining(rng, batch);
