@@ -193,7 +193,7 @@ void LectureMode::sizeHeader()
 
 QStringList LectureMode::spaceWords(const QFont &font)
 {
-    QStringList words { tr("space trains"), tr("space pauses"), tr("space resumes"), tr("space retrains") };
+    QStringList words { tr("space trains"), tr("space pauses"), tr("space resumes"), tr("space retrains"), tr("stopping") };
     const QFontMetricsF fm(font);
     qreal widest = 0;
     for (QString &w : words) {
@@ -225,8 +225,9 @@ void LectureMode::updateHeader()
     // of two lines stays two lines when the state changes, and the slide below does not jump. (A
     // header held at its tallest state's height cost slides 12 and 13 their charts' height.)
     QString state;
-    if (player_->isActive() && player_->isPaused()) state = tr("paused (space plays)");  // an animation
-    if (const TrainingLabView *trainer = currentTrainer()) {
+    if (player_->isActive()) {  // an animation: space drives it, not a training
+        if (player_->isPaused()) state = tr("paused (space plays)");
+    } else if (const TrainingLabView *trainer = currentTrainer()) {
         // an opened text model, its text file not chosen (its values shown without the rules)
         const bool textUnknown = trainer->panel()->rulesSkipped() && trainer->values().text("task") == "text";
         header_->ensurePolished();  // the style sheet's font
@@ -235,7 +236,7 @@ void LectureMode::updateHeader()
         case TrainingLabView::State::Idle: state = textUnknown ? tr("F6: choose its text file to train") : words[0]; break;
         case TrainingLabView::State::Running: state = words[1]; break;
         case TrainingLabView::State::Paused: state = words[2]; break;
-        case TrainingLabView::State::Stopping: break;
+        case TrainingLabView::State::Stopping: state = words[4]; break;
         case TrainingLabView::State::Done: state = textUnknown ? tr("F6: choose its text file to train again") : words[3]; break;
         }
     }

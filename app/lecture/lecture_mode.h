@@ -57,8 +57,9 @@ public:
     // The header strip (scene title, position); the window places it above the labs.
     QLabel *header() const { return header_; }
     // What space does on a training slide, in the header's words: "space trains", "space pauses",
-    // "space resumes", "space retrains", each one unbreakable unit padded with no-break spaces to
-    // the width of the longest in font, so that a header keeps its lines when the state changes.
+    // "space resumes", "space retrains" (and "stopping", when it does nothing), each one unbreakable
+    // unit padded with no-break spaces to the width of the longest in font, so that a header keeps
+    // its lines when the state changes.
     static QStringList spaceWords(const QFont &font);
 
     // The black screen (B or . on a clicker).

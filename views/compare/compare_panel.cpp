@@ -333,6 +333,9 @@ bool ComparePanel::pull()
     }
     if (!u.error.empty()) {
         job_.reset();
+        // no figures will come: the rows' sizes stay, their held-out figures so far go
+        table_->setRows(sizes_, false, colours_);
+        for (int i = 0; i < int(sizes_.size()); ++i) table_->setStatus(i, tr("not run"));
         status_->setText(tr("Not run: %1").arg(QString::fromStdString(u.error)));
         updateButtons();
         return true;

@@ -54,6 +54,7 @@ public:
     bool running() const;
     int stepsDone() const;   // training steps done over every configuration
     int stepsTotal() const;  // planned, over every configuration
+    int configurations() const { return int(sizes_.size()); }  // of the comparison started last
     int longestRun() const;  // the most steps any configuration plans (the charts' step axis)
     // The ended comparison's curves as they were at step (0 .. longestRun()): what an animation draws.
     void showStep(int step);

@@ -11,7 +11,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QEvent>
-#include <QFontMetrics>
 #include <QTabBar>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -45,6 +44,7 @@ InterpretTabs::InterpretTabs(HeatmapGrid *maps, QWidget *parent)
     row->setContentsMargins(0, 0, 0, 0);
     head_ = new QComboBox;
     head_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    head_->setMinimumContentsLength(6);  // "L8 H16": the row's width does not wait for the names
     head_->setToolTip(tr("The head whose offset profile is drawn"));
     row->addWidget(head_);
     layer_ = new QComboBox;
@@ -229,7 +229,6 @@ void InterpretTabs::setResult(const TransformerResult &r)
     mapsGiven_ = maps_->data();  // the final frame's, drawn before the result arrived
     tabBar()->setVisible(true);
     cornerWidget()->setVisible(true);
-    fitRow();
     ablation_->setResult(r);
 
     ValueGridData d;
@@ -318,13 +317,13 @@ void InterpretTabs::setFontScale(double scale)
 
 void InterpretTabs::fitRow()
 {
-    // The window's font is scale times the usual one (lecture mode). The tabs and the corner are set
-    // at up to 1.3 times the usual size where the row's width holds them (a slide without its
+    // In lecture mode the tabs and the corner are set at up to 1.3 times the usual size (the
+    // application's font out of lecture mode) where the row's width holds them (a slide without its
     // parameters), else at the largest of 1.15, 1, 0.9 and 0.8 times that does: the row costs the
-    // charts below as little height as it can, and never needs scroll arrows.
-    QFont usual = QApplication::font();
-    if (fontScale_ > 1.0) usual.setPointSizeF(usual.pointSizeF() / fontScale_);
+    // charts below as little height as it can, and needs scroll arrows only where even 0.8 does not fit.
+    if (fontScale_ <= 1.0) usualFont_ = QApplication::font();
     const auto apply = [this](const QFont &f) {
+        if (tabBar()->font() == f) return;
         tabBar()->setFont(f);
         for (QWidget *w : cornerWidget()->findChildren<QWidget *>()) w->setFont(f);
         // the tab bar and the corner placed for their new sizes now, not at the next event loop
@@ -332,22 +331,20 @@ void InterpretTabs::fitRow()
         QCoreApplication::sendEvent(this, &layout);
     };
     if (fontScale_ <= 1.0) {
-        apply(usual);
+        apply(usualFont_);
         return;
     }
     for (const double scale : { kLectureRowScale, 1.15, 1.0, 0.9, 0.8 }) {
         if (scale > fontScale_) continue;
-        QFont f = usual;
-        f.setPointSizeF(usual.pointSizeF() * scale);
+        QFont f = usualFont_;
+        f.setPointSizeF(usualFont_.pointSizeF() * scale);
         apply(f);
-        // the widest corner any page shows (the offsets' head, the layer, the replay or the states'
-        // controls), so that a change of page never brings the scroll arrows
+        // the widest corner any page shows: the offsets' head or the maps' layer (never both), and
+        // the replay or the states' controls (the head's chooser is as wide as "L8 H16" before a run
+        // has named the heads, and the replay's label as "step 100,000" while it says "live": the
+        // row's font does not change when a slide's run ends or the replay moves)
         const int spacing = std::max(0, cornerWidget()->layout()->spacing());
-        // (the head's names as long as they come, "L8 H16", before a run has filled them: the row's
-        // font is the same while a slide trains and once it has ended)
-        const QFontMetrics fm(f);
-        const int head = std::max(head_->sizeHint().width(), fm.horizontalAdvance(QStringLiteral("L8 H16")) + 2 * fm.height() + 8);
-        const int corner = head + layer_->sizeHint().width() + 3 * spacing
+        const int corner = std::max(head_->sizeHint().width(), layer_->sizeHint().width()) + 2 * spacing
             + std::max(replay_->sizeHint().width(), states_->controls()->sizeHint().width());
         if (tabBar()->sizeHint().width() + corner + 24 <= width()) return;
     }

@@ -91,8 +91,8 @@ private:
     void showLayerChoice();  // on the maps' page, for a model of more than one layer
     // The maps as given, with the switched-off heads' images turned grey.
     void markHeadsOff();
-    // The tab bar's row in lecture mode: larger where its width holds it, else the usual font (a
-    // projector's slide has no height to spare).
+    // The tab bar's row in lecture mode: larger than the usual font where its width holds it,
+    // smaller where it does not (a projector's slide has no height to spare).
     void fitRow();
     static constexpr double kLectureRowScale = 1.3;
 
@@ -109,6 +109,7 @@ private:
     HeatmapGrid *maps_ = nullptr;
     HeatmapGridData mapsGiven_;  // the maps as the run drew them, before markHeadsOff
     double fontScale_ = 1.0;
+    QFont usualFont_;  // the application's font out of lecture mode
     int heads_ = 0;
     QWidget *pinned_ = nullptr;  // the page setPage chose
     std::vector<std::vector<std::vector<double>>> profile_;               // [layer][head][delta]

@@ -1,5 +1,7 @@
 #include "views/interpret/replay_bar.h"
 
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -19,11 +21,25 @@ ReplayBar::ReplayBar(QWidget *parent)
     slider_->setMinimumWidth(60);  // beside five tabs and a page's own controls, parameters shown
     slider_->setToolTip(tr("Replay: the maps, scores and losses as they were at that step; the right end is live"));
     label_ = new QLabel;
+    fitLabel();
     row->addWidget(new QLabel(tr("Replay")));
     row->addWidget(slider_, 1);
     row->addWidget(label_);
     connect(slider_, &QSlider::valueChanged, this, &ReplayBar::moved);
     clear();
+}
+
+void ReplayBar::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // as wide for "live" as for a long run's steps: the row beside the tabs keeps its width as the
+    // replay moves
+    if (event->type() == QEvent::FontChange) fitLabel();
+}
+
+void ReplayBar::fitLabel()
+{
+    label_->setMinimumWidth(QFontMetrics(font()).horizontalAdvance(tr("step %1").arg(QStringLiteral("100,000"))));
 }
 
 void ReplayBar::clear()

@@ -41,9 +41,13 @@ Q_SIGNALS:
     // The frame to draw: a past one, or the newest when the slider returned to live.
     void frameChosen(const std::shared_ptr<const TransformerFrame> &frame, bool live);
 
+protected:
+    void changeEvent(QEvent *event) override;  // the label's width follows the font
+
 private:
     void moved(int index);
     void updateLabel();
+    void fitLabel();  // as wide as a long run's "step 100,000"
 
     RunHistory<Frame> history_ { kFramesKept };
     QSlider *slider_ = nullptr;

@@ -264,8 +264,8 @@ void TrainingLabView::updateProgress()
     bar->setValue(std::min(total, stepsDone()));
     // Long runs (100,000 steps, the widest layers) take minutes: say how long is left, at the pace
     // since the last change of pace.
-    QString format = tr("%v / %m steps");
-    if (const QString parts = partsText(); !parts.isEmpty()) format += QStringLiteral(" (%1)").arg(parts);
+    const QString parts = partsText();
+    QString format = parts.isEmpty() ? tr("%v / %m steps") : tr("%v / %m steps (%1)").arg(parts);
     if (state_ == State::Running && runClock_.isValid()) {
         const std::string left = timeLeftText(runSeconds(), stepsDone() - markSteps_, total - markSteps_);
         if (!left.empty()) format += QStringLiteral(", ") + QString::fromStdString(left);

@@ -70,32 +70,27 @@ bool TrainingView::runHeld() const
     return run_ && run_->allHeld();
 }
 
+std::vector<TrainConfig> TrainingView::plannedConfigs() const
+{
+    if (!configs_.empty()) return configs_;
+    try {  // before a run: what Start would train
+        return trainingConfigs(values());
+    } catch (const std::exception &) {
+        return {};  // values the panel refuses: nothing planned
+    }
+}
+
 int TrainingView::stepsTotal() const
 {
     int n = 0;
-    for (const TrainConfig &c : configs_) n += c.steps;
-    if (configs_.empty()) {  // before a run: what Start would train
-        try {
-            for (const TrainConfig &c : trainingConfigs(values())) n += c.steps;
-        } catch (const std::exception &) {
-            // values the panel refuses: nothing planned
-        }
-    }
+    for (const TrainConfig &c : plannedConfigs()) n += c.steps;
     return n;
 }
 
 QString TrainingView::partsText() const
 {
-    std::vector<TrainConfig> configs = configs_;
-    if (configs.empty()) {  // before a run: what Start would train
-        try {
-            configs = trainingConfigs(values());
-        } catch (const std::exception &) {
-            return {};
-        }
-    }
-    if (configs.size() < 2) return {};
-    return tr("%1 arms of %2").arg(configs.size()).arg(configs.front().steps);
+    const std::vector<TrainConfig> configs = plannedConfigs();
+    return configs.size() < 2 ? QString() : tr("%1 arms of %2").arg(configs.size()).arg(configs.front().steps);
 }
 
 QString TrainingView::beginRun()

@@ -37,6 +37,8 @@ public:
     int stepsDone() const override;   // over all arms of the current run
     int stepsTotal() const override;  // planned, over all arms of the current run
     QString partsText() const override;
+    // The arms of the current run, or before one those Start would train (none if the values are refused)
+    std::vector<TrainConfig> plannedConfigs() const;
     LossCurveChart *chart() const { return chart_; }
     TrainingResultsTable *table() const { return table_; }
     const std::vector<TrainConfig> &runConfigs() const { return configs_; }

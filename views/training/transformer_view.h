@@ -9,6 +9,7 @@
 // kept, by TransformerRunFrames (views/training/transformer_run_frames.h).
 #include "core/labs/transformer_lab.h"
 #include "core/transformer/transformer_report.h"
+#include "views/compare/compare_panel.h"
 #include "views/lab/lab_view_for.h"
 #include "views/lab/replayable.h"
 #include "views/training/training_lab_view.h"
@@ -116,6 +117,12 @@ protected:
     QString plannedText() const override
     {
         return compareMode() ? QString() : expected_.section(QStringLiteral(" ("), 0, 0);
+    }
+    // A comparison's bar counts every configuration's steps, its charts' axis one configuration's.
+    QString partsText() const override
+    {
+        const int n = comparing_ && compareMode() && state() != State::Idle ? compare_->configurations() : 0;
+        return n > 1 ? tr("%1 configurations").arg(n) : QString();
     }
 
 private:

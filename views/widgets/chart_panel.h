@@ -99,7 +99,8 @@ private:
     // legend hidden (its names in the tooltip) where its entries would be cut.
     // exporting: at an export's size (the axes' lengths are not known before its layout).
     void fitTexts(QSizeF size, bool exporting = false);
-    // After a layout: where Qt Charts cut legend entries all the same, the legend is hidden.
+    // After a layout: where Qt Charts cut legend entries all the same, or a bottom legend left the
+    // plot under kMinPlotHeight, the legend moves to the right or is hidden (LegendFit::noteCuts).
     void checkCutLegend();
     void attachSeries(QAbstractSeries *series);
     void styleAxis(QAbstractAxis *axis, const QString &title);

@@ -23,7 +23,8 @@ public:
     void fit(QChart *chart, QSizeF size, qreal room, bool exporting, QStringList &hidden);
     // After Qt Charts laid the chart out at size: true when it cut the legend or, with the legend
     // shown, other texts, or when a bottom legend left the plot less than minPlotHeight (the caller
-    // fits again, and fit() then moves the legend to the right or hides it).
+    // fits again, and fit() then moves the legend to the right, or hides it where the chart is too
+    // narrow for the axes beside it).
     bool noteCuts(QChart *chart, QSizeF size, qreal minPlotHeight = 0);
 
     // The least width the axes keep beside a legend on the right.

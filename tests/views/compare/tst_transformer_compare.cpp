@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QProgressBar>
 #include <QTest>
 
 #include <cmath>
@@ -209,9 +210,13 @@ private Q_SLOTS:
         view->stop();
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TrainingLabView::State::Done, kPatienceMs);
         QVERIFY(!panel->running());
-        for (int r = 0; r < 2; ++r)
+        for (int r = 0; r < 2; ++r) {
             QVERIFY2(panel->table()->cell(r, CompareTable::StatusColumn).startsWith(QStringLiteral("stopped at")),
                      qPrintable(panel->table()->cell(r, CompareTable::StatusColumn)));
+            // the final figures, no longer the grey ones of the run
+            QVERIFY(!panel->table()->item(r, CompareTable::LossColumn)->toolTip().startsWith(QStringLiteral("Held-out at step")));
+        }
+        QCOMPARE(view->progressBar()->format().contains(QStringLiteral("(2 configurations)")), true);
         view->reset();
         QCOMPARE(panel->table()->rowCount(), 0);
         QVERIFY(!view->comparing());

@@ -219,11 +219,11 @@ private Q_SLOTS:
     // the usual size, and the tab bar never needs its scroll arrows, on any page.
     void lectureRowFitsItsWidth()
     {
+        auto view = makeView(20);  // made before lecture mode, as the window's labs are
         const QFont appFont = QApplication::font();
         QFont lecture = appFont;
         lecture.setPointSizeF(appFont.pointSizeF() * 1.6);
-        QApplication::setFont(lecture);
-        auto view = makeView(20);
+        QApplication::setFont(lecture);  // then the scale, as LectureMode::enter sets them
         view->setPresentationScale(1.6);
         view->resize(1900, 700);  // the maps beside the parameters and the length table
         view->start();
@@ -247,6 +247,14 @@ private Q_SLOTS:
             if (width == 1100) QVERIFY(tabs->tabBar()->font().pointSizeF() < appFont.pointSizeF() * 1.3 - 0.05);
         }
         QVERIFY(std::abs(tabs->tabBar()->font().pointSizeF() - appFont.pointSizeF() * 1.3) < 0.05);
+        // beside the parameters (F6): the charts at 1.3, the window's font still 1.6 times the usual;
+        // the row's sizes are still the usual font's (not 1.6 / 1.3 of it)
+        view->setPresentationScale(1.3);
+        view->resize(1100, 700);
+        QTest::qWait(20);
+        QVERIFY(!arrows());
+        QVERIFY2(tabs->tabBar()->font().pointSizeF() <= appFont.pointSizeF() * 1.3 + 0.05,
+                 qPrintable(QString::number(tabs->tabBar()->font().pointSizeF())));
         view.reset();
         QApplication::setFont(appFont);
     }
