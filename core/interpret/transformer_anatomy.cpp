@@ -104,7 +104,9 @@ void TransformerAnatomy::compute(TransformerEvaluator &evaluator, FeedbackMode m
                     const std::size_t k = std::size_t(l * H + h);
                     const float *att = ws.layer[std::size_t(l)].att.data() + (s * H + h) * R * T;
                     HeadScores::addPreviousToken(att, R, T, prevSums[k], prevCounts[k]);
-                    HeadScores::addSink(att, R, T, sinkSums[k], sinkCounts[k]);
+                    // a share of the softmax's weights: a linear mixer's map is no distribution (its
+                    // weights may be negative) and has no sink
+                    if (net.shape().mixer(l) == Mixer::Softmax) HeadScores::addSink(att, R, T, sinkSums[k], sinkCounts[k]);
                 }
         if (repeat) evaluator.addScores(b, indSums, indCounts);
         if (!profile) profile = std::make_unique<OffsetProfile>(L, H, c.dModel / H, ws.T);

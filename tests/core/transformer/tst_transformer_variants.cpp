@@ -358,6 +358,17 @@ private Q_SLOTS:
             }
         }
         QVERIFY(std::abs(r.sinkShare - mean) < 1e-12);
+        // A linear mixer's map is no distribution (a Gated DeltaNet's weights may be negative: a
+        // pure one reported -0.008): only softmax layers have a sink share, the others none (NaN)
+        c.window = 0;
+        c.mixer = "gated-deltanet,softmax";
+        const TransformerResult hybrid = trainTransformer(c);
+        QVERIFY2(hybrid.message.empty(), hybrid.message.c_str());
+        for (double s : hybrid.sinkShareByHead[0]) QVERIFY(std::isnan(s));
+        for (double s : hybrid.sinkShareByHead[1]) QVERIFY(s > 0.0 && s < 1.0);
+        QVERIFY(std::abs(hybrid.sinkShare - (hybrid.sinkShareByHead[1][0] + hybrid.sinkShareByHead[1][1]) / 2) < 1e-12);
+        c.mixer = "gated-deltanet";
+        QVERIFY(std::isnan(trainTransformer(c).sinkShare));
     }
 
     // The count at the defaults stays the reference's 101,632; each option changes it by its formula.
