@@ -88,6 +88,14 @@ private Q_SLOTS:
         QVERIFY(!panel->recallShown());
         panel->showStep(panel->longestRun());  // an animation ends where the comparison ended
         QVERIFY(panel->recallShown());
+        // a list of mixers names its Gated DeltaNets GDN in the table (one line at a slide's width),
+        // the whole words in the tooltip; one mixer for all layers keeps its name
+        rows[0].label = "mixer=gated-deltanet,gated-deltanet,gated-deltanet,softmax, lr=0.01";
+        rows[1].label = "mixer=gated-deltanet";
+        panel->showRows(rows);
+        QCOMPARE(t->cell(0, CompareTable::ConfigColumn), QStringLiteral("mixer=GDN,GDN,GDN,softmax, lr=0.01"));
+        QCOMPARE(t->item(0, CompareTable::ConfigColumn)->toolTip(), QString::fromStdString(rows[0].label));
+        QCOMPARE(t->cell(1, CompareTable::ConfigColumn), QStringLiteral("mixer=gated-deltanet"));
         view->setCompareMode(false);
         QVERIFY(!view->comparePanel()->isVisible());
         QVERIFY(view->tabs()->isVisible());
