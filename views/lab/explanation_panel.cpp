@@ -90,8 +90,7 @@ void ExplanationPanel::setExpanded(bool expanded)
     if (expanded == expanded_) return;
     expanded_ = expanded;
     toggle_->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
-    body_->setVisible(expanded);
-    fitBody();
+    fitBody();  // shows the body, where it has room
     Q_EMIT expandedChanged(expanded);
 }
 
@@ -115,12 +114,19 @@ void ExplanationPanel::resizeEvent(QResizeEvent *event)
 
 void ExplanationPanel::fitBody()
 {
+    // Less room than two lines of text (a slide at 1024 x 768 with its parameters and explanation
+    // both shown): no empty strip under an open toggle, the toggle says why instead.
+    const bool room = limit_ < 0 || limit_ >= 2 * text_->fontMetrics().lineSpacing() + 8;
+    body_->setVisible(expanded_ && room);
+    const QString title = room || !expanded_ ? tr("Explanation") : tr("Explanation: no room at this size");
+    if (toggle_->text() != title) toggle_->setText(title);
     if (limit_ < 0) {
         body_->setMinimumHeight(0);
         body_->setMaximumHeight(QWIDGETSIZE_MAX);
         body_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
         return;
     }
+    if (!room) return;
     // The text's height at the body's width: all of it when it fits, else the limit and a scroll bar.
     const QMargins m = layout()->contentsMargins();
     const int width = std::max(1, contentsRect().width() - m.left() - m.right());
