@@ -317,9 +317,9 @@ void InterpretTabs::setFontScale(double scale)
 
 void InterpretTabs::fitRow()
 {
-    // In lecture mode the tabs and the corner are set at up to 1.3 times the usual size (the
+    // In lecture mode the tabs and the corner are set at up to 1.15 times the usual size (the
     // application's font out of lecture mode) where the row's width holds them (a slide without its
-    // parameters), else at the largest of 1.15, 1, 0.9 and 0.8 times that does: the row costs the
+    // parameters), else at the largest of 1, 0.9 and 0.8 times that does: the row costs the
     // charts below as little height as it can, and needs scroll arrows only where even 0.8 does not fit.
     if (fontScale_ <= 1.0) usualFont_ = QApplication::font();
     const auto apply = [this](const QFont &f) {
@@ -334,7 +334,7 @@ void InterpretTabs::fitRow()
         apply(usualFont_);
         return;
     }
-    for (const double scale : { kLectureRowScale, 1.15, 1.0, 0.9, 0.8 }) {
+    for (const double scale : { kLectureRowScale, 1.0, 0.9, 0.8 }) {
         if (scale > fontScale_) continue;
         QFont f = usualFont_;
         f.setPointSizeF(usualFont_.pointSizeF() * scale);

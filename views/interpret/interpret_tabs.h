@@ -38,6 +38,10 @@ class ValueGrid;
 class InterpretTabs : public QTabWidget {
     Q_OBJECT
 public:
+    // The largest the tabs' row is set in lecture mode, times the usual font (1.3 cost the induction
+    // slide's loss chart 7 of its plot's pixels with the explanation shown: the least a slide allows)
+    static constexpr double kLectureRowScale = 1.15;
+
     // maps: the lab's attention maps, the first page (clicks on a head's map switch it off).
     explicit InterpretTabs(HeatmapGrid *maps, QWidget *parent = nullptr);
 
@@ -94,7 +98,6 @@ private:
     // The tab bar's row in lecture mode: larger than the usual font where its width holds it,
     // smaller where it does not (a projector's slide has no height to spare).
     void fitRow();
-    static constexpr double kLectureRowScale = 1.3;
 
     HeadAblationPanel *ablation_ = nullptr;
     ValueGrid *lens_ = nullptr;

@@ -214,7 +214,7 @@ private Q_SLOTS:
     }
 
 
-    // Lecture mode (the window's font 1.6 times the usual): the tabs and their corner are set 1.3
+    // Lecture mode (the window's font 1.6 times the usual): the tabs and their corner are set 1.15
     // times larger where the row's width holds them, smaller where it does not, down to 0.8 times
     // the usual size, and the tab bar never needs its scroll arrows, on any page.
     void lectureRowFitsItsWidth()
@@ -235,7 +235,7 @@ private Q_SLOTS:
                 if (w->objectName().startsWith(QLatin1String("Scroll")) && w->isVisible()) return true;
             return false;
         };
-        QVERIFY2(std::abs(tabs->tabBar()->font().pointSizeF() - appFont.pointSizeF() * 1.3) < 0.05,
+        QVERIFY2(std::abs(tabs->tabBar()->font().pointSizeF() - appFont.pointSizeF() * InterpretTabs::kLectureRowScale) < 0.05,
                  qPrintable(QStringLiteral("%1 pt at %2 px").arg(tabs->tabBar()->font().pointSizeF()).arg(tabs->width())));
         for (int width : { 1400, 1100, 1900 }) {
             view->resize(width, 700);
@@ -244,16 +244,16 @@ private Q_SLOTS:
                 QTest::qWait(20);
                 QVERIFY2(!arrows(), qPrintable(QStringLiteral("page %1 at %2 px").arg(page).arg(width)));
             }
-            if (width == 1100) QVERIFY(tabs->tabBar()->font().pointSizeF() < appFont.pointSizeF() * 1.3 - 0.05);
+            if (width == 1100) QVERIFY(tabs->tabBar()->font().pointSizeF() < appFont.pointSizeF() * InterpretTabs::kLectureRowScale - 0.05);
         }
-        QVERIFY(std::abs(tabs->tabBar()->font().pointSizeF() - appFont.pointSizeF() * 1.3) < 0.05);
+        QVERIFY(std::abs(tabs->tabBar()->font().pointSizeF() - appFont.pointSizeF() * InterpretTabs::kLectureRowScale) < 0.05);
         // beside the parameters (F6): the charts at 1.3, the window's font still 1.6 times the usual;
         // the row's sizes are still the usual font's (not 1.6 / 1.3 of it)
         view->setPresentationScale(1.3);
         view->resize(1100, 700);
         QTest::qWait(20);
         QVERIFY(!arrows());
-        QVERIFY2(tabs->tabBar()->font().pointSizeF() <= appFont.pointSizeF() * 1.3 + 0.05,
+        QVERIFY2(tabs->tabBar()->font().pointSizeF() <= appFont.pointSizeF() * InterpretTabs::kLectureRowScale + 0.05,
                  qPrintable(QString::number(tabs->tabBar()->font().pointSizeF())));
         view.reset();
         QApplication::setFont(appFont);
