@@ -192,7 +192,12 @@ void ComparePanel::expectAnswers(bool exactAnswers)
 
 void ComparePanel::setPaused(bool paused)
 {
-    if (job_) job_->setPaused(paused);
+    if (!job_) return;
+    job_->setPaused(paused);
+    // the rows still training say so (a row past its steps is evaluating, which a pause does not hold)
+    for (int i = 0; i < int(done_.size()) && i < int(sizes_.size()); ++i)
+        if (done_[std::size_t(i)] < sizes_[std::size_t(i)].config.steps)
+            table_->setStatus(i, paused ? tr("paused") : tr("training"));
 }
 
 bool ComparePanel::held() const

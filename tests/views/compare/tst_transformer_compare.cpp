@@ -213,7 +213,10 @@ private Q_SLOTS:
         QCOMPARE(panel->table()->cell(1, CompareTable::MsColumn), QStringLiteral("…"));  // known at the end
         QCOMPARE(view->toggleTraining(), QStringLiteral("paused"));
         QTRY_VERIFY_WITH_TIMEOUT(view->isHeld(), kPatienceMs);
+        for (int r = 0; r < 2; ++r)  // the table says it too (it said "training" while paused)
+            QCOMPARE(panel->table()->cell(r, CompareTable::StatusColumn), QStringLiteral("paused"));
         QCOMPARE(view->toggleTraining(), QStringLiteral("training"));
+        QCOMPARE(panel->table()->cell(0, CompareTable::StatusColumn), QStringLiteral("training"));
         QVERIFY(view->button(QStringLiteral("stop"))->isEnabled());
         view->stop();
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TrainingLabView::State::Done, kPatienceMs);
