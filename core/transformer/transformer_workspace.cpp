@@ -5,16 +5,20 @@
 #include "core/transformer/transformer_layers.h"
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace fb {
 
 namespace {
 
 // The float attention kernel takes every head of sequences up to len (attention_kernel.h), with the
-// scratch of its own: the workspace's datt is needed only for heads it does not fit.
+// scratch of its own: the workspace's datt is needed only for heads it does not fit, and in double
+// (the gradient checks), which it never takes. Which heads fit depends on the build's widest packet
+// (d_head 8 fits an AVX2 build, not an AVX-512 one).
+template <typename S>
 bool kernelTakesEveryHead(const TransformerShape &s, Eigen::Index len)
 {
-    return nn::attention_kernel_fits(s.dHead(), len);
+    return std::is_same_v<S, float> && nn::attention_kernel_fits(s.dHead(), len);
 }
 
 } // namespace
@@ -88,7 +92,7 @@ void TransformerWorkspace<S>::reserve(const TransformerShape &s, Eigen::Index ca
     mat(datty, d, grad);
     mat(dfz, 2 * d, grad && s.feedback);
     mat(demb, d, grad);
-    vec(datt, attSize, grad && s.anySoftmax() && !kernelTakesEveryHead(s, len));
+    vec(datt, attSize, grad && s.anySoftmax() && !kernelTakesEveryHead<S>(s, len));
     gradientPieces.assign(grad ? std::size_t(kGradientEntries * s.layers + 2) : 0, 0);
     B = T = 0;
 }
@@ -134,7 +138,7 @@ double TransformerWorkspace<S>::bytes(const TransformerShape &s, Eigen::Index ca
         rows += qkn * s.depth() * (d + s.dKv());                   // dqkNorm
         rows += gated * s.depth() * d;                            // dgate
         rows += V + d + d + d + fb * 2 * d + d;                  // dlogits, dh, dxL, datty, dfz, demb
-        if (s.anySoftmax() && !kernelTakesEveryHead(s, len)) att += double(s.heads) * nn::attentionRows(len);  // datt
+        if (s.anySoftmax() && !kernelTakesEveryHead<S>(s, len)) att += double(s.heads) * nn::attentionRows(len);  // datt
     }
     return (rows + att) * double(cap) * sizeof(S);
 }

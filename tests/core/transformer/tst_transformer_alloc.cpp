@@ -65,6 +65,9 @@ private Q_SLOTS:
         QCOMPARE(ws.layer[0].chunkWork.size() > 0, s.dHead() >= nn::kChunkedFromHead && s.mixer(0) != Mixer::Softmax);
         // the attention backward's scratch only for heads the float kernel does not take
         QCOMPARE(ws.datt.size() > 0, s.anySoftmax() && !nn::attention_kernel_fits(s.dHead(), batch.positions));
+        TransformerWorkspace<double> exact;  // the gradient checks': the float kernel never takes a head
+        exact.reserve(s, batch.columns(), batch.positions, true);
+        QCOMPARE(exact.datt.size() > 0, s.anySoftmax());
         const long n = countMallocs([&] {
             for (int i = 0; i < 2; ++i) {
                 tasks.drawTraining(rng, batch);

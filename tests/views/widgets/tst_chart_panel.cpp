@@ -14,12 +14,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <random>
 
 using namespace fb;
 
 class TestChartPanel : public QObject {
     Q_OBJECT
+private:
+    // A loss chart's axes and a falling line for each name (the legend's entries)
+    static void addLossCurves(ChartPanel &panel, std::initializer_list<const char *> names)
+    {
+        panel.setValueAxis(Qt::Horizontal, QStringLiteral("training step"));
+        panel.setValueAxis(Qt::Vertical, QStringLiteral("loss (nats)"));
+        for (const char *name : names) {
+            QLineSeries *s = panel.addLine(QString::fromLatin1(name), Qt::black);
+            s->append({ QPointF(0, 3), QPointF(400, 1) });
+        }
+    }
+
 private Q_SLOTS:
     // The same ranges and tick counts as setRange followed by applyNiceNumbers from the tick count
     // asked for, over random ranges (tiny, huge, negative, empty) and tick counts set now and then.
@@ -150,12 +163,7 @@ private Q_SLOTS:
     void shortWideChartKeepsItsLegendOnTheRight()
     {
         ChartPanel panel(QStringLiteral("Loss while training"));
-        panel.setValueAxis(Qt::Horizontal, QStringLiteral("training step"));
-        panel.setValueAxis(Qt::Vertical, QStringLiteral("loss (nats)"));
-        for (const char *name : { "training", "held-out", "repeat" }) {
-            QLineSeries *s = panel.addLine(QString::fromLatin1(name), Qt::black);
-            s->append({ QPointF(0, 3), QPointF(400, 1) });
-        }
+        addLossCurves(panel, { "training", "held-out", "repeat" });
         panel.setFontScale(1.3);
         panel.resize(620, 200);
         panel.show();
@@ -175,12 +183,7 @@ private Q_SLOTS:
     void lectureLegendOfFourEntriesIsShown()
     {
         ChartPanel panel(QStringLiteral("Loss while training"));
-        panel.setValueAxis(Qt::Horizontal, QStringLiteral("training step"));
-        panel.setValueAxis(Qt::Vertical, QStringLiteral("loss (nats)"));
-        for (const char *name : { "training", "held-out", "repeat", "phase change (100)" }) {
-            QLineSeries *s = panel.addLine(QString::fromLatin1(name), Qt::black);
-            s->append({ QPointF(0, 3), QPointF(400, 1) });
-        }
+        addLossCurves(panel, { "training", "held-out", "repeat", "phase change (100)" });
         panel.setFontScale(1.6);
         QCOMPARE(panel.chart()->legend()->font().pointSizeF(), 10.5 * std::sqrt(1.6));
         panel.resize(636, 250);
@@ -197,12 +200,7 @@ private Q_SLOTS:
     void bottomLegendLeavesThePlotItsHeight()
     {
         ChartPanel panel(QStringLiteral("Loss while training"));
-        panel.setValueAxis(Qt::Horizontal, QStringLiteral("training step"));
-        panel.setValueAxis(Qt::Vertical, QStringLiteral("loss (nats)"));
-        for (const char *name : { "training", "held-out" }) {
-            QLineSeries *s = panel.addLine(QString::fromLatin1(name), Qt::black);
-            s->append({ QPointF(0, 3), QPointF(400, 1) });
-        }
+        addLossCurves(panel, { "training", "held-out" });
         panel.setFontScale(1.6);
         panel.resize(1000, 290);
         panel.show();
