@@ -285,7 +285,6 @@ void InterpretTabs::setResult(const TransformerResult &r)
     }
     head_->setEnabled(head_->count() > 0);
     showHead(head_->currentIndex());
-    fitRow();  // the head's names set the corner's width
 }
 
 void InterpretTabs::showHead(int index)

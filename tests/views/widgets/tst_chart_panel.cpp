@@ -33,6 +33,18 @@ private:
         }
     }
 
+    // Shown at size: the legend stands on the right, visible, and nothing in the chart is cut
+    static void legendStandsRightAt(ChartPanel &panel, QSize size)
+    {
+        panel.resize(size);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QLegend *legend = panel.chart()->legend();
+        QTRY_COMPARE(legend->alignment(), Qt::AlignRight);
+        QTRY_VERIFY2(panel.layoutProblems().isEmpty(), qPrintable(panel.layoutProblems().join(QLatin1Char('\n'))));
+        QVERIFY(legend->isVisible());
+    }
+
 private Q_SLOTS:
     // The same ranges and tick counts as setRange followed by applyNiceNumbers from the tick count
     // asked for, over random ranges (tiny, huge, negative, empty) and tick counts set now and then.
@@ -165,13 +177,9 @@ private Q_SLOTS:
         ChartPanel panel(QStringLiteral("Loss while training"));
         addLossCurves(panel, { "training", "held-out", "repeat" });
         panel.setFontScale(1.3);
-        panel.resize(620, 200);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        legendStandsRightAt(panel, QSize(620, 200));
+        if (QTest::currentTestFailed()) return;
         QLegend *legend = panel.chart()->legend();
-        QTRY_COMPARE(legend->alignment(), Qt::AlignRight);
-        QTRY_VERIFY2(panel.layoutProblems().isEmpty(), qPrintable(panel.layoutProblems().join(QLatin1Char('\n'))));
-        QVERIFY(legend->isVisible());
         panel.resize(620, 600);
         QTRY_COMPARE(legend->alignment(), Qt::AlignBottom);
         QVERIFY(legend->isVisible());
@@ -186,13 +194,7 @@ private Q_SLOTS:
         addLossCurves(panel, { "training", "held-out", "repeat", "phase change (100)" });
         panel.setFontScale(1.6);
         QCOMPARE(panel.chart()->legend()->font().pointSizeF(), 10.5 * std::sqrt(1.6));
-        panel.resize(636, 250);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QLegend *legend = panel.chart()->legend();
-        QTRY_COMPARE(legend->alignment(), Qt::AlignRight);
-        QTRY_VERIFY2(panel.layoutProblems().isEmpty(), qPrintable(panel.layoutProblems().join(QLatin1Char('\n'))));
-        QVERIFY(legend->isVisible());
+        legendStandsRightAt(panel, QSize(636, 250));
     }
 
     // A bottom legend that would leave the plot less than its least height (Qt Charts cuts no text,
