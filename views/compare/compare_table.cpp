@@ -13,12 +13,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace fb {
 
 namespace {
 
-constexpr int kNarrow = 760;  // px: below it the FLOPs column is left out
+constexpr int kNarrow = 760;  // px: below it the parameters and FLOPs columns are left out
 
 QIcon swatch(const QColor &colour)
 {
@@ -41,9 +42,11 @@ QString breakable(QString label)
     return label;
 }
 
-// A list of mixers, one per layer, names its Gated DeltaNets "GDN" in the table (its tooltip, the
-// line above and the JSON keep the whole words): "mixer=GDN,GDN,GDN,softmax" takes a line where the
-// whole words took three, and slide 15's third row went below the table's edge at 1024 x 768.
+// A list of mixers, one per layer, names its Gated DeltaNets "GDN" in the table and counts a run of
+// equal layers once (its tooltip, the line above and the JSON keep the whole list):
+// "mixer=3×GDN,softmax" takes a line where the whole words took three (slide 15's third row went
+// below the table's edge at 1024 x 768), and two where "GDN,GDN,GDN,softmax" took four beside the
+// explanation.
 QString shownLabel(const QString &label)
 {
     const qsizetype at = label.indexOf(QLatin1String("mixer="));
@@ -51,9 +54,18 @@ QString shownLabel(const QString &label)
     const qsizetype end = label.indexOf(QLatin1Char(' '), at);  // the list ends at ", " before another key
     const QString list = label.mid(at, end < 0 ? -1 : end - at);
     if (!list.contains(QLatin1Char(','))) return label;  // one mixer for every layer: its whole name
-    QString shown = list;
-    shown.replace(QLatin1String("gated-deltanet"), QLatin1String("GDN"));
-    return label.left(at) + shown + (end < 0 ? QString() : label.mid(end));
+    QStringList runs;
+    const QStringList layers = list.mid(int(std::strlen("mixer="))).split(QLatin1Char(','));
+    for (qsizetype i = 0; i < layers.size();) {
+        qsizetype j = i + 1;
+        while (j < layers.size() && layers[j] == layers[i]) ++j;
+        QString name = layers[i];
+        name.replace(QLatin1String("gated-deltanet"), QLatin1String("GDN"));
+        runs << (j - i > 1 ? QString::number(j - i) + QChar(0x00D7) + name : name);
+        i = j;
+    }
+    return label.left(at) + QLatin1String("mixer=") + runs.join(QLatin1Char(','))
+        + (end < 0 ? QString() : label.mid(end));
 }
 
 } // namespace
@@ -122,7 +134,10 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
             if (c != ConfigColumn && c != StatusColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c == ConfigColumn) {
                 item->setIcon(swatch(seriesColor(r < int(colours.size()) ? colours[std::size_t(r)] : r)));
-                item->setToolTip(QString::fromStdString(row.label));  // GDN: gated-deltanet
+                // the whole list of mixers (GDN: gated-deltanet), and the sizes a narrow table leaves out
+                item->setToolTip(tr("%1\n%2 parameters, %3 MFLOP per training step")
+                                     .arg(QString::fromStdString(row.label), text::grouped(double(row.params)),
+                                          text::fixed(row.flopsPerStep / 1e6, 1)));
             }
             if (c == KvColumn) item->setToolTip(kvTip);
             if (c == ParamsColumn)
@@ -188,9 +203,12 @@ QSize CompareTable::minimumSizeHint() const
 
 void CompareTable::resizeEvent(QResizeEvent *event)
 {
-    // Narrow (a slide with its parameters or explanation shown): the FLOPs go to the parameters'
-    // tooltips, and the configurations' names keep the room to be read.
-    setColumnHidden(FlopsColumn, event->size().width() < kNarrow);
+    // Narrow (a slide with its parameters or explanation shown): the parameters and FLOPs go to the
+    // configurations' tooltips, and the names keep the room to be read (beside slide 15's
+    // explanation at 1024 x 768 each list of mixers took three lines and the third row was cut).
+    const bool narrow = event->size().width() < kNarrow;
+    setColumnHidden(FlopsColumn, narrow);
+    setColumnHidden(ParamsColumn, narrow);
     QTableWidget::resizeEvent(event);
     fitColumns();
     const int before = sizeHint().height();

@@ -88,14 +88,43 @@ private Q_SLOTS:
         QVERIFY(!panel->recallShown());
         panel->showStep(panel->longestRun());  // an animation ends where the comparison ended
         QVERIFY(panel->recallShown());
-        // a list of mixers names its Gated DeltaNets GDN in the table (one line at a slide's width),
-        // the whole words in the tooltip; one mixer for all layers keeps its name
+        // a list of mixers names its Gated DeltaNets GDN in the table and counts a run of equal
+        // layers once (one line at a slide's width), the whole list in the tooltip; one mixer for all
+        // layers keeps its name
         rows[0].label = "mixer=gated-deltanet,gated-deltanet,gated-deltanet,softmax, lr=0.01";
         rows[1].label = "mixer=gated-deltanet";
         panel->showRows(rows);
-        QCOMPARE(t->cell(0, CompareTable::ConfigColumn), QStringLiteral("mixer=GDN,GDN,GDN,softmax, lr=0.01"));
-        QCOMPARE(t->item(0, CompareTable::ConfigColumn)->toolTip(), QString::fromStdString(rows[0].label));
+        QCOMPARE(t->cell(0, CompareTable::ConfigColumn), QStringLiteral("mixer=3×GDN,softmax, lr=0.01"));
+        // the whole list in the tooltip, with the sizes a narrow table leaves out
+        QCOMPARE(t->item(0, CompareTable::ConfigColumn)->toolTip(),
+                 QString::fromStdString(rows[0].label) + QStringLiteral("\n101,632 parameters, 250.0 MFLOP per training step"));
         QCOMPARE(t->cell(1, CompareTable::ConfigColumn), QStringLiteral("mixer=gated-deltanet"));
+        rows[0].label = "mixer=softmax,linear,linear,gated-deltanet";
+        rows[1].label = "seed=2, mixer=deltanet,softmax,softmax";
+        panel->showRows(rows);
+        QCOMPARE(t->cell(0, CompareTable::ConfigColumn), QStringLiteral("mixer=softmax,2×linear,GDN"));
+        QCOMPARE(t->cell(1, CompareTable::ConfigColumn), QStringLiteral("seed=2, mixer=deltanet,2×softmax"));
+        // Narrow (slide 15 beside its explanation at 1024 x 768: 740 px), the parameters and FLOPs
+        // columns are left out, and a hybrid's list takes at most two lines (it took four, and the
+        // third row was cut); wide, they come back
+        rows[0].label = "mixer=gated-deltanet,gated-deltanet,gated-deltanet,softmax";
+        rows[1].label = "mixer=softmax,gated-deltanet,gated-deltanet,gated-deltanet";
+        CompareTable narrow;
+        QFont lecture = narrow.font();  // lecture mode's application font (its scale, 1.6, in app/)
+        lecture.setPointSizeF(lecture.pointSizeF() * 1.6);
+        narrow.setFont(lecture);
+        narrow.setRows(rows, true, { 0, 1 });
+        narrow.resize(740, 300);
+        narrow.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&narrow));
+        QVERIFY(narrow.isColumnHidden(CompareTable::ParamsColumn));
+        QVERIFY(narrow.isColumnHidden(CompareTable::FlopsColumn));
+        for (int r = 0; r < 2; ++r)
+            QVERIFY2(narrow.rowHeight(r) <= 2 * narrow.fontMetrics().lineSpacing() + 12,
+                     qPrintable(QString::number(narrow.rowHeight(r))));
+        narrow.resize(1000, 300);
+        QTRY_VERIFY(!narrow.isColumnHidden(CompareTable::ParamsColumn));
+        QVERIFY(!narrow.isColumnHidden(CompareTable::FlopsColumn));
         view->setCompareMode(false);
         QVERIFY(!view->comparePanel()->isVisible());
         QVERIFY(view->tabs()->isVisible());
