@@ -123,13 +123,51 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
     if (c->titleFont() != fitted) c->setTitleFont(fitted);
     if (c->title() != shown) c->setTitle(shown);
 
-    QStringList hidden;
-    legendFit_.fit(c, size, room, exporting, hidden);
+    // (an export's hidden names stay out of the panel's tooltip)
+    QStringList exportHidden;
+    if (!exporting) legendHidden_.clear();
+    legendFit_.fit(c, size, room, exporting, exporting ? exportHidden : legendHidden_);
+    const QRectF plot = c->plotArea();
+    fitAxisTitles(plot.size(), exporting);
+    fitLogBase(plot.width());
+    if (exporting) return;
+    // Whatever changed the texts (a new legend entry, a title, a font, a size), the legend's fit is
+    // checked again once Qt Charts has laid the chart out: a legend that still cuts the axes moves
+    // or goes, also when no resize follows (a chart must not stay cut until the next one).
+    if (!settling_ && !settleQueued_) {
+        settleQueued_ = true;
+        QMetaObject::invokeMethod(this, [this] {
+            if (std::exchange(settleQueued_, false)) settleLayout();  // unless a direct call came first
+        }, Qt::QueuedConnection);
+    }
+}
+
+void ChartPanel::fitLogBase(qreal width)
+{
+    // Log-axis tick labels: the first base whose labels fit side by side in the plot's width.
+    auto *logX = qobject_cast<QLogValueAxis *>(axisX_);
+    if (logX && !logBases_.isEmpty() && logX->min() > 0 && logX->max() > logX->min() && width > 0) {
+        const QFontMetricsF fm(logX->labelsFont());
+        const QString widest = QString::asprintf(qPrintable(logX->labelFormat()), logX->max());
+        const qreal label = fm.horizontalAdvance(widest) + fm.horizontalAdvance(QLatin1Char('0')) * 2;
+        double base = logBases_.last();
+        for (double b : logBases_)
+            if ((std::floor(std::log(logX->max() / logX->min()) / std::log(b)) + 1) * label <= width) {
+                base = b;
+                break;
+            }
+        if (logX->base() != base) logX->setBase(base);  // base 10 gets the 2 ... 9 grid (MinorGrid)
+    }
+}
+
+void ChartPanel::fitAxisTitles(QSizeF plot, bool exporting)
+{
     // An axis title longer than its axis is set smaller, down to 60% of its size; one that does not
     // fit even then is taken off (it goes to the tooltip) rather than cut. Its text becomes a space,
     // not nothing: without a title Qt Charts cuts a vertical axis' tick labels.
-    const QRectF plot = c->plotArea();
-    const QList<QAbstractAxis *> axes = c->axes();
+    if (!exporting) fittedPlot_ = plot;
+    QStringList hidden = legendHidden_;
+    const QList<QAbstractAxis *> axes = chart()->axes();
     for (auto it = hiddenAxisTitles_.begin(); it != hiddenAxisTitles_.end();)
         it = axes.contains(it.key()) ? std::next(it) : hiddenAxisTitles_.erase(it);  // replaced axes
     const QFont normal = pointFont(kAxisTitlePt * fontScale_);
@@ -166,30 +204,8 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
             hidden << full;
         }
     }
-    // Log-axis tick labels: the first base whose labels fit side by side.
-    auto *logX = qobject_cast<QLogValueAxis *>(axisX_);
-    if (logX && !logBases_.isEmpty() && logX->min() > 0 && logX->max() > logX->min() && plot.width() > 0) {
-        const QFontMetricsF fm(logX->labelsFont());
-        const QString widest = QString::asprintf(qPrintable(logX->labelFormat()), logX->max());
-        const qreal label = fm.horizontalAdvance(widest) + fm.horizontalAdvance(QLatin1Char('0')) * 2;
-        double base = logBases_.last();
-        for (double b : logBases_)
-            if ((std::floor(std::log(logX->max() / logX->min()) / std::log(b)) + 1) * label <= plot.width()) {
-                base = b;
-                break;
-            }
-        if (logX->base() != base) logX->setBase(base);  // base 10 gets the 2 ... 9 grid (MinorGrid)
-    }
     if (exporting) return;
-    // Whatever changed the texts (a new legend entry, a title, a font, a size), the legend's fit is
-    // checked again once Qt Charts has laid the chart out: a legend that still cuts the axes moves
-    // or goes, also when no resize follows (a chart must not stay cut until the next one).
-    if (!settling_ && !settleQueued_) {
-        settleQueued_ = true;
-        QMetaObject::invokeMethod(this, [this] {
-            if (std::exchange(settleQueued_, false)) settleLayout();  // unless a direct call came first
-        }, Qt::QueuedConnection);
-    }
+    // what does not show goes to the tooltip
     if (!hidden.isEmpty()) {
         if (!tipSaved_) toolTipBeforeFit_ = toolTip();
         tipSaved_ = true;
@@ -416,6 +432,26 @@ void ChartPanel::settleLayout()
     checkCutLegend();
     for (QObject *item : { static_cast<QObject *>(c->legend()), static_cast<QObject *>(c) })
         QCoreApplication::sendPostedEvents(item, QEvent::LayoutRequest);
+    // The axis titles were fitted to the plot Qt Charts had before this layout (a resize's fit runs
+    // before the chart takes its new size; a legend moved changes the plot): "loss (nats)" on the
+    // induction slide stayed at 60% of its size, fitted to a plot 34 px lower than the one shown.
+    // They are fitted again to the plot laid out now, with the log axis' base, the legend left
+    // where it is. A title's size can change the plot again (a wider vertical title narrows it), so
+    // this repeats, a few times at most, fitted to the least plot laid out so far (a title fitted to
+    // a plot larger than the one shown would be cut); the last fit is to the least plot seen, and
+    // a smaller title only leaves the plot larger.
+    QSizeF least = c->plotArea().size();
+    for (int pass = 0; pass < 3 && least != fittedPlot_ && !least.isEmpty(); ++pass) {
+        fitAxisTitles(least, false);
+        fitLogBase(least.width());
+        QCoreApplication::sendPostedEvents(c, QEvent::LayoutRequest);
+        least = least.boundedTo(c->plotArea().size());
+    }
+    if (least != fittedPlot_ && !least.isEmpty()) {
+        fitAxisTitles(least, false);
+        fitLogBase(least.width());
+        QCoreApplication::sendPostedEvents(c, QEvent::LayoutRequest);
+    }
 }
 
 void ChartPanel::paintExport(QPainter &painter, QSize logicalSize)

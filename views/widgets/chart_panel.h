@@ -99,6 +99,11 @@ private:
     // legend hidden (its names in the tooltip) where its entries would be cut.
     // exporting: at an export's size (the axes' lengths are not known before its layout).
     void fitTexts(QSizeF size, bool exporting = false);
+    // The axis titles to a plot of that size (part of fitTexts; settleLayout's again to the plot laid
+    // out), and what does not show, with the legend's hidden names, to the tooltip unless exporting
+    void fitAxisTitles(QSizeF plot, bool exporting);
+    // A log horizontal axis' base: the first of logBases_ whose labels fit side by side in width
+    void fitLogBase(qreal width);
     // After a layout: where Qt Charts cut legend entries all the same, or a bottom legend left the
     // plot under kMinPlotHeight, the legend moves to the right or is hidden (LegendFit::noteCuts).
     void checkCutLegend();
@@ -118,6 +123,8 @@ private:
     bool tipSaved_ = false;
     bool settleQueued_ = false;  // fitTexts asked for a settleLayout after Qt's layout
     bool settling_ = false;      // inside settleLayout: its own fits ask for none
+    QSizeF fittedPlot_;          // the plot size the axis titles were last fitted to
+    QStringList legendHidden_;   // the legend's names fitTexts hid (they go to the tooltip)
     QList<double> logBases_;
     MinorGrid *minorGrid_ = nullptr;  // the log axes' 2 ... 9 grid; a child of the chart
 };

@@ -187,7 +187,8 @@ private Q_SLOTS:
 
     // The induction slide's loss chart at 1024 x 768 in lecture mode (1.6): four entries. At the
     // full 16.8 points the legend fitted nowhere and was hidden (its names only in the tooltip); the
-    // legend grows with the square root of the scale, 13.3 points, and stands on the right, whole.
+    // legend grows with the square root of the scale, 13.3 points, and stands on the right, whole;
+    // the axis titles fit the plot laid out.
     void lectureLegendOfFourEntriesIsShown()
     {
         ChartPanel panel(QStringLiteral("Loss while training"));
@@ -195,6 +196,25 @@ private Q_SLOTS:
         panel.setFontScale(1.6);
         QCOMPARE(panel.chart()->legend()->font().pointSizeF(), 10.5 * std::sqrt(1.6));
         legendStandsRightAt(panel, QSize(636, 250));
+        if (QTest::currentTestFailed()) return;
+        // The vertical title is as small as the plot laid out needs, no smaller: it showed at 60%
+        // of its size, fitted to the plot Qt Charts had before it laid the chart out at this size
+        // (and the legend on the right), with no resize after to fit it again.
+        QAbstractAxis *y = nullptr;
+        for (QAbstractAxis *axis : panel.chart()->axes())
+            if (axis->orientation() == Qt::Vertical) y = axis;
+        QVERIFY(y);
+        QTRY_COMPARE(y->titleText(), QStringLiteral("loss (nats)"));
+        QFont full = y->titleFont();
+        full.setPointSizeF(11.0 * 1.6);  // chart_panel.cpp's axis titles (11 points) at the scale
+        const qreal need = QFontMetricsF(full).horizontalAdvance(y->titleText()) + 8;
+        const qreal fits = std::min(1.0, panel.chart()->plotArea().height() / need);
+        const qreal expected = full.pointSizeF() * std::max(0.6, fits * 0.97);
+        QVERIFY2(expected > 0.7 * full.pointSizeF(), "the plot leaves room for more than the least size");
+        QTRY_VERIFY2(std::abs(y->titleFont().pointSizeF() - expected) < 0.05 * full.pointSizeF(),
+                     qPrintable(QStringLiteral("title %1 pt, the plot (%2 px high) fits %3 pt")
+                                    .arg(y->titleFont().pointSizeF()).arg(panel.chart()->plotArea().height())
+                                    .arg(expected)));
     }
 
     // A bottom legend that would leave the plot less than its least height (Qt Charts cuts no text,
