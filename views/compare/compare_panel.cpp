@@ -60,7 +60,7 @@ ComparePanel::ComparePanel(BaseSource base, QWidget *parent)
         // the width follows the text: a long list of mixers gets the room empty lines do not need
         edit->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
         edit->setMinimumWidth(70);
-        connect(edit, &QLineEdit::textChanged, this, [this, lines, i](const QString &text) {
+        connect(edit, &QLineEdit::textChanged, this, [lines, i](const QString &text) {
             lines->setColumnStretch(2 * i + 1, lineStretch(text));
         });
         lines->setColumnStretch(2 * i + 1, lineStretch(initial[i]));

@@ -125,6 +125,7 @@ void TrainingLabView::reset()
     ghostKept_ = false;
     clearRun(false);  // abandons and joins: at most one training step (no held-out pass)
     readouts()->setNote(QString());
+    newValuesNoted_ = false;
     updateProgress();
     updateLive();
     updateButtons();
@@ -237,7 +238,12 @@ void TrainingLabView::valuesShown()
         return;
     }
     if (state_ == State::Running || state_ == State::Paused || state_ == State::Stopping) {
-        readouts()->setNote(values() == runValues_ ? QString() : tr("The new values apply at the next Start."));
+        // Only its own note is taken back: a result drawn during the run with the run's values (the
+        // preview of a model just opened) cleared "Opened m.fbmodel. To train it again choose its
+        // text file." whenever the run was still going when the preview came.
+        const bool differ = values() != runValues_;
+        if (differ || newValuesNoted_) readouts()->setNote(differ ? tr("The new values apply at the next Start.") : QString());
+        newValuesNoted_ = differ;
         updateProgress();  // the progress bar says it too, where it is seen
     }
 }

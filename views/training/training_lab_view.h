@@ -126,6 +126,7 @@ private:
     State state_ = State::Idle;
     ParamValues runValues_;
     bool ghostKept_ = false;
+    bool newValuesNoted_ = false;  // the note says the new values apply at the next Start
     // The run's clock without its pauses, for the time-left estimate on the progress bar; it starts
     // again at a change of pace (the steps done then are markSteps_), so the estimate is the pace's.
     QElapsedTimer runClock_, pausedClock_;

@@ -284,6 +284,22 @@ private Q_SLOTS:
         QCOMPARE(view->setValues(v), QString());
         QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->format().contains(QStringLiteral("new values at the next Start")), kPatienceMs);
         QCOMPARE(view->state(), TransformerView::State::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(view->readouts()->note().contains(QStringLiteral("new values apply")), kPatienceMs);
+        // the run's values again: that note goes, and only that one (a result drawn with the run's
+        // values cleared any note, an opened model's "choose its text file" among them)
+        v.numbers["seed"] = view->runValues().number("seed");
+        QCOMPARE(view->setValues(v), QString());
+        QTRY_VERIFY2_WITH_TIMEOUT(view->readouts()->note().isEmpty(), qPrintable(view->readouts()->note()), kPatienceMs);
+        // a result drawn with the run's values (as a model's preview that comes while it is opened)
+        view->readouts()->setNote(QStringLiteral("Opened m.fbmodel."));
+        struct Shown : TransformerView {
+            static void call(TrainingLabView *lab) { (lab->*(&Shown::valuesShown))(); }
+        };
+        Shown::call(view.get());
+        QCOMPARE(view->readouts()->note(), QStringLiteral("Opened m.fbmodel."));
+        v.numbers["seed"] = 8;  // other values again: the run that ends is set aside
+        QCOMPARE(view->setValues(v), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view->readouts()->note().contains(QStringLiteral("new values apply")), kPatienceMs);
         view->stop();
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Idle, kPatienceMs);
         QCOMPARE(view->chart()->ghostCount(), 2);  // the run that ended, labelled
