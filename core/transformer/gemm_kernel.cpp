@@ -131,6 +131,7 @@ void panel(long kc, const float *a, long lda, const float *b, long ldb, float *c
     }
     // unrolled in full, as the loops above are: a loop left here keeps the sums in an array on the
     // stack, zeroed by a call to memset and stored after the inner loop (1.5% of an induction step)
+    static_assert(cols <= 16 && vecs <= 2, "the unroll counts below cover the panel");
 #pragma GCC unroll 16
     for (int j = 0; j < cols; ++j)
 #pragma GCC unroll 2

@@ -1,5 +1,6 @@
 #include "views/compare/compare_table.h"
 
+#include "core/compare/compare_config.h"
 #include "core/compare/compare_run.h"
 #include "views/widgets/number_text.h"
 #include "views/widgets/palette.h"
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace fb {
 
@@ -49,23 +49,32 @@ QString breakable(QString label)
 // explanation.
 QString shownLabel(const QString &label)
 {
-    const qsizetype at = label.indexOf(QLatin1String("mixer="));
-    if (at < 0) return label;
-    const qsizetype end = label.indexOf(QLatin1Char(' '), at);  // the list ends at ", " before another key
-    const QString list = label.mid(at, end < 0 ? -1 : end - at);
-    if (!list.contains(QLatin1Char(','))) return label;  // one mixer for every layer: its whole name
-    QStringList runs;
-    const QStringList layers = list.mid(int(std::strlen("mixer="))).split(QLatin1Char(','));
-    for (qsizetype i = 0; i < layers.size();) {
-        qsizetype j = i + 1;
-        while (j < layers.size() && layers[j] == layers[i]) ++j;
-        QString name = layers[i];
-        name.replace(QLatin1String("gated-deltanet"), QLatin1String("GDN"));
-        runs << (j - i > 1 ? QString::number(j - i) + QChar(0x00D7) + name : name);
-        i = j;
+    // read as the comparison reads its lines (compare_config.h): "mixer=a, a,b" is a list too
+    std::vector<std::pair<std::string, std::string>> pairs;
+    if (!parseOverrides(label.toStdString(), pairs).empty()) return label;  // "base": as it is
+    bool list = false;
+    for (const auto &[key, value] : pairs) list = list || (key == "mixer" && value.find(',') != std::string::npos);
+    if (!list) return label;  // one mixer for every layer keeps its whole name
+    QStringList shown;
+    for (const auto &[key, value] : pairs) {
+        const QString k = QString::fromStdString(key), v = QString::fromStdString(value);
+        if (key != "mixer" || !v.contains(QLatin1Char(','))) {
+            shown << k + QLatin1Char('=') + v;
+            continue;
+        }
+        QStringList runs;
+        const QStringList layers = v.split(QLatin1Char(','));
+        for (qsizetype i = 0; i < layers.size();) {
+            qsizetype j = i + 1;
+            while (j < layers.size() && layers[j] == layers[i]) ++j;
+            QString name = layers[i];
+            name.replace(QLatin1String("gated-deltanet"), QLatin1String("GDN"));
+            runs << (j - i > 1 ? QString::number(j - i) + QChar(0x00D7) + name : name);
+            i = j;
+        }
+        shown << k + QLatin1Char('=') + runs.join(QLatin1Char(','));
     }
-    return label.left(at) + QLatin1String("mixer=") + runs.join(QLatin1Char(','))
-        + (end < 0 ? QString() : label.mid(end));
+    return shown.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -84,7 +93,8 @@ CompareTable::CompareTable(QWidget *parent)
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setWordWrap(true);
     horizontalHeaderItem(ConfigColumn)->setToolTip(tr("The configuration: the lab's values with these keys changed (in a "
-                                                      "list of mixers, GDN is gated-deltanet)"));
+                                                      "list of mixers, GDN is gated-deltanet, and 3×GDN three such "
+                                                      "layers in a row)"));
     horizontalHeaderItem(KvColumn)->setToolTip(
         tr("KV cache at inference per cached token: 2 × layers × loops × kv_heads × d_head × 4 bytes (float32). "
            "With a sliding window at most `window` tokens are cached."));
@@ -140,8 +150,6 @@ void CompareTable::setRows(const std::vector<CompareRow> &rows, bool trained, co
                                           text::fixed(row.flopsPerStep / 1e6, 1)));
             }
             if (c == KvColumn) item->setToolTip(kvTip);
-            if (c == ParamsColumn)
-                item->setToolTip(tr("%1 MFLOP per training step").arg(row.flopsPerStep / 1e6, 0, 'f', 1));
             if (c == LossColumn || c == RepeatColumn)
                 item->setToolTip(QString::number(c == LossColumn ? row.heldoutLoss : row.secondHalfLoss, 'f', 6));
             if (c == StatusColumn && (trained && row.status == TrainStatus::Cancelled))
