@@ -35,7 +35,7 @@ class WritingTabs;
 class TransformerView : public LabViewFor<TransformerLab, TransformerPreview, TrainingLabView>, public Replayable {
     Q_OBJECT
 public:
-    // What the lab shows, the formula it draws and what to try: rich text for its explanation panel.
+    // What the lab shows and what to try: rich text for its explanation panel (transformer_explanation.h)
     static QString explanationText();
 
     explicit TransformerView(QWidget *parent = nullptr);

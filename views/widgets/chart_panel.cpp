@@ -127,9 +127,7 @@ void ChartPanel::fitTexts(QSizeF size, bool exporting)
     QStringList exportHidden;
     if (!exporting) legendHidden_.clear();
     legendFit_.fit(c, size, room, exporting, exporting ? exportHidden : legendHidden_);
-    const QRectF plot = c->plotArea();
-    fitAxisTitles(plot.size(), exporting);
-    fitLogBase(plot.width());
+    fitToPlot(c->plotArea().size(), exporting);
     if (exporting) return;
     // Whatever changed the texts (a new legend entry, a title, a font, a size), the legend's fit is
     // checked again once Qt Charts has laid the chart out: a legend that still cuts the axes moves
@@ -160,50 +158,12 @@ void ChartPanel::fitLogBase(qreal width)
     }
 }
 
-void ChartPanel::fitAxisTitles(QSizeF plot, bool exporting)
+void ChartPanel::fitToPlot(QSizeF plot, bool exporting)
 {
-    // An axis title longer than its axis is set smaller, down to 60% of its size; one that does not
-    // fit even then is taken off (it goes to the tooltip) rather than cut. Its text becomes a space,
-    // not nothing: without a title Qt Charts cuts a vertical axis' tick labels.
     if (!exporting) fittedPlot_ = plot;
     QStringList hidden = legendHidden_;
-    const QList<QAbstractAxis *> axes = chart()->axes();
-    for (auto it = hiddenAxisTitles_.begin(); it != hiddenAxisTitles_.end();)
-        it = axes.contains(it.key()) ? std::next(it) : hiddenAxisTitles_.erase(it);  // replaced axes
-    const QFont normal = pointFont(kAxisTitlePt * fontScale_);
-    for (QAbstractAxis *axis : axes) {
-        const bool ours = hiddenAxisTitles_.contains(axis);
-        const QString brief = shortAxisTitles_.value(axis);
-        QString full = axis->titleText();  // a view may have set a new title since
-        if (ours && (full == QLatin1String(" ") || (!brief.isEmpty() && full == brief))) full = hiddenAxisTitles_.value(axis);
-        if (!axis->isVisible() || full.isEmpty() || !axis->isTitleVisible()) continue;
-        const qreal length = axis->orientation() == Qt::Vertical ? plot.height() : plot.width();
-        auto scaleFor = [&](const QString &title) {
-            const qreal need = QFontMetricsF(normal).horizontalAdvance(title) + 8;
-            return (exporting || length <= 0) ? 1.0 : std::min(1.0, length / need);
-        };
-        // The full title, else the view's short one ("bits" for "bits per step boundary").
-        QString shown = full;
-        qreal scale = scaleFor(full);
-        if (scale < 0.6 && !brief.isEmpty()) {
-            shown = brief;
-            scale = scaleFor(brief);
-        }
-        QFont font = normal;
-        if (scale < 1.0) font.setPointSizeF(std::max(normal.pointSizeF() * 0.6, normal.pointSizeF() * scale * 0.97));
-        if (axis->titleFont() != font) axis->setTitleFont(font);
-        if (scale < 0.6) shown = QStringLiteral(" ");
-        if (shown == full) {
-            if (ours) {
-                axis->setTitleText(full);
-                hiddenAxisTitles_.remove(axis);
-            }
-        } else {
-            hiddenAxisTitles_.insert(axis, full);
-            if (axis->titleText() != shown) axis->setTitleText(shown);
-            hidden << full;
-        }
-    }
+    axisTitleFit_.fit(chart(), plot, pointFont(kAxisTitlePt * fontScale_), exporting, hidden);
+    fitLogBase(plot.width());
     if (exporting) return;
     // what does not show goes to the tooltip
     if (!hidden.isEmpty()) {
@@ -218,7 +178,7 @@ void ChartPanel::fitAxisTitles(QSizeF plot, bool exporting)
 
 void ChartPanel::setShortAxisTitle(QAbstractAxis *axis, const QString &title)
 {
-    shortAxisTitles_.insert(axis, title);
+    axisTitleFit_.setShortTitle(axis, title);
     fitTexts(size());
 }
 
@@ -437,20 +397,13 @@ void ChartPanel::settleLayout()
     // induction slide stayed at 60% of its size, fitted to a plot 34 px lower than the one shown.
     // They are fitted again to the plot laid out now, with the log axis' base, the legend left
     // where it is. A title's size can change the plot again (a wider vertical title narrows it), so
-    // this repeats, a few times at most, fitted to the least plot laid out so far (a title fitted to
-    // a plot larger than the one shown would be cut); the last fit is to the least plot seen, and
-    // a smaller title only leaves the plot larger.
+    // this repeats, four times at most, fitted to the least plot laid out so far (a title fitted to
+    // a plot larger than the one shown would be cut; a smaller title only leaves the plot larger).
     QSizeF least = c->plotArea().size();
-    for (int pass = 0; pass < 3 && least != fittedPlot_ && !least.isEmpty(); ++pass) {
-        fitAxisTitles(least, false);
-        fitLogBase(least.width());
+    for (int pass = 0; pass < 4 && least != fittedPlot_ && !least.isEmpty(); ++pass) {
+        fitToPlot(least, false);
         QCoreApplication::sendPostedEvents(c, QEvent::LayoutRequest);
         least = least.boundedTo(c->plotArea().size());
-    }
-    if (least != fittedPlot_ && !least.isEmpty()) {
-        fitAxisTitles(least, false);
-        fitLogBase(least.width());
-        QCoreApplication::sendPostedEvents(c, QEvent::LayoutRequest);
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A styled Qt Charts view: title, labelled axes, legend, readable fonts, no animations, and an
 // export that renders the complete chart at any pixel size.
+#include "views/widgets/axis_title_fit.h"
 #include "views/widgets/exportable.h"
 #include "views/widgets/legend_fit.h"
 #include "views/widgets/replot_hold.h"
@@ -99,9 +100,10 @@ private:
     // legend hidden (its names in the tooltip) where its entries would be cut.
     // exporting: at an export's size (the axes' lengths are not known before its layout).
     void fitTexts(QSizeF size, bool exporting = false);
-    // The axis titles to a plot of that size (part of fitTexts; settleLayout's again to the plot laid
-    // out), and what does not show, with the legend's hidden names, to the tooltip unless exporting
-    void fitAxisTitles(QSizeF plot, bool exporting);
+    // The axis titles (AxisTitleFit) and a log axis' base to a plot of that size (part of fitTexts;
+    // settleLayout's again to the plot laid out), and what does not show, with the legend's hidden
+    // names, to the tooltip unless exporting
+    void fitToPlot(QSizeF plot, bool exporting);
     // A log horizontal axis' base: the first of logBases_ whose labels fit side by side in width
     void fitLogBase(qreal width);
     // After a layout: where Qt Charts cut legend entries all the same, or a bottom legend left the
@@ -116,8 +118,7 @@ private:
     double fontScale_ = 1.0;
     QString fullTitle_;
     LegendFit legendFit_;
-    QHash<QAbstractAxis *, QString> hiddenAxisTitles_;  // axis -> its whole title, taken off to fit
-    QHash<QAbstractAxis *, QString> shortAxisTitles_;   // axis -> what it shows when the whole title does not fit
+    AxisTitleFit axisTitleFit_;
     ReplotHold held_;
     QString toolTipBeforeFit_;
     bool tipSaved_ = false;

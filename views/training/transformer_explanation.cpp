@@ -1,0 +1,65 @@
+#include "views/training/transformer_explanation.h"
+
+#include <QCoreApplication>
+
+namespace fb {
+
+QString transformerExplanation()
+{
+    return QCoreApplication::translate("fb::TransformerView",
+        "<p><b>What it shows.</b> A small decoder-only transformer (218.4: attention heads, a 4d-wide "
+        "feed-forward block, residual connections and layer norm in every block), trained live on this "
+        "computer. <b>Start</b> trains it; the maps are each head's attention on a probe sequence, the curves "
+        "its training and held-out losses, the table its held-out loss at T, 2T and 4T tokens.</p>"
+        "<p><b>Tasks.</b> <i>induction-fixed</i>: T/2 random tokens, then the same T/2 again; <i>induction</i>: "
+        "the repeat starts at a random offset. A head learns to attend from each repeated token to the token "
+        "after its earlier occurrence (an induction head), and the loss on the repeat falls towards 0. "
+        "<i>accumulator</i>: the phase accumulator of 218.6.5. <i>text</i>: the characters of a text file of yours. "
+        "With exact answers (the loss and the accuracy count the answer tokens only; seq_len follows from the "
+        "task): <i>copy</i>, <i>reverse</i>, <i>sort</i> (items tokens, a separator, them again, reversed or "
+        "sorted), <i>parity</i> (items bits, a separator, their running parity), <i>mqar</i> (pairs key-value "
+        "pairs, then every key asked once) and <i>modular-addition</i> (a b = (a + b) mod p, trained on a "
+        "share train_fraction of the p² pairs: with weight_decay 1 the held-out accuracy rises long after the "
+        "training accuracy, grokking, drawn on the loss chart's right axis).</p>"
+        "<p><b>The figures.</b> The number in each head's title (L2 H1 · ind 0.91) is its <i>induction score</i>: "
+        "the mean attention that a query in the repeat puts on the token after its earlier occurrence, 1 for a "
+        "perfect induction head. <i>Held-out loss</i>: the mean cross entropy on fresh sequences; <i>held-out "
+        "loss on the repeat</i> (the dashed <i>repeat</i> curve): the same on the repeated half only, the "
+        "predictions an induction head can make. The table: the held-out loss at T, 2T and 4T tokens.</p>"
+        "<p><b>Try.</b> Positions none, sinusoidal or RoPE (218.4.3, 218.4.4), then compare the longer lengths "
+        "in the table. Latent feedback (218.6.2) on the accumulator: <i>exact</i> trains the T sequential steps, "
+        "<i>kpass</i> the k-pass objective of 218.6.4, whose step costs (k + 2)/3 of an ordinary one. Keep a run "
+        "as a ghost to compare the next.</p>"
+        "<p><b>Taking it apart.</b> After a run, click a head's map (or its cell under <i>Heads</i>) to switch "
+        "it off: the held-out losses with those heads off are recomputed at once (zero- or mean-ablation). "
+        "<i>Heads</i> colours each head by the loss increase when it alone is off, beside its previous-token, "
+        "induction and composition scores; the phase change (where the repeat loss falls fastest) is marked on "
+        "the curves. <i>Logit lens</i>: the loss read after each layer at each position. <i>Offsets</i>: a head's "
+        "mean logit against the offset i − j, split by RoPE pair, against the decay bound. <i>Replay</i> shows "
+        "the maps and losses as they were at an earlier step.</p>"
+        "<p><b>Attention variants</b> (the encyclopedia page's recent developments, all off by default). "
+        "<i>kv_heads</i>: grouped-query attention, each key-value head shared by heads / kv_heads query heads "
+        "(1: multi-query), the KV cache a fraction of the size; <i>attn_gate</i>: each head's output times a "
+        "sigmoid gate of the block's normed input (gated attention, 2025); <i>window</i>: sliding-window "
+        "attention, each query sees its last window keys only; <i>qk_norm</i> and <i>norm</i> rmsnorm: "
+        "RMSNorm of the queries and keys, and in place of LayerNorm; <i>loop</i>: looped depth, the same layers "
+        "applied several times; <i>pos</i> alibi: a linear bias on the logits in place of RoPE or the "
+        "sinusoidal table; <i>short_conv</i>: a short causal convolution along the positions on q, k and v, so "
+        "that a key also holds the tokens just before it.</p>"
+        "<p><b>Compare mode.</b> Up to five configurations trained side by side on the same data and seed, one "
+        "a line: the keys it changes (<i>kv_heads=1</i>, <i>attn_gate=on</i>), or <i>base</i> for the lab's "
+        "own values. The chart overlays their held-out curves; the table gives each one's parameters and "
+        "MFLOP per step (in the row's tooltip when the table is narrow), KV bytes per cached token, ms per "
+        "step, held-out loss, the loss on the repeat (induction tasks) or the accuracy (exact answers), and "
+        "its <i>sink share</i>: the mean attention the queries after the first put on position 0. Click a "
+        "row for its attention maps.</p>"
+        "<p><b>Linear mixers.</b> <i>mixer</i> replaces softmax attention in every layer (or per layer, "
+        "<i>gated-deltanet,gated-deltanet,gated-deltanet,softmax</i>) by linear attention, DeltaNet or Gated "
+        "DeltaNet: a d_head × d_head state per head instead of a cache that grows with every token. "
+        "<i>States</i> draws each such head's |S| after a position of the probe sequence; <i>Play</i> streams "
+        "the sequence through the heads. Their maps show what each output reads of every earlier value. How "
+        "much a fixed state holds: <i>mqar</i> with <i>fewest pairs</i> 1 trains on every count of pairs, and "
+        "<i>Compare mode</i> (one mixer a line) ends with each one's recall by number of pairs.</p>");
+}
+
+} // namespace fb
