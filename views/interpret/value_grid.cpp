@@ -196,9 +196,9 @@ void ValueGrid::paintExport(QPainter &painter, QSize logicalSize)
 
 QStringList ValueGrid::layoutProblems() const
 {
-    return paintedTextProblems(*this, data_.title, [this](QPainter &p, const QSizeF &s, const PaintedText &t) {
-        paintAll(p, s, t);
-    });
+    // numbers in coloured cells side by side, parted by the cells' edges: not a row of ticks
+    return paintedTextProblems(
+        *this, data_.title, [this](QPainter &p, const QSizeF &s, const PaintedText &t) { paintAll(p, s, t); }, false);
 }
 
 QString ValueGrid::csv() const

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QPushButton>
 #include <QValueAxis>
@@ -45,6 +46,13 @@ QList<QPointF> drawnPoints(const std::vector<double> &distance, const std::vecto
     return pts;
 }
 
+// A base as a lecture reads it: a whole number with thousands grouped from 100 on ("2,154" in a sweep
+// from 100 to 10^6), else four significant digits
+QString baseText(double base)
+{
+    if (base >= 100.0) return QLocale(QLocale::English).toString(double(std::llround(base)), 'f', 0);
+    return QString::number(base, 'g', 4);
+}
 
 } // namespace
 
@@ -93,6 +101,9 @@ void DecayBoundView::draw(const DecayBoundLabResult &r)
         scaled_->setName(extensionName);
         scaledWavelength_->setName(extensionName);
     }
+    // the live curve names its base: a slide that sweeps b shows the value of every frame (a legend
+    // under the plot; the wavelength chart's, right of its plot, keeps one width)
+    plain_->setName(tr("plain RoPE, b = %1").arg(baseText(r.params.base)));
     lastPlain_ = plain;
     lastLabel_ = QStringLiteral("d = %1, b = %2").arg(r.params.d).arg(QString::fromStdString(formatNumber(r.params.base)));
 

@@ -308,10 +308,8 @@ void LossCurveChart::updateRanges()
         moved = true;
     }
     if (setTickedRange(y, 0.0, yMax, niceInterval(yMax, 6))) moved = true;
-    if (moved) {
-        placeFloorLabel();
-        placeDivergence();
-    }
+    if (moved) placeDivergence();
+    placeFloorLabel();  // the curves moved too
 }
 
 int LossCurveChart::xAxisEnd(int planned, int longest)
@@ -331,12 +329,44 @@ void LossCurveChart::placeFloorLabel()
     const QRectF plot = chart()->plotArea();
     const QPointF onLine = chart()->mapToPosition(QPointF(0.0, kBayesFloor), floor_);
     const QRectF box = floorText_->boundingRect();
-    // Right-aligned just under the dashed line: the token-only curve sits on top of it, the latent
-    // curve is far below by the end of the run.
-    floorText_->setPos(plot.right() - box.width() - 8.0, onLine.y() + 4.0);
+    // Under the dashed line or over it, at the plot's right or left end: where the fewest points of
+    // the smoothed curves (ghosts too) fall inside the label. At the end of a run the token-only curve
+    // lies on the line and the latent curve a few pixels under it on a short plot (1024 x 768 in
+    // lecture mode), so the label under the line at the right crossed it; the left end, before the
+    // curves come down, is clear.
+    const double right = plot.right() - box.width() - 8.0, left = plot.left() + 8.0;
+    const double under = onLine.y() + 4.0, over = onLine.y() - 4.0 - box.height();
+    const QPointF candidates[] = { { right, under }, { left, under }, { right, over }, { left, over } };
+    std::vector<QLineSeries *> curves;
+    for (const Curve &c : live_)
+        if (c.smooth->isVisible()) curves.push_back(c.smooth);
+    for (const Curve &g : ghosts_) curves.push_back(g.smooth);
+    QPointF best = candidates[0];
+    qsizetype fewest = -1;
+    for (const QPointF &at : candidates) {
+        const QRectF place = box.translated(at).adjusted(-2, -2, 2, 2);
+        if (place.top() < plot.top() || place.bottom() > plot.bottom() + 2) continue;
+        qsizetype inside = 0;
+        for (QLineSeries *curve : curves) {
+            // the steps under the label's width, then their points' places
+            const double from = chart()->mapToValue(place.topLeft(), curve).x(),
+                         to = chart()->mapToValue(place.topRight(), curve).x();
+            for (const QPointF &pt : curve->points())
+                if (pt.x() >= from && pt.x() <= to) inside += place.contains(chart()->mapToPosition(pt, curve));
+        }
+        if (fewest < 0 || inside < fewest) {
+            fewest = inside;
+            best = at;
+        }
+    }
+    floorText_->setPos(best);
     floorText_->setVisible(plot.height() > 4 * box.height());
 }
 
+QRectF LossCurveChart::floorLabelRect() const
+{
+    return floorText_->isVisible() ? floorText_->boundingRect().translated(floorText_->pos()) : QRectF();
+}
 
 QJsonObject LossCurveChart::state() const
 {

@@ -72,6 +72,8 @@ public:
     QLineSeries *smoothSeries(int arm) const { return live_[std::size_t(arm)].smooth; }
     QLineSeries *floorSeries() const { return floor_; }
     QString floorLabel() const;
+    // the floor's label as placed, in the chart's coordinates (empty when hidden)
+    QRectF floorLabelRect() const;
 
 private:
     struct Curve {

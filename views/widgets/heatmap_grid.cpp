@@ -244,11 +244,17 @@ void HeatmapGrid::paintTicks(QPainter &painter, const HeatmapLayout &lay, const 
     }
     // Key ticks under the lowest map of each column (tokens written upwards): under the grid, or, in a
     // column the short last row leaves empty, under the map above the empty place.
+    // A number closer than a digit and a half to the one before it on the same line (a map's last
+    // tick, "30", and the next map's "0") is left out, its tick kept: "30 0" read as one number.
     const int maps = int(lay.squares.size());
+    const double minGap = 1.5 * fmTick.horizontalAdvance(QLatin1Char('0'));
+    double lastRight = -1e9, lastBase = -1e9;
     for (int c = 0; c < C && c < maps; ++c) {
         const int lowest = (maps - 1 - c) / C;
         const QRectF sq = lay.squares[lowest * C + c];
         const double base = lowest == R - 1 ? lay.gridBlock.bottom() : sq.bottom();
+        if (base != lastBase) lastRight = -1e9;
+        lastBase = base;
         for (int i = 0; i < N; i += k) {
             const double x = sq.left() + (i + 0.5) * cell;
             painter.drawLine(QPointF(x, base), QPointF(x, base + kGridTickLength));
@@ -260,7 +266,10 @@ void HeatmapGrid::paintTicks(QPainter &painter, const HeatmapLayout &lay, const 
                           Qt::AlignRight | Qt::AlignVCenter, label(i), full(i));
                 painter.restore();
             } else {
-                const double w = fmTick.horizontalAdvance(label(i)) + 8;
+                const double advance = fmTick.horizontalAdvance(label(i));
+                if (x - advance / 2 < lastRight + minGap) continue;
+                lastRight = x + advance / 2;
+                const double w = advance + 8;
                 text.draw(painter, QRectF(x - w / 2, base + kGridTickLength + 2, w, fmTick.height()), Qt::AlignCenter,
                           label(i), full(i));
             }

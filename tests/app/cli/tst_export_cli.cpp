@@ -78,7 +78,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("startsWith");
         QTest::newRow("decay svg") << "decay-bound" << "d.svg" << "<?xml";
-        QTest::newRow("decay csv") << "decay-bound" << "d.csv" << "\"plain RoPE x\",\"plain RoPE y\"";
+        QTest::newRow("decay csv") << "decay-bound" << "d.csv" << "\"plain RoPE, b = 10,000 x\",\"plain RoPE, b = 10,000 y\"";
         QTest::newRow("attention csv") << "attention" << "a.csv" << "head,query,key,weight";
         QTest::newRow("attention svg") << "attention" << "a.svg" << "<?xml";
     }

@@ -262,6 +262,36 @@ private Q_SLOTS:
         QVERIFY(imageStats(image).distinctColours > 100);
     }
 
+    // The numbers under a row of maps never run together: at the first slide's values (4 heads of
+    // 32 positions), in the lecture's font at 1024 x 768, the last map's "30" stood a space from the
+    // next map's "0", read as "300".
+    void keyTicksOfNeighbouringMapsStayApart_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("scale");
+        QTest::newRow("lecture at 1024 x 768") << QSize(1008, 670) << 1.6;
+        QTest::newRow("lecture at 1920 x 1080") << QSize(1900, 980) << 1.6;
+        QTest::newRow("desk at 1024 x 768") << QSize(1000, 700) << 1.0;
+        QTest::newRow("desk, narrow") << QSize(800, 600) << 1.0;
+    }
+    void keyTicksOfNeighbouringMapsStayApart()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, scale);
+        AttentionView view;
+        view.waitForResult();
+        set(view, "n", "32");
+        set(view, "d_model", "64");
+        set(view, "heads", "4");
+        set(view, "positional", "sinusoidal");
+        view.setPresentationScale(scale);
+        view.resize(size);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QStringList problems = view.grid()->layoutProblems();
+        QVERIFY2(problems.filter(QStringLiteral("run together")).isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
     void hoverShowsQueryKeyWeight()
     {
         AttentionView view;

@@ -168,6 +168,13 @@ private Q_SLOTS:
         QCOMPARE(pinSeries(view).front()->name(), QStringLiteral("pinned: d = 64, b = 10000"));
         QVERIFY(samePoints(pinSeries(view).front()->points(), pinned));
         QVERIFY(!samePoints(view.plainSeries()->points(), pinned));  // the live curve moved on
+        // the live curve's legend names the base it shows (a slide sweeping b shows every frame's)
+        QCOMPARE(view.plainSeries()->name(), QStringLiteral("plain RoPE, b = 500,000"));
+        set(view, "base", "2154.4");
+        QCOMPARE(view.plainSeries()->name(), QStringLiteral("plain RoPE, b = 2,154"));
+        set(view, "base", "12.5");
+        QCOMPARE(view.plainSeries()->name(), QStringLiteral("plain RoPE, b = 12.5"));
+        set(view, "base", "500000");
         // The pin stays in view: the vertical axis reaches its highest point.
         double top = 0;
         for (const QPointF &pt : pinned) top = std::max(top, pt.y());

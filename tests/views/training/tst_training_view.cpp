@@ -9,6 +9,7 @@
 #include "views/training/training_results_table.h"
 #include "views/training/training_view.h"
 
+#include <QChart>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QJsonArray>
@@ -407,6 +408,49 @@ private Q_SLOTS:
         if (status.startsWith(QStringLiteral("diverged")))
             QCOMPARE(view->chart()->divergedAt(LossCurveChart::kTokenOnly),
                      int(view->chart()->losses(LossCurveChart::kTokenOnly).size()));
+    }
+
+    // The floor's label crosses no curve at the end of a run on a short chart (slide 8 at 1024 x 768
+    // in lecture mode: under the line at the right it lay on the latent curve, a few pixels under it)
+    // nor on a tall one.
+    void floorLabelKeepsOffTheCurves_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("scale");
+        QTest::newRow("lecture at 1024 x 768") << QSize(1000, 340) << 1.6;
+        QTest::newRow("desk") << QSize(900, 500) << 1.0;
+    }
+    void floorLabelKeepsOffTheCurves()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, scale);
+        LossCurveChart chart;
+        chart.setFontScale(scale);
+        chart.setLabelScale(scale);
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        // as the toy run draws them: both from 1.4, token-only down to its floor by step 40, latent
+        // to 0.25 by step 90
+        std::vector<double> token, latent;
+        for (int t = 0; t < 220; ++t) {
+            token.push_back(0.52 + 0.88 * std::exp(-t / 12.0));
+            latent.push_back(0.25 + 1.15 / (1.0 + std::exp((t - 35.0) / 8.0)));
+        }
+        chart.appendLosses(LossCurveChart::kTokenOnly, token);
+        chart.appendLosses(LossCurveChart::kLatent, latent);
+        QTest::qWait(50);
+        const QRectF label = chart.floorLabelRect();
+        QVERIFY(!label.isEmpty());
+        QVERIFY(chart.chart()->plotArea().contains(label));
+        for (int arm : { LossCurveChart::kTokenOnly, LossCurveChart::kLatent }) {
+            QLineSeries *curve = chart.smoothSeries(arm);
+            for (const QPointF &pt : curve->points()) {
+                const QPointF at = chart.chart()->mapToPosition(pt, curve);
+                QVERIFY2(!label.contains(at), qPrintable(QStringLiteral("arm %1 at step %2 (%3, %4) under the label")
+                                                              .arg(arm).arg(pt.x()).arg(at.x()).arg(at.y())));
+            }
+        }
     }
 
     void markedDivergenceIsClearedByTheNextRun()
