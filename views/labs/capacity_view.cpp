@@ -194,18 +194,29 @@ void CapacityView::draw(const CapacityLabResult &r)
         if (s->name() != name) s->setName(name);
     };
     rename(latent_, tr("latent, SNR %1").arg(snrText(p.snr)));
+    // The band's label above it at the left; else under it, or at the right, where it hides the least
+    // of the curves (a short plot on a 1024 x 768 slide).
+    const Qt::Alignment left = Qt::AlignLeft, right = Qt::AlignRight;
     bandLabel_->set(tr("token-only channel: log2(V), V from %1 to %2")
                         .arg(text::shortCount(r.vocabMin), text::shortCount(r.vocabMax)),
-                    QPointF(xMin, r.bandHighBits), Qt::AlignLeft | Qt::AlignBottom, QPointF(8, -4));
-    // The ratio beside the dotted gap, on the side of the chart with more room.
+                    QPointF(xMin, r.bandHighBits), left | Qt::AlignBottom, QPointF(8, -4));
+    bandLabel_->setAlternatives({ { QPointF(xMin, r.bandLowBits), left | Qt::AlignTop, QPointF(8, 4) },
+                                  { QPointF(xMax, r.bandHighBits), right | Qt::AlignBottom, QPointF(-8, -4) },
+                                  { QPointF(xMax, r.bandLowBits), right | Qt::AlignTop, QPointF(-8, 4) } });
+    // The ratio beside the dotted gap, on the side of the chart with more room, halfway up the gap;
+    // else just over the band or under it, or on the other side.
     const bool rightHalf = std::log(p.d / xMin) > 0.6 * std::log(xMax / xMin);
     const double middle = std::sqrt(std::max(r.chosen.tokenBits, 1e-300) * std::max(r.chosen.latentBits, 1e-300));
+    const Qt::Alignment side = rightHalf ? right : left, other = rightHalf ? left : right;
+    const double dx = rightHalf ? -10 : 10;
     gapLabel_->set(r.chosen.latentBits > 0
                        ? tr("%1 bits = %2 × %3 bits").arg(text::groupedFixed(r.chosen.latentBits, 1),
                                                           text::groupedFixed(r.chosen.ratio, 1), text::fixed(r.chosen.tokenBits, 2))
                        : QString(),
-                   QPointF(p.d, middle), (rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
-                   QPointF(rightHalf ? -10 : 10, 0));
+                   QPointF(p.d, middle), side | Qt::AlignVCenter, QPointF(dx, 0));
+    gapLabel_->setAlternatives({ { QPointF(p.d, r.bandHighBits), side | Qt::AlignBottom, QPointF(dx, -4) },
+                                 { QPointF(p.d, r.bandLowBits), side | Qt::AlignTop, QPointF(dx, 4) },
+                                 { QPointF(p.d, middle), other | Qt::AlignVCenter, QPointF(-dx, 0) } });
 
     const QString html = tablesHtml(r);
     tables_->setText(html);

@@ -274,8 +274,17 @@ void CostsView::draw(const CostsLabResult &r)
     kvChart_->replacePoints(kvNow_, kvNow);
     ChartPanel::setRange(kvChart_->axisX(), xMin, xMax, 0.0);
     ChartPanel::setRange(kvChart_->axisY(), kvMin, kvMax, 0.0);
-    kvContextLabel_->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, kvMax),
-                         Qt::AlignHCenter | Qt::AlignTop, QPointF(0, 4));
+    // A context line's label at its top; else beside it at the top or at the foot, where it hides the
+    // least of the curves (the charts are short on a 1024 x 768 slide).
+    const auto contextLabel = [&](ChartLabel *label, double bottom, double top) {
+        label->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, top), Qt::AlignHCenter | Qt::AlignTop,
+                   QPointF(0, 4));
+        label->setAlternatives({ { QPointF(p.context, top), Qt::AlignRight | Qt::AlignTop, QPointF(-6, 4) },
+                                 { QPointF(p.context, top), Qt::AlignLeft | Qt::AlignTop, QPointF(6, 4) },
+                                 { QPointF(p.context, bottom), Qt::AlignRight | Qt::AlignBottom, QPointF(-6, -4) },
+                                 { QPointF(p.context, bottom), Qt::AlignLeft | Qt::AlignBottom, QPointF(6, -4) } });
+    };
+    contextLabel(kvContextLabel_, kvMin, kvMax);
 
     const QList<QPointF> attention = xyPoints(r.contexts, r.attentionFlops);
     const QList<QPointF> dense { QPointF(xMin, r.denseFlops), QPointF(xMax, r.denseFlops) };
@@ -288,10 +297,13 @@ void CostsView::draw(const CostsLabResult &r)
     flopsChart_->replacePoints(flopsContext_, { QPointF(p.context, flopsMin), QPointF(p.context, flopsMax) });
     ChartPanel::setRange(flopsChart_->axisX(), xMin, xMax, 0.0);
     ChartPanel::setRange(flopsChart_->axisY(), flopsMin, flopsMax, 0.0);
+    contextLabel(flopsContextLabel_, flopsMin, flopsMax);
+    // the crossover's label below right of its point; else in another corner of it
     crossoverLabel_->set(tr("n = 6d = %1").arg(text::grouped(f.crossover)), crossover,
                          Qt::AlignLeft | Qt::AlignTop, QPointF(10, 6));
-    flopsContextLabel_->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, flopsMax),
-                            Qt::AlignHCenter | Qt::AlignTop, QPointF(0, 4));
+    crossoverLabel_->setAlternatives({ { crossover, Qt::AlignRight | Qt::AlignBottom, QPointF(-10, -6) },
+                                       { crossover, Qt::AlignLeft | Qt::AlignBottom, QPointF(10, -6) },
+                                       { crossover, Qt::AlignRight | Qt::AlignTop, QPointF(-10, 6) } });
 
     formulas_->setFormulas(costsFormulaHtml(p, f));
 

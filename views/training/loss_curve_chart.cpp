@@ -8,6 +8,7 @@
 
 #include <QChart>
 #include <QFont>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QJsonArray>
@@ -328,23 +329,32 @@ void LossCurveChart::placeFloorLabel()
     if (!floorText_ || !floor_) return;
     const QRectF plot = chart()->plotArea();
     const QPointF onLine = chart()->mapToPosition(QPointF(0.0, kBayesFloor), floor_);
-    const QRectF box = floorText_->boundingRect();
-    // Under the dashed line or over it, at the plot's right or left end: where the fewest points of
-    // the smoothed curves (ghosts too) fall inside the label. At the end of a run the token-only curve
-    // lies on the line and the latent curve a few pixels under it on a short plot (1024 x 768 in
-    // lecture mode), so the label under the line at the right crossed it; the left end, before the
-    // curves come down, is clear.
-    const double right = plot.right() - box.width() - 8.0, left = plot.left() + 8.0;
-    const double under = onLine.y() + 4.0, over = onLine.y() - 4.0 - box.height();
-    const QPointF candidates[] = { { right, under }, { left, under }, { right, over }, { left, over } };
+    // Under the dashed line or over it, at the plot's right or left end; when each of those hides
+    // part of a curve, in the plot's top right or left corner, led by a dash so that it names the
+    // line (at the end of a run the token-only curve lies on the line and the latent curve a few
+    // pixels under it on a short plot, 1024 x 768 in lecture mode). The first place where the fewest
+    // points of the smoothed curves (ghosts too) fall inside the label.
+    const QString nearLine = floorLabel(), inCorner = QStringLiteral("- - ") + floorLabel();
+    const QFontMetricsF metrics(floorText_->font());
+    const QSizeF nearSize(metrics.horizontalAdvance(nearLine), metrics.height()),
+        cornerSize(metrics.horizontalAdvance(inCorner), metrics.height());
+    const double under = onLine.y() + 4.0, over = onLine.y() - 4.0 - nearSize.height(), top = plot.top() + 6.0;
+    const auto right = [&](const QSizeF &size) { return plot.right() - size.width() - 8.0; };
+    const double left = plot.left() + 8.0;
+    const struct {
+        QPointF at;
+        bool corner;
+    } candidates[] = { { { right(nearSize), under }, false }, { { left, under }, false }, { { right(nearSize), over }, false },
+                       { { left, over }, false }, { { right(cornerSize), top }, true }, { { left, top }, true } };
     std::vector<QLineSeries *> curves;
     for (const Curve &c : live_)
         if (c.smooth->isVisible()) curves.push_back(c.smooth);
     for (const Curve &g : ghosts_) curves.push_back(g.smooth);
-    QPointF best = candidates[0];
+    QPointF best = candidates[0].at;
+    bool bestCorner = false;
     qsizetype fewest = -1;
-    for (const QPointF &at : candidates) {
-        const QRectF place = box.translated(at).adjusted(-2, -2, 2, 2);
+    for (const auto &[at, corner] : candidates) {
+        const QRectF place = QRectF(at, corner ? cornerSize : nearSize).adjusted(-2, -2, 2, 2);
         if (place.top() < plot.top() || place.bottom() > plot.bottom() + 2) continue;
         qsizetype inside = 0;
         for (QLineSeries *curve : curves) {
@@ -357,10 +367,13 @@ void LossCurveChart::placeFloorLabel()
         if (fewest < 0 || inside < fewest) {
             fewest = inside;
             best = at;
+            bestCorner = corner;
         }
     }
+    const QString text = bestCorner ? inCorner : nearLine;
+    if (floorText_->text() != text) floorText_->setText(text);
     floorText_->setPos(best);
-    floorText_->setVisible(plot.height() > 4 * box.height());
+    floorText_->setVisible(plot.height() > 4 * nearSize.height());
 }
 
 QRectF LossCurveChart::floorLabelRect() const

@@ -3,6 +3,9 @@
 #include <QAbstractSeries>
 #include <QBrush>
 #include <QChart>
+#include <QAreaSeries>
+#include <QLineSeries>
+#include <QXYSeries>
 #include <QFont>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -12,6 +15,33 @@
 #include <cmath>
 
 namespace fb {
+
+namespace {
+
+// The length of the segment a-b inside r (Liang-Barsky clipping)
+double insideLength(QPointF a, QPointF b, const QRectF &r)
+{
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    double t0 = 0.0, t1 = 1.0;
+    const auto clip = [&](double p, double q) {
+        if (p == 0.0) return q >= 0.0;
+        const double t = q / p;
+        if (p < 0.0) {
+            if (t > t1) return false;
+            t0 = std::max(t0, t);
+        } else {
+            if (t < t0) return false;
+            t1 = std::min(t1, t);
+        }
+        return true;
+    };
+    if (clip(-dx, a.x() - r.left()) && clip(dx, r.right() - a.x()) && clip(-dy, a.y() - r.top())
+        && clip(dy, r.bottom() - a.y()))
+        return (t1 - t0) * std::hypot(dx, dy);
+    return 0.0;
+}
+
+} // namespace
 
 ChartLabel::ChartLabel(QChart *chart, QAbstractSeries *series, const QColor &color)
     : QObject(chart)
@@ -66,6 +96,64 @@ void ChartLabel::setVisible(bool visible)
     reposition();
 }
 
+void ChartLabel::setAlternatives(QList<Placement> alternatives)
+{
+    alternatives_ = std::move(alternatives);
+    reposition();
+}
+
+QRectF ChartLabel::rect() const
+{
+    return box_->isVisible() ? box_->rect().translated(box_->pos()) : QRectF();
+}
+
+bool ChartLabel::boxAt(const Placement &p, const QRectF &plot, QRectF &box) const
+{
+    const QPointF at = chart_->mapToPosition(p.anchor, series_);
+    if (!std::isfinite(at.x()) || !std::isfinite(at.y()) || !plot.adjusted(-1, -1, 1, 1).contains(at)) return false;
+    const QRectF text = item_->boundingRect();
+    box = QRectF(0, 0, text.width() + 6, text.height() + 2);
+    QPointF topLeft = at + p.offset;
+    if (p.alignment & Qt::AlignRight) topLeft.rx() -= box.width();
+    else if (p.alignment & Qt::AlignHCenter) topLeft.rx() -= box.width() / 2;
+    if (p.alignment & Qt::AlignBottom) topLeft.ry() -= box.height();
+    else if (p.alignment & Qt::AlignVCenter) topLeft.ry() -= box.height() / 2;
+    // Inside the plot area, whatever the anchor.
+    topLeft.setX(std::clamp(topLeft.x(), plot.left() + 2, std::max(plot.left() + 2, plot.right() - box.width() - 2)));
+    topLeft.setY(std::clamp(topLeft.y(), plot.top() + 2, std::max(plot.top() + 2, plot.bottom() - box.height() - 2)));
+    box.moveTopLeft(topLeft);
+    return true;
+}
+
+double ChartLabel::covered(const QRectF &box) const
+{
+    double cost = 0.0;
+    // the points of a line or of markers, placed through series' axes
+    const auto add = [&](const QList<QPointF> &points, QAbstractSeries *series, bool markers) {
+        QPointF last;
+        for (qsizetype i = 0; i < points.size(); ++i) {
+            const QPointF at = chart_->mapToPosition(points[i], series);
+            if (markers) cost += box.contains(at) ? 10.0 : 0.0;
+            else if (i > 0) cost += insideLength(last, at, box);
+            last = at;
+        }
+    };
+    for (QAbstractSeries *s : chart_->series()) {
+        if (!s->isVisible()) continue;
+        if (const auto *area = qobject_cast<const QAreaSeries *>(s)) {  // a band: its two edges
+            for (const QLineSeries *edge : { area->upperSeries(), area->lowerSeries() })
+                if (edge) add(edge->points(), s, false);
+        } else if (const auto *xy = qobject_cast<const QXYSeries *>(s)) {
+            add(xy->points(), s, s->type() == QAbstractSeries::SeriesTypeScatter);
+        }
+    }
+    for (const ChartLabel *other : chart_->findChildren<ChartLabel *>(Qt::FindDirectChildrenOnly)) {
+        const QRectF overlap = other == this ? QRectF() : other->rect().intersected(box);
+        if (!overlap.isEmpty()) cost += 1e4 + overlap.width() * overlap.height();
+    }
+    return cost;
+}
+
 void ChartLabel::reposition()
 {
     const QRectF plot = chart_->plotArea();
@@ -74,22 +162,30 @@ void ChartLabel::reposition()
         box_->setVisible(false);
         return;
     }
-    const QPointF at = chart_->mapToPosition(anchor_, series_);
-    const bool ok = std::isfinite(at.x()) && std::isfinite(at.y()) && plot.adjusted(-1, -1, 1, 1).contains(at);
-    box_->setVisible(ok);
-    if (!ok) return;
-    const QRectF text = item_->boundingRect();
-    const QRectF box(0, 0, text.width() + 6, text.height() + 2);
-    box_->setRect(box);
-    QPointF topLeft = at + offset_;
-    if (alignment_ & Qt::AlignRight) topLeft.rx() -= box.width();
-    else if (alignment_ & Qt::AlignHCenter) topLeft.rx() -= box.width() / 2;
-    if (alignment_ & Qt::AlignBottom) topLeft.ry() -= box.height();
-    else if (alignment_ & Qt::AlignVCenter) topLeft.ry() -= box.height() / 2;
-    // Inside the plot area, whatever the anchor.
-    topLeft.setX(std::clamp(topLeft.x(), plot.left() + 2, std::max(plot.left() + 2, plot.right() - box.width() - 2)));
-    topLeft.setY(std::clamp(topLeft.y(), plot.top() + 2, std::max(plot.top() + 2, plot.bottom() - box.height() - 2)));
-    box_->setPos(topLeft);
+    QRectF best;
+    bool found = false;
+    double least = 0.0;
+    const Placement first { anchor_, alignment_, offset_ };
+    for (qsizetype i = -1; i < alternatives_.size(); ++i) {
+        QRectF box;
+        if (!boxAt(i < 0 ? first : alternatives_[i], plot, box)) continue;
+        if (alternatives_.isEmpty()) {
+            best = box;
+            found = true;
+            break;
+        }
+        // a later place only when it hides clearly less (a pixel of line)
+        const double cost = covered(box);
+        if (!found || cost < least - 1.0) {
+            best = box;
+            least = cost;
+            found = true;
+        }
+    }
+    box_->setVisible(found);
+    if (!found) return;
+    box_->setRect(QRectF(QPointF(0, 0), best.size()));
+    box_->setPos(best.topLeft());
 }
 
 } // namespace fb

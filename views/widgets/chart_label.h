@@ -2,8 +2,10 @@
 // A text label on a light backing drawn inside a chart at a data point (in the series' axis coordinates), kept in
 // place when the chart is resized or exported at another size. For annotations the legend would
 // truncate: "token-only channel: log2(V), V from 32k to 256k", "crossover n = 6d".
+#include <QList>
 #include <QObject>
 #include <QPointF>
+#include <QRectF>
 
 class QAbstractSeries;
 class QChart;
@@ -23,6 +25,17 @@ public:
     // puts the text above and to the right), offset in pixels.
     void set(const QString &text, QPointF anchor, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignBottom,
              QPointF offset = QPointF(6, -4));
+    // Other places to try after set()'s, in order: the label takes the first of those that covers
+    // the least of the chart's lines, markers and other labels (a short plot, as on a 1024 x 768
+    // slide, may leave no place free). Kept until set again; empty: set()'s place alone.
+    struct Placement {
+        QPointF anchor;
+        Qt::Alignment alignment;
+        QPointF offset;
+    };
+    void setAlternatives(QList<Placement> alternatives);
+    // Its box in the chart's coordinates; empty when hidden.
+    QRectF rect() const;
     QString text() const;
     void setVisible(bool visible);
     // Keeps the label inside the plot area: call after axis ranges change.
@@ -40,7 +53,14 @@ private:
     QPointF anchor_;
     Qt::Alignment alignment_ = Qt::AlignLeft | Qt::AlignBottom;
     QPointF offset_;
+    QList<Placement> alternatives_;
     bool visible_ = true;
+
+    // The box of the label at p inside plot; false when p's anchor is outside the plot.
+    bool boxAt(const Placement &p, const QRectF &plot, QRectF &box) const;
+    // How much of the chart's drawing box would hide: the length of lines in it (pixels), 10 per
+    // marker, and more than any line for overlapping another label.
+    double covered(const QRectF &box) const;
 };
 
 } // namespace fb

@@ -5,14 +5,19 @@
 #include "core/channel/capacity.h"
 #include "core/labs/capacity_lab.h"
 #include "views/labs/capacity_view.h"
+#include "views/lab/explanation_panel.h"
+#include "views/widgets/chart_label.h"
 #include "views/widgets/chart_panel.h"
 #include "views/widgets/exportable.h"
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
 
+#include <QApplication>
 #include <QAreaSeries>
+#include <QChart>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScopeGuard>
 #include <QTest>
 
 using namespace fb;
@@ -26,6 +31,8 @@ private Q_SLOTS:
     void logAxesOnlyGetPositiveValues();
     void badValuesAreRefused();
     void exportRendersTheChart();
+    void labelsKeepOffTheCurvesInALecture_data();
+    void labelsKeepOffTheCurvesInALecture();
 };
 
 static QList<QXYSeries *> allSeries(const CapacityView &view)
@@ -166,4 +173,62 @@ void TestCapacityView::exportRendersTheChart()
 }
 
 QTEST_MAIN(TestCapacityView)
+// Slide 7 at 1024 x 768 in lecture mode: the chart is low, and the ratio's label halfway up the
+// gap lay across the SNR 1 line and overlapped the band's label. On the slide each label now hides at
+// most a corner's cut of the lines and band edges (50 px in all, walked a pixel at a time here; the
+// ratio's label just over the band clips the SNR 1 line by 45); beside the
+// explanation (F7) the plot is narrower than the band's label and no place is free, but the two
+// labels still never overlap (they did) and stay in the chart.
+void TestCapacityView::labelsKeepOffTheCurvesInALecture_data()
+{
+    QTest::addColumn<bool>("explained");
+    QTest::newRow("slide") << false;
+    QTest::newRow("slide with its explanation (F7)") << true;
+}
+
+void TestCapacityView::labelsKeepOffTheCurvesInALecture()
+{
+    QFETCH(bool, explained);
+    // as lecture mode: the application's font and the lab's charts 1.6 times their size
+    const QFont normal = QApplication::font();
+    QFont big = normal;
+    big.setPointSizeF(normal.pointSizeF() * 1.6);
+    QApplication::setFont(big);
+    const auto restore = qScopeGuard([&] { QApplication::setFont(normal); });
+    CapacityView view;
+    static_cast<LabView &>(view).setPresentationScale(1.6);
+    view.setSideVisible(false);  // as lecture mode shows a slide
+    view.explanation()->setExpanded(explained);
+    view.explanation()->setVisible(explained);
+    view.resize(1008, 680);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.waitForResult();
+    QChart *chart = view.findChild<ChartPanel *>()->chart();
+    const QList<ChartLabel *> labels = chart->findChildren<ChartLabel *>(Qt::FindDirectChildrenOnly);
+    QCOMPARE(labels.size(), 2);
+    QTRY_VERIFY(!labels[0]->rect().isEmpty() && !labels[1]->rect().isEmpty());
+    const auto text = [](const QRectF &r) { return QStringLiteral("(%1, %2) %3 x %4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()); };
+    QVERIFY2(!labels[0]->rect().intersects(labels[1]->rect()),
+             qPrintable(text(labels[0]->rect()) + QStringLiteral(" and ") + text(labels[1]->rect()) + QStringLiteral(" in ") + text(chart->plotArea())));
+    for (const ChartLabel *label : labels) {
+        const QRectF box = label->rect();
+        QVERIFY(QRectF(QPointF(0, 0), chart->size()).contains(box));  // wider than the plot beside F7
+        if (explained) continue;
+        double inside = 0.0;
+        for (QXYSeries *s : { static_cast<QXYSeries *>(view.latentSeries()), static_cast<QXYSeries *>(view.snrOneSeries()),
+                              static_cast<QXYSeries *>(view.bandLower()), static_cast<QXYSeries *>(view.bandUpper()) }) {
+            QAbstractSeries *placed = s == view.bandLower() || s == view.bandUpper() ? chart->series().value(0) : s;
+            const QList<QPointF> pts = s->points();
+            for (qsizetype i = 1; i < pts.size(); ++i) {
+                const QPointF a = chart->mapToPosition(pts[i - 1], placed), b = chart->mapToPosition(pts[i], placed);
+                const int steps = std::max(1, int(std::hypot(b.x() - a.x(), b.y() - a.y())));
+                for (int k = 0; k < steps; ++k)
+                    inside += box.contains(a + (b - a) * (k + 0.5) / steps) ? 1.0 : 0.0;
+            }
+        }
+        QVERIFY2(inside <= 50.0, qPrintable(QStringLiteral("'%1' hides %2 px of the lines").arg(label->text()).arg(inside)));
+    }
+}
+
 #include "tst_capacity_view.moc"

@@ -169,6 +169,40 @@ private Q_SLOTS:
         QCOMPARE(label->pointSize(), ChartLabel::kPointSize);
     }
 
+    // A label with other places takes the first that hides the least: a horizontal line through its
+    // first place sends it to the second; without other places it stays on the line; two labels
+    // never share a place.
+    void labelTakesThePlaceThatHidesLeast()
+    {
+        ChartPanel panel(QStringLiteral("test"));
+        ChartPanel::setRange(panel.setValueAxis(Qt::Horizontal, QStringLiteral("x")), 0.0, 10.0, 0.0);
+        ChartPanel::setRange(panel.setValueAxis(Qt::Vertical, QStringLiteral("y")), 0.0, 10.0, 0.0);
+        QLineSeries *line = panel.addLine(QStringLiteral("line"), Qt::black);
+        line->append({ QPointF(0, 5), QPointF(10, 5) });
+        panel.resize(600, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const auto crossesLine = [&](const QRectF &box) {
+            const double y = panel.chart()->mapToPosition(QPointF(5, 5), line).y();
+            return box.top() <= y && box.bottom() >= y;
+        };
+        auto *stays = new ChartLabel(panel.chart(), line, Qt::black);
+        stays->set(QStringLiteral("on the line"), QPointF(2, 5), Qt::AlignLeft | Qt::AlignVCenter, QPointF(0, 0));
+        QVERIFY(crossesLine(stays->rect()));
+        auto *moves = new ChartLabel(panel.chart(), line, Qt::black);
+        moves->set(QStringLiteral("beside the line"), QPointF(8, 5), Qt::AlignRight | Qt::AlignVCenter, QPointF(0, 0));
+        QVERIFY(crossesLine(moves->rect()));
+        moves->setAlternatives({ { QPointF(2, 5), Qt::AlignLeft | Qt::AlignBottom, QPointF(0, -4) },
+                                 { QPointF(8, 5), Qt::AlignRight | Qt::AlignBottom, QPointF(0, -4) } });
+        // the first free place would be over the other label's: the second
+        QVERIFY(!crossesLine(moves->rect()));
+        QVERIFY(!moves->rect().intersects(stays->rect()));
+        QVERIFY(moves->rect().left() > panel.chart()->mapToPosition(QPointF(5, 5), line).x());
+        // and it moves with the chart
+        panel.resize(800, 300);
+        QTRY_VERIFY(!crossesLine(moves->rect()) && moves->rect().left() > 400);
+    }
+
     // A short, wide chart at lecture size: its bottom legend would leave the axes too little height
     // (Qt Charts then cuts their ticks), so the entries stand on the right, none of them cut; tall
     // again, the legend is back at the bottom.
