@@ -46,7 +46,9 @@ void LengthTable::setRows(const std::vector<LengthRow> &rows, bool repeat)
         const std::vector<double> &loss = repeat ? row.repeatLoss : row.loss;
         for (int c = 0; c < 3; ++c) {
             const double v = std::size_t(c) < loss.size() ? loss[std::size_t(c)] : NAN;
-            QString text = std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—");
+            // "…": not measured yet (a run in progress), "—": no number at that length
+            const bool pending = loss.empty() && std::size_t(c) < row.lengths.size();
+            QString text = std::isfinite(v) ? QString::number(v, 'f', 3) : pending ? QStringLiteral("…") : QStringLiteral("—");
             if (c == 0 && std::size_t(c) < row.lengths.size())
                 horizontalHeaderItem(1)->setText(QStringLiteral("T\n%1").arg(row.lengths[0]));
             auto *item = new QTableWidgetItem(text);

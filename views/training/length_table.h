@@ -14,7 +14,9 @@ class LengthTable : public QTableWidget {
     Q_OBJECT
 public:
     explicit LengthTable(QWidget *parent = nullptr);
-    // rows of TransformerResult::lengths; repeat: show the repeat's loss (induction tasks)
+    // rows of TransformerResult::lengths; repeat: show the repeat's loss (induction tasks). Rows
+    // without losses (transformerLengthRows, while a run trains) show "…" in their cells, so the
+    // table takes its place when the run starts, not when its numbers come.
     void setRows(const std::vector<LengthRow> &rows, bool repeat);
     void clearRows();
     // Filled, as wide as its columns' contents and headers: the loss curves beside give way, no

@@ -4,6 +4,7 @@
 #include "views/compare/compare_chart.h"
 #include "views/compare/compare_panel.h"
 
+#include "core/transformer/transformer_evaluator.h"
 #include "core/transformer/transformer_json.h"
 #include "views/widgets/heatmap_grid.h"
 #include "views/interpret/head_ablation_panel.h"
@@ -350,7 +351,9 @@ QString TransformerView::beginRun()
     const int V = saved ? saved->run.vocab : transformerVocabulary(config_);
     runMaxLoss_ = std::log(double(std::max(V, 2)));
     chart_->startRun(config_.steps, runMaxLoss_, transformerHasRepeat(config_.task));
-    lengths_->clearRows();
+    // the table's rows wait for their numbers in its place: the loss curves beside keep their width
+    // when the run ends
+    lengths_->setRows(transformerLengthRows(config_), transformerHasRepeat(config_.task));
     interpret_->clear();
     writing_->setModel(nullptr, {});
     run_ = saved ? std::make_unique<TransformerRun>(std::move(*saved))

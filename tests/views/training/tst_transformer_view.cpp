@@ -179,6 +179,31 @@ private Q_SLOTS:
         QVERIFY2(chart->layoutProblems().isEmpty(), qPrintable(chart->layoutProblems().join(QLatin1Char('\n'))));
     }
 
+    // The length table takes its place when a run starts, its cells "…", and the loss curves beside
+    // it keep their width when the numbers come (slide 9: the curves narrowed by a third as the run
+    // ended, the table appearing beside them).
+    void lossChartKeepsItsWidthWhenARunEnds()
+    {
+        auto view = makeView(100000);  // stopped below
+        view->resize(1024, 680);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        QVERIFY(!view->lengthTable()->isVisible());  // nothing trained: the curves take the width
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->framesShown() >= 1, kPatienceMs);
+        QVERIFY(view->lengthTable()->isVisible());
+        QCOMPARE(view->lengthTable()->rowCount(), 4);  // rope and its three rescalings
+        QCOMPARE(view->lengthTable()->item(0, 0)->text(), QStringLiteral("rope"));
+        QCOMPARE(view->lengthTable()->item(0, 1)->text(), QStringLiteral("…"));
+        for (int k = 0; k < 4; ++k) QCoreApplication::processEvents();
+        const int during = view->chart()->width();
+        view->stop();  // a stopped run is measured too
+        QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
+        for (int k = 0; k < 4; ++k) QCoreApplication::processEvents();
+        QVERIFY(view->lengthTable()->item(0, 1)->text() != QStringLiteral("…"));
+        QCOMPARE(view->chart()->width(), during);
+    }
+
     // A task with exact answers: the held-out and training accuracy drawn on the loss chart's second
     // axis and read out (modular-addition: both), the length table empty (one sequence length).
     void answerTaskShowsAccuracy()
