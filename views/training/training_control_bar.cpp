@@ -1,6 +1,7 @@
 #include "views/training/training_control_bar.h"
 
 #include "views/widgets/flow_layout.h"
+#include "views/widgets/steady_button.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -23,7 +24,10 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
         b->setToolTip(tip);
         return b;
     };
-    start_ = makeButton(tr("Start"), QStringLiteral("start"), tr("Train with the current parameters"));
+    // as wide as "Start again" from the first: the row keeps its lines when a run ends
+    start_ = new SteadyButton({ tr("Start"), tr("Start again") }, this);
+    start_->setObjectName(QStringLiteral("start"));
+    start_->setToolTip(tr("Train with the current parameters"));
     pause_ = makeButton(tr("Pause"), QStringLiteral("pause"), tr("Hold every arm after its current step"));
     resume_ = makeButton(tr("Resume"), QStringLiteral("resume"), tr("Continue a paused training"));
     stop_ = makeButton(tr("Stop"), QStringLiteral("stop"), tr("End the training now; the table shows it as cancelled"));

@@ -6,6 +6,7 @@
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
 #include "views/training/training_configs.h"
+#include "views/training/training_control_bar.h"
 #include "views/training/training_results_table.h"
 #include "views/training/training_view.h"
 
@@ -14,6 +15,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLayout>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QLineSeries>
@@ -450,6 +452,29 @@ private Q_SLOTS:
                 QVERIFY2(!label.contains(at), qPrintable(QStringLiteral("arm %1 at step %2 (%3, %4) under the label")
                                                               .arg(arm).arg(pt.x()).arg(at.x()).arg(at.y())));
             }
+        }
+    }
+
+    // The start button is as wide as "Start again" from the first, so the controls keep their lines
+    // when a run ends (at 1920 x 1080 in lecture mode the last buttons went to a second line, and
+    // everything under them moved down), in the lecture's font too.
+    void controlsKeepTheirLinesWhenARunEnds()
+    {
+        for (double scale : { 1.0, 1.6 }) {
+            TrainingControlBar bar;
+            QFont f = bar.font();
+            f.setPointSizeF(f.pointSizeF() * scale);
+            bar.setFont(f);
+            QPushButton *start = bar.startButton();
+            const QSize before = start->sizeHint();
+            QVector<int> heights;
+            for (int width = 500; width <= 1900; width += 20) heights.append(bar.layout()->heightForWidth(width));
+            start->setText(QStringLiteral("Start again"));
+            QCOMPARE(start->sizeHint(), before);
+            for (int i = 0, width = 500; width <= 1900; width += 20, ++i)
+                QCOMPARE(bar.layout()->heightForWidth(width), heights[i]);
+            start->setText(QStringLiteral("Start"));
+            QCOMPARE(start->sizeHint(), before);
         }
     }
 
