@@ -1,5 +1,6 @@
 // Names, checks and sizes of a transformer training (core/transformer/transformer_config.h).
 #include "core/transformer/transformer_config.h"
+#include "core/transformer/transformer_report.h"
 
 #include "core/costs/costs.h"
 #include "core/interpret/ablation.h"
@@ -408,6 +409,30 @@ std::string checkTransformerSettings(const TransformerConfig &c)
                + formatNumber(kMaxWorkspaceGiB) + " GiB; lower batch, seq_len, d_model or layers";
     }
     return {};
+}
+
+std::vector<LengthRow> transformerLengthRows(const TransformerConfig &c)
+{
+    std::vector<LengthRow> rows;
+    if (transformerHasAnswers(c.task)) return rows;  // one sequence length
+    std::vector<ScalingMethod> methods { ScalingMethod::None };
+    if (c.pos == PositionalScheme::Rope)
+        methods = { ScalingMethod::None, ScalingMethod::PI, ScalingMethod::NTK, ScalingMethod::YaRN };
+    std::vector<int> lengths;
+    for (int factor : kLengthFactors) {
+        const int n = transformerEvaluationLength(c, factor);
+        if (n > kMaxTransformerTokens) break;  // the table stops at the longest sequence attention accepts
+        lengths.push_back(n);
+    }
+    for (ScalingMethod m : methods) {
+        LengthRow row;
+        row.scaling = m;
+        row.label = positionalSchemeName(c.pos);
+        if (m != ScalingMethod::None) row.label.append("+").append(scalingMethodName(m));  // (no operator+: GCC 12's false stringop warning)
+        row.lengths = lengths;
+        rows.push_back(row);
+    }
+    return rows;
 }
 
 } // namespace fb

@@ -227,37 +227,13 @@ PositionTables<float> TransformerEvaluator::rescaled(int length, ScalingMethod s
     return pos;
 }
 
-std::vector<LengthRow> transformerLengthRows(const TransformerConfig &c)
-{
-    std::vector<LengthRow> rows;
-    if (transformerHasAnswers(c.task)) return rows;  // one sequence length
-    std::vector<ScalingMethod> methods { ScalingMethod::None };
-    if (c.pos == PositionalScheme::Rope)
-        methods = { ScalingMethod::None, ScalingMethod::PI, ScalingMethod::NTK, ScalingMethod::YaRN };
-    std::vector<int> lengths;
-    for (int factor : { 1, 2, 4 }) {
-        const int n = transformerEvaluationLength(c, factor);
-        if (n > kMaxTransformerTokens) break;  // the table stops at the longest sequence attention accepts
-        lengths.push_back(n);
-    }
-    for (ScalingMethod m : methods) {
-        LengthRow row;
-        row.scaling = m;
-        row.label = positionalSchemeName(c.pos);
-        if (m != ScalingMethod::None) row.label.append("+").append(scalingMethodName(m));  // (no operator+: GCC 12's false stringop warning)
-        row.lengths = lengths;
-        rows.push_back(row);
-    }
-    return rows;
-}
-
 std::vector<LengthRow> TransformerEvaluator::lengthTable(FeedbackMode mode, int passes)
 {
     std::vector<LengthRow> rows = transformerLengthRows(c_);
     if (rows.empty()) return rows;
     const int sequences = c_.evalSequences > 0 ? c_.evalSequences : 4 * c_.batch;
     for (std::size_t column = 0; column < rows.front().lengths.size(); ++column) {
-        const int factor = 1 << column, n = rows.front().lengths[column];
+        const int factor = kLengthFactors[column], n = rows.front().lengths[column];
         // Every column averages about as many predictions: 1/factor of the sequences, each factor
         // times as long (the whole count cost 4 + 8 + 16 held-out sets at 4 rows, most of a short
         // run's end). The same sequences for every rescaling.

@@ -99,10 +99,4 @@ private:
     std::vector<long long> scoreCounts_;
 };
 
-// The length table's rows before any loss is measured: each positional scheme's label (RoPE with its
-// three rescalings) and the lengths T, 2T, 4T up to the longest attention accepts; none for the tasks
-// of one sequence length. TransformerEvaluator::lengthTable fills their losses; a view shows them
-// while a run trains, so that the table keeps its place when the numbers come.
-std::vector<LengthRow> transformerLengthRows(const TransformerConfig &c);
-
 } // namespace fb

@@ -70,6 +70,15 @@ struct LengthRow {
     std::vector<double> repeatLoss;  // induction: on the repeat (the reference's second_half_loss_at); NaN otherwise
 };
 
+// The length table's columns: T, 2T and 4T tokens (up to the longest attention accepts)
+constexpr int kLengthFactors[] = { 1, 2, 4 };
+
+// The length table's rows before any loss is measured: each positional scheme's label (RoPE with its
+// three rescalings) and the lengths T, 2T, 4T up to the longest attention accepts; none for the tasks
+// of one sequence length. TransformerEvaluator::lengthTable (transformer_evaluator.h) fills their losses; a view shows them
+// while a run trains, so that the table keeps its place when the numbers come.
+std::vector<LengthRow> transformerLengthRows(const TransformerConfig &c);
+
 // The weights a training ended with, to sample from after it (text) or to inspect.
 struct TrainedTransformer {
     TransformerConfig config;      // without its text

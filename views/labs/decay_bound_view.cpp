@@ -1,6 +1,7 @@
 #include "views/labs/decay_bound_view.h"
 
 #include "views/widgets/chart_panel.h"
+#include "views/widgets/number_text.h"
 #include "views/widgets/palette.h"
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
@@ -9,7 +10,6 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLineSeries>
-#include <QLocale>
 #include <QLogValueAxis>
 #include <QPushButton>
 #include <QValueAxis>
@@ -47,11 +47,10 @@ QList<QPointF> drawnPoints(const std::vector<double> &distance, const std::vecto
 }
 
 // A base as a lecture reads it: a whole number with thousands grouped from 100 on ("2,154" in a sweep
-// from 100 to 10^6), else four significant digits
+// from 100 to 10^6), else four significant digits (1.0001, 12.5)
 QString baseText(double base)
 {
-    if (base >= 100.0) return QLocale(QLocale::English).toString(double(std::llround(base)), 'f', 0);
-    return QString::number(base, 'g', 4);
+    return base >= 100.0 ? text::grouped(base) : text::short4(base);
 }
 
 } // namespace
@@ -105,7 +104,7 @@ void DecayBoundView::draw(const DecayBoundLabResult &r)
     // under the plot; the wavelength chart's, right of its plot, keeps one width)
     plain_->setName(tr("plain RoPE, b = %1").arg(baseText(r.params.base)));
     lastPlain_ = plain;
-    lastLabel_ = QStringLiteral("d = %1, b = %2").arg(r.params.d).arg(QString::fromStdString(formatNumber(r.params.base)));
+    lastLabel_ = QStringLiteral("d = %1, b = %2").arg(r.params.d).arg(baseText(r.params.base));
 
     double yMax = 0;
     for (const auto &pt : plain) yMax = std::max(yMax, pt.y());

@@ -3,6 +3,8 @@
 #include "core/transformer/transformer_report.h"
 
 #include <QHeaderView>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 
 #include <algorithm>
 #include <cmath>
@@ -75,10 +77,21 @@ QSize LengthTable::minimumSizeHint() const
     if (rowCount() == 0) return s;
     // Each column as wide as its widest cell or header, plus a digit's width of air: the cells'
     // own padding is not in sizeHintForColumn.
-    const int air = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    // The number columns at least as wide as a loss ("0.000", in a cell's margins) whatever they
+    // hold: the "…" of a run in progress must not leave the table narrower than its numbers will
+    // (the curves beside would narrow when they come).
+    const QFontMetrics metrics = fontMetrics();
+    const int air = metrics.horizontalAdvance(QLatin1Char('0'));
+    // a cell holding "0.000", sized as the item delegate sizes one (through the style), and its grid line
+    QStyleOptionViewItem cell;
+    initViewItemOption(&cell);
+    cell.text = QStringLiteral("0.000");
+    cell.features |= QStyleOptionViewItem::HasDisplay;
+    cell.displayAlignment = Qt::AlignRight | Qt::AlignVCenter;
+    const int loss = style()->sizeFromContents(QStyle::CT_ItemViewItem, &cell, QSize(), this).width() + (showGrid() ? 1 : 0);
     int width = 2 * frameWidth();
     for (int c = 0; c < columnCount(); ++c)
-        width += std::max(horizontalHeader()->sectionSizeHint(c), sizeHintForColumn(c) + air);
+        width += std::max(horizontalHeader()->sectionSizeHint(c), std::max(sizeHintForColumn(c), c > 0 ? loss : 0) + air);
     return QSize(std::max(s.width(), width), s.height());
 }
 

@@ -1,5 +1,6 @@
 #include "views/training/loss_curve_chart.h"
 
+#include "views/widgets/line_cover.h"
 #include "views/widgets/nice_number.h"
 
 #include "views/training/moving_average.h"
@@ -19,6 +20,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 
 namespace fb {
@@ -111,6 +113,7 @@ void LossCurveChart::startRun(int steps, int seqLen, int buckets)
 
 void LossCurveChart::clearLive()
 {
+    floorPlace_ = -1;  // a new run: by the line again while the curves come
     for (Curve &c : live_) {
         c.losses.clear();
         redraw(c);
@@ -332,9 +335,10 @@ void LossCurveChart::placeFloorLabel()
     // Under the dashed line or over it, at the plot's right or left end; when each of those hides
     // part of a curve, in the plot's top right or left corner, led by a dash so that it names the
     // line (at the end of a run the token-only curve lies on the line and the latent curve a few
-    // pixels under it on a short plot, 1024 x 768 in lecture mode). The first place where the fewest
-    // points of the smoothed curves (ghosts too) fall inside the label.
-    const QString nearLine = floorLabel(), inCorner = QStringLiteral("- - ") + floorLabel();
+    // pixels under it on a short plot, 1024 x 768 in lecture mode). The first place that hides the
+    // least of the smoothed curves (ghosts too) and of a divergence's text; the place it has keeps it
+    // unless another hides clearly less, so it does not hop while the curves grow.
+    const QString nearLine = floorLabel(), inCorner = tr("- - %1").arg(floorLabel());
     const QFontMetricsF metrics(floorText_->font());
     const QSizeF nearSize(metrics.horizontalAdvance(nearLine), metrics.height()),
         cornerSize(metrics.horizontalAdvance(inCorner), metrics.height());
@@ -350,29 +354,47 @@ void LossCurveChart::placeFloorLabel()
     for (const Curve &c : live_)
         if (c.smooth->isVisible()) curves.push_back(c.smooth);
     for (const Curve &g : ghosts_) curves.push_back(g.smooth);
-    QPointF best = candidates[0].at;
-    bool bestCorner = false;
-    qsizetype fewest = -1;
-    for (const auto &[at, corner] : candidates) {
-        const QRectF place = QRectF(at, corner ? cornerSize : nearSize).adjusted(-2, -2, 2, 2);
-        if (place.top() < plot.top() || place.bottom() > plot.bottom() + 2) continue;
-        qsizetype inside = 0;
+    // how much of the curves a place hides (pixels of line, by the steps under it: the points are in
+    // step order), and of a divergence's text
+    const auto hidden = [&](const QRectF &place) {
+        double length = 0.0;
         for (QLineSeries *curve : curves) {
-            // the steps under the label's width, then their points' places
             const double from = chart()->mapToValue(place.topLeft(), curve).x(),
                          to = chart()->mapToValue(place.topRight(), curve).x();
-            for (const QPointF &pt : curve->points())
-                if (pt.x() >= from && pt.x() <= to) inside += place.contains(chart()->mapToPosition(pt, curve));
+            const QList<QPointF> points = curve->points();
+            auto first = std::lower_bound(points.cbegin(), points.cend(), from,
+                                          [](const QPointF &p, double x) { return p.x() < x; });
+            if (first != points.cbegin()) --first;  // the segment entering the place
+            QList<QPointF> under;
+            for (auto it = first; it != points.cend(); ++it) {
+                under.append(chart()->mapToPosition(*it, curve));
+                if (it->x() > to) break;  // the segment leaving it
+            }
+            length += insideLength(under, place);
         }
-        if (fewest < 0 || inside < fewest) {
-            fewest = inside;
-            best = at;
-            bestCorner = corner;
+        for (const QGraphicsSimpleTextItem *text : divergenceText_)
+            if (text->isVisible() && text->mapRectToParent(text->boundingRect()).intersects(place)) length += 1e4;
+        return length;
+    };
+    int best = -1;
+    double least = 0.0, current = -1.0;
+    for (int i = 0; i < int(std::size(candidates)); ++i) {
+        // with 5 pixels of air around it: a curve brushing the letters counts
+        const QRectF text(candidates[i].at, candidates[i].corner ? cornerSize : nearSize);
+        if (text.top() < plot.top() - 1 || text.bottom() > plot.bottom() + 1) continue;
+        const double cost = hidden(text.adjusted(-5, -5, 5, 5));
+        if (i == floorPlace_) current = cost;
+        if (best < 0 || cost < least) {
+            best = i;
+            least = cost;
         }
     }
-    const QString text = bestCorner ? inCorner : nearLine;
+    if (best < 0) best = 0;
+    if (current >= 0.0 && current <= least + 8.0) best = floorPlace_;  // where it is, unless clearly worse
+    floorPlace_ = best;
+    const QString text = candidates[best].corner ? inCorner : nearLine;
     if (floorText_->text() != text) floorText_->setText(text);
-    floorText_->setPos(best);
+    floorText_->setPos(candidates[best].at);
     floorText_->setVisible(plot.height() > 4 * nearSize.height());
 }
 

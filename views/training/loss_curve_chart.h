@@ -98,6 +98,7 @@ private:
     std::vector<Curve> ghosts_;
     QLineSeries *floor_ = nullptr;
     QGraphicsSimpleTextItem *floorText_ = nullptr;
+    int floorPlace_ = -1;  // placeFloorLabel's place now (-1: none yet)
     std::array<QLineSeries *, 2> divergence_ {};
     std::array<QGraphicsSimpleTextItem *, 2> divergenceText_ {};
     std::array<int, 2> divergedAt_ {};

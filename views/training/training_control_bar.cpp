@@ -25,7 +25,7 @@ TrainingControlBar::TrainingControlBar(QWidget *parent)
         return b;
     };
     // as wide as "Start again" from the first: the row keeps its lines when a run ends
-    start_ = new SteadyButton({ tr("Start"), tr("Start again") }, this);
+    start_ = new SteadyButton({ startText(false), startText(true) }, this);
     start_->setObjectName(QStringLiteral("start"));
     start_->setToolTip(tr("Train with the current parameters"));
     pause_ = makeButton(tr("Pause"), QStringLiteral("pause"), tr("Hold every arm after its current step"));
@@ -95,6 +95,16 @@ void TrainingControlBar::addButton(QPushButton *button)
 double TrainingControlBar::pace() const
 {
     return pace_->currentData().toDouble();
+}
+
+QString TrainingControlBar::startText(bool again)
+{
+    return again ? tr("Start again") : tr("Start");
+}
+
+void TrainingControlBar::setStartAgain(bool again)
+{
+    start_->setText(startText(again));
 }
 
 void TrainingControlBar::setWindowText(int window)

@@ -20,6 +20,8 @@ public:
     explicit TrainingControlBar(QWidget *parent = nullptr);
 
     QPushButton *startButton() const { return start_; }
+    // "Start again" after a run, "Start" before one (the button is as wide as the longer from the first)
+    void setStartAgain(bool again);
     QPushButton *pauseButton() const { return pause_; }
     QPushButton *resumeButton() const { return resume_; }
     QPushButton *stopButton() const { return stop_; }
@@ -43,6 +45,7 @@ Q_SIGNALS:
     void paceChanged(double stepsPerSecond);
 
 private:
+    static QString startText(bool again);
     QHBoxLayout *ghostRow_ = nullptr;  // the ghost buttons' group
     QPushButton *start_ = nullptr;
     QPushButton *pause_ = nullptr;

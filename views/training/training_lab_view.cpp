@@ -252,7 +252,7 @@ void TrainingLabView::updateButtons()
 {
     const bool active = state_ == State::Running || state_ == State::Paused || state_ == State::Stopping;
     controls_->startButton()->setEnabled(!active);
-    controls_->startButton()->setText(state_ == State::Done ? tr("Start again") : tr("Start"));
+    controls_->setStartAgain(state_ == State::Done);
     controls_->pauseButton()->setEnabled(state_ == State::Running);
     controls_->resumeButton()->setEnabled(state_ == State::Paused);
     controls_->stopButton()->setEnabled(state_ == State::Running || state_ == State::Paused);

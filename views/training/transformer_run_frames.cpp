@@ -163,6 +163,7 @@ bool TransformerRunFrames::pull(TransformerRun &run, TransformerTask task)
         lengths_->setRows(result_->lengths, transformerHasRepeat(task));
         if (!result_->message.empty()) readouts_->setNote(QString::fromStdString(result_->message).toHtmlEscaped());
     } else if (!u.error.empty()) {
+        lengths_->clearRows();  // its rows' numbers will not come
         readouts_->setNote(QStringLiteral("<span style='color:#b00020'>%1</span>")
                                .arg(QString::fromStdString(u.error).toHtmlEscaped()));
     }

@@ -4,7 +4,6 @@
 #include "views/compare/compare_chart.h"
 #include "views/compare/compare_panel.h"
 
-#include "core/transformer/transformer_evaluator.h"
 #include "core/transformer/transformer_json.h"
 #include "views/widgets/heatmap_grid.h"
 #include "views/interpret/head_ablation_panel.h"

@@ -1,5 +1,7 @@
 #include "views/widgets/chart_label.h"
 
+#include "views/widgets/line_cover.h"
+
 #include <QAbstractSeries>
 #include <QBrush>
 #include <QChart>
@@ -15,33 +17,6 @@
 #include <cmath>
 
 namespace fb {
-
-namespace {
-
-// The length of the segment a-b inside r (Liang-Barsky clipping)
-double insideLength(QPointF a, QPointF b, const QRectF &r)
-{
-    const double dx = b.x() - a.x(), dy = b.y() - a.y();
-    double t0 = 0.0, t1 = 1.0;
-    const auto clip = [&](double p, double q) {
-        if (p == 0.0) return q >= 0.0;
-        const double t = q / p;
-        if (p < 0.0) {
-            if (t > t1) return false;
-            t0 = std::max(t0, t);
-        } else {
-            if (t < t0) return false;
-            t1 = std::min(t1, t);
-        }
-        return true;
-    };
-    if (clip(-dx, a.x() - r.left()) && clip(dx, r.right() - a.x()) && clip(-dy, a.y() - r.top())
-        && clip(dy, r.bottom() - a.y()))
-        return (t1 - t0) * std::hypot(dx, dy);
-    return 0.0;
-}
-
-} // namespace
 
 ChartLabel::ChartLabel(QChart *chart, QAbstractSeries *series, const QColor &color)
     : QObject(chart)
@@ -82,6 +57,7 @@ void ChartLabel::set(const QString &text, QPointF anchor, Qt::Alignment alignmen
     anchor_ = anchor;
     alignment_ = alignment;
     offset_ = offset;
+    alternatives_.clear();
     reposition();
 }
 
@@ -125,36 +101,58 @@ bool ChartLabel::boxAt(const Placement &p, const QRectF &plot, QRectF &box) cons
     return true;
 }
 
-double ChartLabel::covered(const QRectF &box) const
+ChartLabel::Obstacles ChartLabel::obstacles() const
 {
-    double cost = 0.0;
-    // the points of a line or of markers, placed through series' axes
-    const auto add = [&](const QList<QPointF> &points, QAbstractSeries *series, bool markers) {
-        QPointF last;
-        for (qsizetype i = 0; i < points.size(); ++i) {
-            const QPointF at = chart_->mapToPosition(points[i], series);
-            if (markers) cost += box.contains(at) ? 10.0 : 0.0;
-            else if (i > 0) cost += insideLength(last, at, box);
-            last = at;
-        }
+    // what the chart draws, placed once for every place tried: its lines (a band's two edges) and
+    // markers, but not the label's own series (a context line's label stands on its line), and the
+    // labels placed before this one (in the order they were made: each pass places them in turn)
+    Obstacles o;
+    const auto placed = [&](const QList<QPointF> &points, QAbstractSeries *series) {
+        QList<QPointF> out;
+        out.reserve(points.size());
+        for (const QPointF &p : points) out.append(chart_->mapToPosition(p, series));
+        return out;
     };
     for (QAbstractSeries *s : chart_->series()) {
-        if (!s->isVisible()) continue;
-        if (const auto *area = qobject_cast<const QAreaSeries *>(s)) {  // a band: its two edges
+        if (!s->isVisible() || s == series_) continue;
+        if (const auto *area = qobject_cast<const QAreaSeries *>(s)) {
             for (const QLineSeries *edge : { area->upperSeries(), area->lowerSeries() })
-                if (edge) add(edge->points(), s, false);
+                if (edge) o.lines.append(placed(edge->points(), s));
         } else if (const auto *xy = qobject_cast<const QXYSeries *>(s)) {
-            add(xy->points(), s, s->type() == QAbstractSeries::SeriesTypeScatter);
+            if (s->type() == QAbstractSeries::SeriesTypeScatter) o.markers += placed(xy->points(), s);
+            else o.lines.append(placed(xy->points(), s));
         }
     }
     for (const ChartLabel *other : chart_->findChildren<ChartLabel *>(Qt::FindDirectChildrenOnly)) {
-        const QRectF overlap = other == this ? QRectF() : other->rect().intersected(box);
+        if (other == this) break;
+        if (!other->rect().isEmpty()) o.labels.append(other->rect());
+    }
+    return o;
+}
+
+double ChartLabel::covered(const QRectF &box, const Obstacles &o)
+{
+    double cost = 0.0;
+    for (const QList<QPointF> &line : o.lines) cost += insideLength(line, box);
+    for (const QPointF &m : o.markers) cost += box.contains(m) ? 10.0 : 0.0;
+    for (const QRectF &label : o.labels) {
+        const QRectF overlap = label.intersected(box);
         if (!overlap.isEmpty()) cost += 1e4 + overlap.width() * overlap.height();
     }
     return cost;
 }
 
 void ChartLabel::reposition()
+{
+    // this label, then the ones made after it, which take its place into account
+    bool after = false;
+    for (ChartLabel *label : chart_->findChildren<ChartLabel *>(Qt::FindDirectChildrenOnly)) {
+        after = after || label == this;
+        if (after) label->place();
+    }
+}
+
+void ChartLabel::place()
 {
     const QRectF plot = chart_->plotArea();
     // Nothing to place yet (and no anchor to map: a log axis would warn about 0).
@@ -165,6 +163,8 @@ void ChartLabel::reposition()
     QRectF best;
     bool found = false;
     double least = 0.0;
+    Obstacles o;
+    if (!alternatives_.isEmpty()) o = obstacles();
     const Placement first { anchor_, alignment_, offset_ };
     for (qsizetype i = -1; i < alternatives_.size(); ++i) {
         QRectF box;
@@ -175,7 +175,7 @@ void ChartLabel::reposition()
             break;
         }
         // a later place only when it hides clearly less (a pixel of line)
-        const double cost = covered(box);
+        const double cost = covered(box, o);
         if (!found || cost < least - 1.0) {
             best = box;
             least = cost;

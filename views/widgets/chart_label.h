@@ -26,8 +26,9 @@ public:
     void set(const QString &text, QPointF anchor, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignBottom,
              QPointF offset = QPointF(6, -4));
     // Other places to try after set()'s, in order: the label takes the first of those that covers
-    // the least of the chart's lines, markers and other labels (a short plot, as on a 1024 x 768
-    // slide, may leave no place free). Kept until set again; empty: set()'s place alone.
+    // the least of the chart's lines and markers (its own series aside: it annotates that one) and
+    // of the labels made before it (a short plot, as on a 1024 x 768 slide, may leave no place
+    // free). set() clears them: call this after it.
     struct Placement {
         QPointF anchor;
         Qt::Alignment alignment;
@@ -38,7 +39,8 @@ public:
     QRectF rect() const;
     QString text() const;
     void setVisible(bool visible);
-    // Keeps the label inside the plot area: call after axis ranges change.
+    // Keeps the label inside the plot area: call after axis ranges change. Places the labels of the
+    // chart made after it too, which avoid it.
     void reposition();
     // Its letters times scale (lecture mode; ChartPanel::setFontScale sets every label of its chart).
     void setFontScale(double scale);
@@ -56,11 +58,21 @@ private:
     QList<Placement> alternatives_;
     bool visible_ = true;
 
+    // What a place would hide: the chart's lines and markers where they are drawn (in the chart's
+    // coordinates), and the boxes of the labels placed before this one
+    struct Obstacles {
+        QList<QList<QPointF>> lines;
+        QList<QPointF> markers;
+        QList<QRectF> labels;
+    };
     // The box of the label at p inside plot; false when p's anchor is outside the plot.
     bool boxAt(const Placement &p, const QRectF &plot, QRectF &box) const;
-    // How much of the chart's drawing box would hide: the length of lines in it (pixels), 10 per
-    // marker, and more than any line for overlapping another label.
-    double covered(const QRectF &box) const;
+    Obstacles obstacles() const;
+    // How much of o the box would hide: the length of lines in it (pixels), 10 per marker, and more than
+    // any line for overlapping another label.
+    static double covered(const QRectF &box, const Obstacles &o);
+    // Places this label alone (reposition() places it and the labels made after it).
+    void place();
 };
 
 } // namespace fb

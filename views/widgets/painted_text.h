@@ -57,9 +57,10 @@ struct PaintedText {
         for (const PlacedText &a : texts)
             for (const PlacedText &b : texts) {
                 const double gap = b.box.left() - a.box.right();
+                // each pair once: b right of a (the later drawn when they start together)
                 if (&a == &b || a.box.height() > 1.5 * a.line || std::abs(a.line - b.line) > 0.5
                     || std::abs(a.box.center().y() - b.box.center().y()) > 1.0 || b.box.left() < a.box.left()
-                    || gap >= 0.5 * a.line)
+                    || (b.box.left() == a.box.left() && &b < &a) || gap >= 0.5 * a.line)
                     continue;
                 notes << QStringLiteral("%1: '%2' and '%3' run together (%4 px apart)")
                              .arg(where, a.text, b.text).arg(gap, 0, 'f', 0);

@@ -2,7 +2,6 @@
 // learns induction-fixed, the snapshots, cancel / pause / abandon through fb::RunControl, divergence,
 // the other tasks, and the configuration's messages. Tiny sizes: every training here takes well under
 // a second in Release.
-#include "core/transformer/transformer_evaluator.h"
 #include "core/transformer/transformer_trainer.h"
 #include "core/labs/transformer_spec.h"
 #include "support/sanitized.h"
@@ -161,15 +160,6 @@ private Q_SLOTS:
             QCOMPARE(row.repeatLoss.size(), std::size_t(3));
             QVERIFY(allFinite(row.loss) && allFinite(row.repeatLoss));
             QCOMPARE(row.repeatLoss[0], r.lengths[0].repeatLoss[0]);  // factor 1: every rescaling is plain RoPE
-        }
-        // the rows a view shows while the run trains: the same labels, rescalings and lengths, no losses
-        const std::vector<LengthRow> pending = transformerLengthRows(c);
-        QCOMPARE(pending.size(), r.lengths.size());
-        for (std::size_t i = 0; i < pending.size(); ++i) {
-            QCOMPARE(pending[i].label, r.lengths[i].label);
-            QVERIFY(pending[i].scaling == r.lengths[i].scaling);
-            QVERIFY(pending[i].lengths == r.lengths[i].lengths);
-            QVERIFY(pending[i].loss.empty() && pending[i].repeatLoss.empty());
         }
         QCOMPARE(r.extendedLength, 16);
         QVERIFY(r.model && r.model->params.size() == r.params);

@@ -101,7 +101,7 @@ class TestDecayBoundView : public QObject {
         pin->click();
         QCOMPARE(view.pinCount(), 1);
         QCOMPARE(pinSeries(view).size(), 1);
-        QCOMPARE(pinSeries(view).front()->name(), QStringLiteral("pinned: d = 64, b = 10000"));
+        QCOMPARE(pinSeries(view).front()->name(), QStringLiteral("pinned: d = 64, b = 10,000"));
     }
 
 private Q_SLOTS:
@@ -165,7 +165,7 @@ private Q_SLOTS:
         set(view, "d", "32");
         QCOMPARE(view.pinCount(), 1);
         QCOMPARE(pinSeries(view).size(), 1);
-        QCOMPARE(pinSeries(view).front()->name(), QStringLiteral("pinned: d = 64, b = 10000"));
+        QCOMPARE(pinSeries(view).front()->name(), QStringLiteral("pinned: d = 64, b = 10,000"));
         QVERIFY(samePoints(pinSeries(view).front()->points(), pinned));
         QVERIFY(!samePoints(view.plainSeries()->points(), pinned));  // the live curve moved on
         // the live curve's legend names the base it shows (a slide sweeping b shows every frame's)
@@ -186,7 +186,7 @@ private Q_SLOTS:
         button(view, QStringLiteral("Pin curve"))->click();
         QCOMPARE(view.pinCount(), 2);
         QCOMPARE(pinSeries(view).size(), 2);
-        QCOMPARE(pinSeries(view).back()->name(), QStringLiteral("pinned: d = 32, b = 500000"));
+        QCOMPARE(pinSeries(view).back()->name(), QStringLiteral("pinned: d = 32, b = 500,000"));
         QVERIFY(samePoints(pinSeries(view).back()->points(), view.plainSeries()->points()));
     }
 
@@ -291,7 +291,7 @@ private Q_SLOTS:
         QVERIFY2(err.contains(message), qPrintable(err));
         QCOMPARE(view.pinCount(), 1);
         QCOMPARE(pinSeries(view).size(), 1);
-        QCOMPARE(pinSeries(view).front()->name(), QStringLiteral("pinned: d = 64, b = 10000"));
+        QCOMPARE(pinSeries(view).front()->name(), QStringLiteral("pinned: d = 64, b = 10,000"));
         QVERIFY(samePoints(pinSeries(view).front()->points(), pinned));
         QCOMPARE(view.extraState(), before);
     }

@@ -6,16 +6,13 @@
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
 #include "views/training/training_configs.h"
-#include "views/training/training_control_bar.h"
 #include "views/training/training_results_table.h"
 #include "views/training/training_view.h"
 
-#include <QChart>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QLayout>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QLineSeries>
@@ -410,72 +407,6 @@ private Q_SLOTS:
         if (status.startsWith(QStringLiteral("diverged")))
             QCOMPARE(view->chart()->divergedAt(LossCurveChart::kTokenOnly),
                      int(view->chart()->losses(LossCurveChart::kTokenOnly).size()));
-    }
-
-    // The floor's label crosses no curve at the end of a run on a short chart (slide 8 at 1024 x 768
-    // in lecture mode: under the line at the right it lay on the latent curve, a few pixels under it)
-    // nor on a tall one.
-    void floorLabelKeepsOffTheCurves_data()
-    {
-        QTest::addColumn<QSize>("size");
-        QTest::addColumn<double>("scale");
-        QTest::newRow("lecture at 1024 x 768") << QSize(1000, 340) << 1.6;
-        QTest::newRow("desk") << QSize(900, 500) << 1.0;
-    }
-    void floorLabelKeepsOffTheCurves()
-    {
-        QFETCH(QSize, size);
-        QFETCH(double, scale);
-        LossCurveChart chart;
-        chart.setFontScale(scale);
-        chart.setLabelScale(scale);
-        chart.resize(size);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        // as the toy run draws them: both from 1.4, token-only down to its floor by step 40, latent
-        // to 0.25 by step 90
-        std::vector<double> token, latent;
-        for (int t = 0; t < 220; ++t) {
-            token.push_back(0.52 + 0.88 * std::exp(-t / 12.0));
-            latent.push_back(0.25 + 1.15 / (1.0 + std::exp((t - 35.0) / 8.0)));
-        }
-        chart.appendLosses(LossCurveChart::kTokenOnly, token);
-        chart.appendLosses(LossCurveChart::kLatent, latent);
-        QTest::qWait(50);
-        const QRectF label = chart.floorLabelRect();
-        QVERIFY(!label.isEmpty());
-        QVERIFY(chart.chart()->plotArea().contains(label));
-        for (int arm : { LossCurveChart::kTokenOnly, LossCurveChart::kLatent }) {
-            QLineSeries *curve = chart.smoothSeries(arm);
-            for (const QPointF &pt : curve->points()) {
-                const QPointF at = chart.chart()->mapToPosition(pt, curve);
-                QVERIFY2(!label.contains(at), qPrintable(QStringLiteral("arm %1 at step %2 (%3, %4) under the label")
-                                                              .arg(arm).arg(pt.x()).arg(at.x()).arg(at.y())));
-            }
-        }
-    }
-
-    // The start button is as wide as "Start again" from the first, so the controls keep their lines
-    // when a run ends (at 1920 x 1080 in lecture mode the last buttons went to a second line, and
-    // everything under them moved down), in the lecture's font too.
-    void controlsKeepTheirLinesWhenARunEnds()
-    {
-        for (double scale : { 1.0, 1.6 }) {
-            TrainingControlBar bar;
-            QFont f = bar.font();
-            f.setPointSizeF(f.pointSizeF() * scale);
-            bar.setFont(f);
-            QPushButton *start = bar.startButton();
-            const QSize before = start->sizeHint();
-            QVector<int> heights;
-            for (int width = 500; width <= 1900; width += 20) heights.append(bar.layout()->heightForWidth(width));
-            start->setText(QStringLiteral("Start again"));
-            QCOMPARE(start->sizeHint(), before);
-            for (int i = 0, width = 500; width <= 1900; width += 20, ++i)
-                QCOMPARE(bar.layout()->heightForWidth(width), heights[i]);
-            start->setText(QStringLiteral("Start"));
-            QCOMPARE(start->sizeHint(), before);
-        }
     }
 
     void markedDivergenceIsClearedByTheNextRun()

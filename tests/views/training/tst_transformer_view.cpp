@@ -41,6 +41,7 @@
 #include <QSlider>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QTest>
 
@@ -182,9 +183,25 @@ private Q_SLOTS:
     // The length table takes its place when a run starts, its cells "…", and the loss curves beside
     // it keep their width when the numbers come (slide 9: the curves narrowed by a third as the run
     // ended, the table appearing beside them).
+    void lossChartKeepsItsWidthWhenARunEnds_data()
+    {
+        QTest::addColumn<bool>("lecture");
+        QTest::newRow("desk") << false;
+        QTest::newRow("lecture (fonts 1.6 times, no parameter column)") << true;
+    }
     void lossChartKeepsItsWidthWhenARunEnds()
     {
+        QFETCH(bool, lecture);
+        const QFont normal = QApplication::font();
+        const auto restore = qScopeGuard([&] { QApplication::setFont(normal); });
         auto view = makeView(100000);  // stopped below
+        if (lecture) {  // as lecture mode sets it
+            QFont big = normal;
+            big.setPointSizeF(normal.pointSizeF() * 1.6);
+            QApplication::setFont(big);
+            view->setPresentationScale(1.6);
+            view->setSideVisible(false);
+        }
         view->resize(1024, 680);
         view->show();
         QVERIFY(QTest::qWaitForWindowExposed(view.get()));
@@ -201,7 +218,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
         for (int k = 0; k < 4; ++k) QCoreApplication::processEvents();
         QVERIFY(view->lengthTable()->item(0, 1)->text() != QStringLiteral("…"));
-        QCOMPARE(view->chart()->width(), during);
+        QVERIFY2(view->chart()->width() == during,
+                 qPrintable(QStringLiteral("%1 px during the run, %2 after").arg(during).arg(view->chart()->width())));
     }
 
     // A task with exact answers: the held-out and training accuracy drawn on the loss chart's second
