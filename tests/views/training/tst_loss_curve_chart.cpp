@@ -11,6 +11,28 @@
 
 using namespace fb;
 
+namespace {
+
+// A chart shown at size in fonts scale times the usual, with a whole toy run drawn as the run draws
+// it: both arms from 1.4, token-only down to its floor by step 40, latent to 0.25 by step 90
+void showToyRun(LossCurveChart &chart, QSize size, double scale)
+{
+    chart.setFontScale(scale);
+    chart.setLabelScale(scale);
+    chart.resize(size);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    std::vector<double> token, latent;
+    for (int t = 0; t < 220; ++t) {
+        token.push_back(0.52 + 0.88 * std::exp(-t / 12.0));
+        latent.push_back(0.25 + 1.15 / (1.0 + std::exp((t - 35.0) / 8.0)));
+    }
+    chart.appendLosses(LossCurveChart::kTokenOnly, token);
+    chart.appendLosses(LossCurveChart::kLatent, latent);
+}
+
+} // namespace
+
 class TestLossCurveChart : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -30,20 +52,8 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         QFETCH(double, scale);
         LossCurveChart chart;
-        chart.setFontScale(scale);
-        chart.setLabelScale(scale);
-        chart.resize(size);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        // as the toy run draws them: both from 1.4, token-only down to its floor by step 40, latent
-        // to 0.25 by step 90
-        std::vector<double> token, latent;
-        for (int t = 0; t < 220; ++t) {
-            token.push_back(0.52 + 0.88 * std::exp(-t / 12.0));
-            latent.push_back(0.25 + 1.15 / (1.0 + std::exp((t - 35.0) / 8.0)));
-        }
-        chart.appendLosses(LossCurveChart::kTokenOnly, token);
-        chart.appendLosses(LossCurveChart::kLatent, latent);
+        showToyRun(chart, size, scale);
+        if (QTest::currentTestFailed()) return;
         QTest::qWait(50);
         const QRectF label = chart.floorLabelRect();
         QVERIFY(!label.isEmpty());
@@ -62,18 +72,8 @@ private Q_SLOTS:
     void newRunPutsTheLabelByItsLine()
     {
         LossCurveChart chart;
-        chart.setFontScale(1.6);
-        chart.setLabelScale(1.6);
-        chart.resize(1000, 340);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        std::vector<double> token, latent;
-        for (int t = 0; t < 220; ++t) {
-            token.push_back(0.52 + 0.88 * std::exp(-t / 12.0));
-            latent.push_back(0.25 + 1.15 / (1.0 + std::exp((t - 35.0) / 8.0)));
-        }
-        chart.appendLosses(LossCurveChart::kTokenOnly, token);
-        chart.appendLosses(LossCurveChart::kLatent, latent);
+        showToyRun(chart, QSize(1000, 340), 1.6);
+        if (QTest::currentTestFailed()) return;
         QVERIFY(chart.floorLabelRect().top() < chart.chart()->plotArea().top() + 20);  // in the corner
         chart.startRun(220, 16, 4);
         const double line = chart.chart()->mapToPosition(QPointF(0, 0.5), chart.floorSeries()).y();
