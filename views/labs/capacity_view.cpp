@@ -199,10 +199,10 @@ void CapacityView::draw(const CapacityLabResult &r)
     const Qt::Alignment left = Qt::AlignLeft, right = Qt::AlignRight;
     bandLabel_->set(tr("token-only channel: log2(V), V from %1 to %2")
                         .arg(text::shortCount(r.vocabMin), text::shortCount(r.vocabMax)),
-                    QPointF(xMin, r.bandHighBits), left | Qt::AlignBottom, QPointF(8, -4));
-    bandLabel_->setAlternatives({ { QPointF(xMin, r.bandLowBits), left | Qt::AlignTop, QPointF(8, 4) },
-                                  { QPointF(xMax, r.bandHighBits), right | Qt::AlignBottom, QPointF(-8, -4) },
-                                  { QPointF(xMax, r.bandLowBits), right | Qt::AlignTop, QPointF(-8, 4) } });
+                    QPointF(xMin, r.bandHighBits), left | Qt::AlignBottom, QPointF(8, -4),
+                    { { QPointF(xMin, r.bandLowBits), left | Qt::AlignTop, QPointF(8, 4) },
+                      { QPointF(xMax, r.bandHighBits), right | Qt::AlignBottom, QPointF(-8, -4) },
+                      { QPointF(xMax, r.bandLowBits), right | Qt::AlignTop, QPointF(-8, 4) } });
     // The ratio beside the dotted gap, on the side of the chart with more room, halfway up the gap;
     // else just over the band or under it, or on the other side.
     const bool rightHalf = std::log(p.d / xMin) > 0.6 * std::log(xMax / xMin);
@@ -213,10 +213,10 @@ void CapacityView::draw(const CapacityLabResult &r)
                        ? tr("%1 bits = %2 × %3 bits").arg(text::groupedFixed(r.chosen.latentBits, 1),
                                                           text::groupedFixed(r.chosen.ratio, 1), text::fixed(r.chosen.tokenBits, 2))
                        : QString(),
-                   QPointF(p.d, middle), side | Qt::AlignVCenter, QPointF(dx, 0));
-    gapLabel_->setAlternatives({ { QPointF(p.d, r.bandHighBits), side | Qt::AlignBottom, QPointF(dx, -4) },
-                                 { QPointF(p.d, r.bandLowBits), side | Qt::AlignTop, QPointF(dx, 4) },
-                                 { QPointF(p.d, middle), other | Qt::AlignVCenter, QPointF(-dx, 0) } });
+                   QPointF(p.d, middle), side | Qt::AlignVCenter, QPointF(dx, 0),
+                   { { QPointF(p.d, r.bandHighBits), side | Qt::AlignBottom, QPointF(dx, -4) },
+                     { QPointF(p.d, r.bandLowBits), side | Qt::AlignTop, QPointF(dx, 4) },
+                     { QPointF(p.d, middle), other | Qt::AlignVCenter, QPointF(-dx, 0) } });
 
     const QString html = tablesHtml(r);
     tables_->setText(html);

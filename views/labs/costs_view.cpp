@@ -278,11 +278,11 @@ void CostsView::draw(const CostsLabResult &r)
     // least of the curves (the charts are short on a 1024 x 768 slide).
     const auto contextLabel = [&](ChartLabel *label, double bottom, double top) {
         label->set(tr("n = %1").arg(text::grouped(p.context)), QPointF(p.context, top), Qt::AlignHCenter | Qt::AlignTop,
-                   QPointF(0, 4));
-        label->setAlternatives({ { QPointF(p.context, top), Qt::AlignRight | Qt::AlignTop, QPointF(-6, 4) },
-                                 { QPointF(p.context, top), Qt::AlignLeft | Qt::AlignTop, QPointF(6, 4) },
-                                 { QPointF(p.context, bottom), Qt::AlignRight | Qt::AlignBottom, QPointF(-6, -4) },
-                                 { QPointF(p.context, bottom), Qt::AlignLeft | Qt::AlignBottom, QPointF(6, -4) } });
+                   QPointF(0, 4),
+                   { { QPointF(p.context, top), Qt::AlignRight | Qt::AlignTop, QPointF(-6, 4) },
+                     { QPointF(p.context, top), Qt::AlignLeft | Qt::AlignTop, QPointF(6, 4) },
+                     { QPointF(p.context, bottom), Qt::AlignRight | Qt::AlignBottom, QPointF(-6, -4) },
+                     { QPointF(p.context, bottom), Qt::AlignLeft | Qt::AlignBottom, QPointF(6, -4) } });
     };
     contextLabel(kvContextLabel_, kvMin, kvMax);
 
@@ -300,10 +300,10 @@ void CostsView::draw(const CostsLabResult &r)
     contextLabel(flopsContextLabel_, flopsMin, flopsMax);
     // the crossover's label below right of its point; else in another corner of it
     crossoverLabel_->set(tr("n = 6d = %1").arg(text::grouped(f.crossover)), crossover,
-                         Qt::AlignLeft | Qt::AlignTop, QPointF(10, 6));
-    crossoverLabel_->setAlternatives({ { crossover, Qt::AlignRight | Qt::AlignBottom, QPointF(-10, -6) },
-                                       { crossover, Qt::AlignLeft | Qt::AlignBottom, QPointF(10, -6) },
-                                       { crossover, Qt::AlignRight | Qt::AlignTop, QPointF(-10, 6) } });
+                         Qt::AlignLeft | Qt::AlignTop, QPointF(10, 6),
+                         { { crossover, Qt::AlignRight | Qt::AlignBottom, QPointF(-10, -6) },
+                           { crossover, Qt::AlignLeft | Qt::AlignBottom, QPointF(10, -6) },
+                           { crossover, Qt::AlignRight | Qt::AlignTop, QPointF(-10, 6) } });
 
     formulas_->setFormulas(costsFormulaHtml(p, f));
 

@@ -34,7 +34,8 @@ ChartLabel::ChartLabel(QChart *chart, QAbstractSeries *series, const QColor &col
     item_->setPos(3, 1);
     setFontScale(1.0);
     item_->setBrush(color);
-    connect(chart, &QChart::plotAreaChanged, this, &ChartLabel::reposition);
+    // every label of the chart is told, in the order they were made: each places itself alone
+    connect(chart, &QChart::plotAreaChanged, this, &ChartLabel::place);
 }
 
 void ChartLabel::setFontScale(double scale)
@@ -51,13 +52,14 @@ double ChartLabel::pointSize() const
     return item_->font().pointSizeF();
 }
 
-void ChartLabel::set(const QString &text, QPointF anchor, Qt::Alignment alignment, QPointF offset)
+void ChartLabel::set(const QString &text, QPointF anchor, Qt::Alignment alignment, QPointF offset,
+                     QList<Placement> alternatives)
 {
     if (item_->text() != text) item_->setText(text);
     anchor_ = anchor;
     alignment_ = alignment;
     offset_ = offset;
-    alternatives_.clear();
+    alternatives_ = std::move(alternatives);
     reposition();
 }
 
@@ -69,12 +71,6 @@ QString ChartLabel::text() const
 void ChartLabel::setVisible(bool visible)
 {
     visible_ = visible;
-    reposition();
-}
-
-void ChartLabel::setAlternatives(QList<Placement> alternatives)
-{
-    alternatives_ = std::move(alternatives);
     reposition();
 }
 

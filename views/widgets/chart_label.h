@@ -20,21 +20,20 @@ public:
     // The label belongs to chart's scene and is positioned through series' axes.
     ChartLabel(QChart *chart, QAbstractSeries *series, const QColor &color);
 
-    // Text, anchor point (data coordinates) and where the text sits relative to the anchor:
-    // alignment is the side of the text touching the anchor (e.g. Qt::AlignLeft | Qt::AlignBottom
+    // A place for the label: an anchor point (data coordinates) and where the text sits relative to
+    // it: alignment is the side of the text touching the anchor (e.g. Qt::AlignLeft | Qt::AlignBottom
     // puts the text above and to the right), offset in pixels.
-    void set(const QString &text, QPointF anchor, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignBottom,
-             QPointF offset = QPointF(6, -4));
-    // Other places to try after set()'s, in order: the label takes the first of those that covers
-    // the least of the chart's lines and markers (its own series aside: it annotates that one) and
-    // of the labels made before it (a short plot, as on a 1024 x 768 slide, may leave no place
-    // free). set() clears them: call this after it.
     struct Placement {
         QPointF anchor;
         Qt::Alignment alignment;
         QPointF offset;
     };
-    void setAlternatives(QList<Placement> alternatives);
+    // Text and place. alternatives: other places to try after that one, in order: the label takes
+    // the first of them all that covers the least of the chart's lines and markers (its own series
+    // aside: it annotates that one) and of the labels made before it (a short plot, as on a
+    // 1024 x 768 slide, may leave no place free); none: that place alone.
+    void set(const QString &text, QPointF anchor, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignBottom,
+             QPointF offset = QPointF(6, -4), QList<Placement> alternatives = {});
     // Its box in the chart's coordinates; empty when hidden.
     QRectF rect() const;
     QString text() const;
@@ -71,7 +70,8 @@ private:
     // How much of o the box would hide: the length of lines in it (pixels), 10 per marker, and more than
     // any line for overlapping another label.
     static double covered(const QRectF &box, const Obstacles &o);
-    // Places this label alone (reposition() places it and the labels made after it).
+    // Places this label alone, against the labels made before it (reposition() places it and the
+    // labels made after it; a new plot area places each in the order they were made).
     void place();
 };
 

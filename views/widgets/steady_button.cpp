@@ -35,10 +35,4 @@ QSize SteadyButton::sizeHint() const
     return { std::max(shown.width(), widest()), shown.height() };
 }
 
-QSize SteadyButton::minimumSizeHint() const
-{
-    const QSize shown = QPushButton::minimumSizeHint();
-    return { std::max(shown.width(), widest()), shown.height() };
-}
-
 } // namespace fb

@@ -13,8 +13,8 @@ class SteadyButton : public QPushButton {
 public:
     // texts: every text the button may show; the first is shown
     explicit SteadyButton(const QStringList &texts, QWidget *parent = nullptr);
+    // (QPushButton's minimum size hint is its size hint: this one)
     QSize sizeHint() const override;
-    QSize minimumSizeHint() const override;
 
 private:
     QStringList texts_;

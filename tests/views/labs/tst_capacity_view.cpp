@@ -1,6 +1,7 @@
 // The Channel capacity lab: the chapter's tables at defaults, series equal to what core computes,
 // log axes that only ever receive positive values, refused input, export.
 #include "support/export_checks.h"
+#include "support/lecture_font.h"
 
 #include "core/channel/capacity.h"
 #include "core/labs/capacity_lab.h"
@@ -12,12 +13,10 @@
 #include "views/lab/param_panel.h"
 #include "views/widgets/readout_panel.h"
 
-#include <QApplication>
 #include <QAreaSeries>
 #include <QChart>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QScopeGuard>
 #include <QTest>
 
 using namespace fb;
@@ -189,11 +188,7 @@ void TestCapacityView::labelsKeepOffTheCurvesInALecture()
 {
     QFETCH(bool, explained);
     // as lecture mode: the application's font and the lab's charts 1.6 times their size
-    const QFont normal = QApplication::font();
-    QFont big = normal;
-    big.setPointSizeF(normal.pointSizeF() * 1.6);
-    QApplication::setFont(big);
-    const auto restore = qScopeGuard([&] { QApplication::setFont(normal); });
+    const test::LectureFont font;
     CapacityView view;
     static_cast<LabView &>(view).setPresentationScale(1.6);
     view.setSideVisible(false);  // as lecture mode shows a slide

@@ -19,6 +19,7 @@
 #include "views/widgets/palette.h"
 #include "views/writing/writing_tabs.h"
 #include "support/layout_walk.h"
+#include "support/lecture_font.h"
 #include "support/small_transformer_view.h"
 #include "support/text_run.h"
 #include "views/lab/param_panel.h"
@@ -41,12 +42,12 @@
 #include <QSlider>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScopeGuard>
 #include <QScrollBar>
 #include <QTest>
 
 #include <cmath>
 #include <memory>
+#include <optional>
 
 using namespace fb;
 
@@ -192,13 +193,10 @@ private Q_SLOTS:
     void lossChartKeepsItsWidthWhenARunEnds()
     {
         QFETCH(bool, lecture);
-        const QFont normal = QApplication::font();
-        const auto restore = qScopeGuard([&] { QApplication::setFont(normal); });
+        std::optional<test::LectureFont> font;
         auto view = makeView(100000);  // stopped below
         if (lecture) {  // as lecture mode sets it
-            QFont big = normal;
-            big.setPointSizeF(normal.pointSizeF() * 1.6);
-            QApplication::setFont(big);
+            font.emplace();
             view->setPresentationScale(1.6);
             view->setSideVisible(false);
         }
@@ -247,10 +245,7 @@ private Q_SLOTS:
         view->start();
         QTRY_VERIFY_WITH_TIMEOUT(view->state() == TransformerView::State::Done, kPatienceMs);
         // As lecture mode sets it: the application's font 1.6 times larger, the charts' 1.3.
-        const QFont normal = QApplication::font();
-        QFont big = normal;
-        big.setPointSizeF(normal.pointSizeF() * 1.6);
-        QApplication::setFont(big);
+        const test::LectureFont font;
         for (int k = 0; k < 4; ++k) QCoreApplication::processEvents();
         view->setPresentationScale(1.3);
         view->resize(1024, 680);
@@ -262,7 +257,6 @@ private Q_SLOTS:
         // and the parameter column beside is not squeezed
         if (auto *side = view->findChild<QScrollArea *>(QStringLiteral("labSide"))) layoutwalk::walkPanel(side->widget(), problems);
         const bool scrolls = view->lengthTable()->horizontalScrollBar()->isVisible();
-        QApplication::setFont(normal);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         QVERIFY(!scrolls);
     }

@@ -194,8 +194,9 @@ private Q_SLOTS:
         auto *moves = new ChartLabel(panel.chart(), anchor, Qt::black);
         moves->set(QStringLiteral("beside the line"), QPointF(8, 5), Qt::AlignRight | Qt::AlignVCenter, QPointF(0, 0));
         QVERIFY(crossesLine(moves->rect()));
-        moves->setAlternatives({ { QPointF(2, 5), Qt::AlignLeft | Qt::AlignBottom, QPointF(0, -4) },
-                                 { QPointF(8, 5), Qt::AlignRight | Qt::AlignBottom, QPointF(0, -4) } });
+        moves->set(QStringLiteral("beside the line"), QPointF(8, 5), Qt::AlignRight | Qt::AlignVCenter, QPointF(0, 0),
+                   { { QPointF(2, 5), Qt::AlignLeft | Qt::AlignBottom, QPointF(0, -4) },
+                     { QPointF(8, 5), Qt::AlignRight | Qt::AlignBottom, QPointF(0, -4) } });
         // the first free place would be over the other label's: the second
         QVERIFY(!crossesLine(moves->rect()));
         QVERIFY(!moves->rect().intersects(stays->rect()));
