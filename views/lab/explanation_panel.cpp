@@ -4,6 +4,7 @@
 
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -133,7 +134,15 @@ void ExplanationPanel::fitBody()
     const int need = text_->heightForWidth(width);
     const bool fits = need <= limit_;
     body_->setVerticalScrollBarPolicy(fits ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
-    body_->setFixedHeight(fits ? need : limit_);
+    if (fits) {
+        body_->setFixedHeight(need);
+        return;
+    }
+    // The lines that fit whole, beside the scroll bar: no line cut in half at the strip's foot (at
+    // 1024 x 768 a slide's strip showed a line and a half).
+    const int bar = body_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, body_);
+    const int whole = text_->wholeLinesHeight(std::max(1, width - bar), limit_);
+    body_->setFixedHeight(whole > 0 ? whole : limit_);
 }
 
 } // namespace fb

@@ -8,7 +8,9 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTextDocument>
+#include <QTextBlock>
 #include <QTextDocumentFragment>
+#include <QTextLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -154,28 +156,64 @@ QSize SelectableText::measure(int textWidth) const
     return ceilSize(measure_->size());
 }
 
-// QLabel's size of word-wrapped text laid out at a width (< 0: its preferred shape), with the
-// margin, the indent a frame adds to a label without margin, and the frame.
-QSize SelectableText::sizeForWidth(int width) const
+// The space a QLabel leaves around word-wrapped text: the margin and the indent a frame adds to a
+// label without margin (horizontal, vertical), without the frame and contents margins.
+QSize SelectableText::textExtra() const
 {
-    if (minimumWidth() > 0) width = std::max(width, minimumWidth());
-    const QSize extra = frameExtra();
     int hextra = 2 * margin_, vextra = hextra;
     const int indent = frameWidth() ? fontMetrics().horizontalAdvance(QLatin1Char('x')) - 2 * margin_ : -1;
     if (indent > 0) {
         if (alignment_ & (Qt::AlignLeft | Qt::AlignRight)) hextra += indent;
         if (alignment_ & (Qt::AlignTop | Qt::AlignBottom)) vextra += indent;
     }
+    return QSize(hextra, vextra);
+}
+
+// The width the text is laid out at in a widget `width` wide
+int SelectableText::textWidthFor(int width) const
+{
+    if (minimumWidth() > 0) width = std::max(width, minimumWidth());
+    const int chrome = frameExtra().width() - 2 * margin_;  // the frame and contents margins
+    return std::max(width - textExtra().width() - chrome, 0);
+}
+
+// The document laid out at textWidth: at the width on screen the painted one already is.
+const QTextDocument *SelectableText::laidOut(int textWidth) const
+{
+    if (doc_->textWidth() == textWidth) return doc_;
+    measure(textWidth);
+    return measure_;
+}
+
+// QLabel's size of word-wrapped text laid out at a width (< 0: its preferred shape), with the
+// margin, the indent a frame adds to a label without margin, and the frame.
+QSize SelectableText::sizeForWidth(int width) const
+{
+    const QSize extra = frameExtra(), around = textExtra();
     const int chrome = extra.width() - 2 * margin_;  // the frame and contents margins
-    QSize text;
-    if (width < 0) {
-        text = measure(-1);
-    } else {
-        const int textWidth = std::max(width - hextra - chrome, 0);
-        // At the width on screen the painted document already has the answer.
-        text = doc_->textWidth() == textWidth ? ceilSize(doc_->size()) : measure(textWidth);
+    const QSize text = width < 0 ? measure(-1) : ceilSize(laidOut(textWidthFor(width))->size());
+    return (text + around + QSize(chrome, extra.height() - 2 * margin_)).expandedTo(minimumSize());
+}
+
+int SelectableText::wholeLinesHeight(int width, int most) const
+{
+    const int full = heightForWidth(width);
+    if (full <= most) return full;
+    // the text's top in the widget, as painted (a text taller than the widget starts there in any alignment)
+    const int top = documentRect().top();
+    const QTextDocument *doc = laidOut(textWidthFor(width));
+    int best = 0;
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+        const QTextLayout *layout = block.layout();
+        if (!layout) continue;
+        for (int i = 0; i < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            const int bottom = top + int(std::ceil(layout->position().y() + line.y() + line.height()));
+            if (bottom > most) return best;
+            best = bottom;
+        }
     }
-    return (text + QSize(hextra, vextra) + QSize(chrome, extra.height() - 2 * margin_)).expandedTo(minimumSize());
+    return best;
 }
 
 QSize SelectableText::sizeHint() const

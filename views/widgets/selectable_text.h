@@ -44,6 +44,11 @@ public:
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
+    // The height that shows the text from its top down to the end of its last line that ends within
+    // `most` pixels, at `width` (the frame and the margin above included): heightForWidth(width) when
+    // all of it fits, 0 when not even the first line does. A view that scrolls the text cuts no line
+    // in half at this height.
+    int wholeLinesHeight(int width, int most) const;
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -61,6 +66,9 @@ private:
     void invalidateSizes();
     void relayout();
     QSize frameExtra() const;
+    QSize textExtra() const;
+    int textWidthFor(int width) const;
+    const QTextDocument *laidOut(int textWidth) const;
     // The document's size laid out at textWidth (< 0: QTextDocument::adjustSize()), measured on a
     // second document so that the one on screen keeps its layout.
     QSize measure(int textWidth) const;

@@ -2,6 +2,7 @@
 // and a scroll bar where it does not, and, with less room than two lines, no empty strip under an
 // open toggle: the toggle says there is no room, and the text comes back with the room.
 #include "views/lab/explanation_panel.h"
+#include "views/widgets/selectable_text.h"
 
 #include <QScrollArea>
 #include <QTest>
@@ -37,6 +38,34 @@ private Q_SLOTS:
         QCOMPARE(panel.toggleButton()->text(), QStringLiteral("Explanation"));
         panel.setBodyLimit(-1);  // beside the charts: no limit
         QVERIFY(body->isVisible());
+    }
+
+    // Where the text does not fit, the strip ends below its last whole line, never across one (at
+    // 1024 x 768 a slide's strip showed a line and a half): its height is one the text itself gives as
+    // whole lines, at the width beside the scroll bar, within the limit.
+    void endsBelowAWholeLine()
+    {
+        ExplanationPanel panel(QStringLiteral("<p>218.6.1 Two axes, two very different bandwidths</p><p><b>What it "
+                                              "shows.</b> What crosses one decoding-step boundary: a sampled token "
+                                              "carries at most log2 V bits, the top-layer state far more.</p>"));
+        panel.resize(420, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *body = panel.findChild<QScrollArea *>(QStringLiteral("explanationBody"));
+        auto *text = panel.findChild<SelectableText *>(QStringLiteral("explanationText"));
+        QVERIFY(body && text);
+        const int line = text->fontMetrics().lineSpacing();
+        int shorter = 0;
+        for (int limit = 2 * line + 8; limit < 5 * line; limit += 3) {
+            panel.setBodyLimit(limit);
+            QVERIFY(body->isVisible());
+            const int h = body->height();
+            QVERIFY2(h <= limit, qPrintable(QStringLiteral("limit %1, strip %2").arg(limit).arg(h)));
+            QVERIFY2(h > limit - 2 * line, qPrintable(QStringLiteral("limit %1, strip %2").arg(limit).arg(h)));
+            QCOMPARE(text->wholeLinesHeight(body->viewport()->width(), h), h);
+            shorter += h < limit;
+        }
+        QVERIFY(shorter > 0);  // some limits fell inside a line
     }
 };
 

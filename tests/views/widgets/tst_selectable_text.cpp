@@ -5,9 +5,12 @@
 #include "views/widgets/selectable_text.h"
 
 #include <QFontDatabase>
+#include <QImage>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <QTest>
+
+#include <vector>
 
 using namespace fb;
 
@@ -124,6 +127,50 @@ private Q_SLOTS:
         QCoreApplication::processEvents();
         QVERIFY(requests > 0);
         QVERIFY(text->height() > height);
+    }
+
+    // wholeLinesHeight: the height that ends below a whole line, never across one. Checked against the
+    // painted text: no run of inked rows crosses the height, and the next line's ink would not fit.
+    void wholeLinesCutNoLine()
+    {
+        auto *text = new SelectableText;
+        text->setTextFormat(Qt::RichText);
+        text->setMargin(4);
+        text->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setText(QStringLiteral("<p><b>What it shows.</b> A sentence long enough to take several lines at this "
+                                     "width, as a lab's explanation does above its charts.</p><p><b>Try.</b> A "
+                                     "second paragraph, with the space rich text puts between paragraphs.</p>"));
+        constexpr int width = 260;
+        const int full = text->heightForWidth(width);
+        text->resize(width, full);
+        const QImage image = text->grab().toImage();
+        const QRgb paper = image.pixel(0, 0);
+        std::vector<bool> ink(std::size_t(full), false);
+        for (int y = 0; y < full && y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (image.pixel(x, y) != paper) ink[std::size_t(y)] = true;
+        const int slack = text->fontMetrics().descent() + 1;
+        int lines = 0;
+        for (int y = 1; y < full; ++y) lines += ink[std::size_t(y)] && !ink[std::size_t(y - 1)];
+        QVERIFY2(lines >= 4, qPrintable(QStringLiteral("%1 lines").arg(lines)));
+        QCOMPARE(text->wholeLinesHeight(width, full), full);
+        QCOMPARE(text->wholeLinesHeight(width, full + 40), full);
+        QCOMPARE(text->wholeLinesHeight(width, 3), 0);  // not even the first line
+        for (int most = 3; most < full; ++most) {
+            const int h = text->wholeLinesHeight(width, most);
+            QVERIFY(h <= most);
+            if (h > 0)  // no run of ink crosses h
+                QVERIFY2(!(ink[std::size_t(h - 1)] && h < full && ink[std::size_t(h)]),
+                         qPrintable(QStringLiteral("height %1 (at most %2) cuts a line").arg(h).arg(most)));
+            // the next line's ink starts below h and ends past what `most` leaves (its descent aside)
+            int y = h;
+            while (y < full && !ink[std::size_t(y)]) ++y;
+            if (y == full) continue;
+            while (y < full && ink[std::size_t(y)]) ++y;
+            QVERIFY2(y > most - slack, qPrintable(QStringLiteral("at most %1: %2 shows fewer lines than fit (next ends at %3)")
+                                                      .arg(most).arg(h).arg(y)));
+        }
+        delete text;
     }
 
     void formulaPanelText()
