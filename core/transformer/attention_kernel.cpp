@@ -166,12 +166,13 @@ inline void softmaxQueries(float *s, long ld, long n0, long packets, float scale
     }
 }
 
-// A head's columns side by side, W packets each, when a pass reads them more than once: columns[0, n)
-// of stride `stride` at from, or from itself when `once` (a single pass). In the step's layout a head's
-// columns stand B (3 d) floats apart, at the induction defaults 24 KiB, a multiple of 4 KiB: every
-// position of a head falls in the same set of the first-level cache, so a second pass over them missed
-// again. With the copies a layer's heads took 15 to 19% less time in the backward there, 5 to 8% in the
-// forward; at the text size 18 to 22% in the backward, the forward within the noise.
+// A head's columns side by side, W packets each, when a pass reads them more than once: columns
+// [0, n) of stride `stride` at from, or from itself when `once` (a single pass). In the step's layout a
+// head's q, k and v columns stand B (d + 2 kv_heads d_head) floats apart, at the induction defaults
+// 24 KiB, a multiple of 4 KiB (dy's B d floats: 8 KiB): every position of a head falls in the same set
+// of the first-level cache, so a second pass over them missed again. With the copies a layer's heads
+// took 15 to 19% less time in the backward there, 5 to 8% in the forward; at the text size 18 to 22%
+// in the backward, the forward within the noise.
 struct Columns {
     const float *at;
     long stride;
@@ -262,8 +263,9 @@ void backwardHead(const AttentionHead &h, const float *dy, long dys, const float
     // k is read by every group of queries, q and dy by every group of keys (keyGradients)
     constexpr int KG = W <= 2 ? 4 : 2;
     const Columns k = sideBySide<W>(h.k, h.ks, keys, h.nq <= G, kCopy);
-    const Columns q = sideBySide<W>(h.q, h.qs, h.nq, keys <= KG, qCopy);
-    const Columns dyc = sideBySide<W>(dy, dys, h.nq, keys <= KG, dyCopy);
+    const bool oneGroup = keys <= KG || h.nq == 1;  // (one query: one column each, read again from the cache)
+    const Columns q = sideBySide<W>(h.q, h.qs, h.nq, oneGroup, qCopy);
+    const Columns dyc = sideBySide<W>(dy, dys, h.nq, oneGroup, dyCopy);
     const P sc = pset1<P>(h.scale);
     for (long c0 = 0; c0 < h.nq; c0 += G) {
         const int gn = int(std::min<long>(G, h.nq - c0));

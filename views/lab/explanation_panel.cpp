@@ -4,6 +4,7 @@
 
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -128,7 +129,8 @@ void ExplanationPanel::fitBody()
         return;
     }
     if (!room) return;
-    // The text's height at the body's width: all of it when it fits, else the limit and a scroll bar.
+    // The text's height at the body's width: all of it when it fits, else its whole lines within the
+    // limit and a scroll bar.
     const QMargins m = layout()->contentsMargins();
     const int width = std::max(1, contentsRect().width() - m.left() - m.right());
     const int need = text_->heightForWidth(width);
@@ -140,7 +142,9 @@ void ExplanationPanel::fitBody()
     }
     // The lines that fit whole, beside the scroll bar: no line cut in half at the strip's foot (at
     // 1024 x 768 a slide's strip showed a line and a half).
-    const int bar = body_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, body_);
+    // (a transient scroll bar lies over the text and takes none of its width)
+    const bool over = body_->style()->styleHint(QStyle::SH_ScrollBar_Transient, nullptr, body_->verticalScrollBar());
+    const int bar = over ? 0 : body_->verticalScrollBar()->sizeHint().width();
     const int whole = text_->wholeLinesHeight(std::max(1, width - bar), limit_);
     body_->setFixedHeight(whole > 0 ? whole : limit_);
 }

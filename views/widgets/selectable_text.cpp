@@ -169,30 +169,39 @@ QSize SelectableText::textExtra() const
     return QSize(hextra, vextra);
 }
 
-// The width the text is laid out at in a widget `width` wide
+// The frame and contents margins (horizontal, vertical)
+QSize SelectableText::chrome() const
+{
+    return frameExtra() - QSize(2 * margin_, 2 * margin_);
+}
+
+// The width the text is laid out at in a widget `width` wide (at least its minimum width)
 int SelectableText::textWidthFor(int width) const
 {
     if (minimumWidth() > 0) width = std::max(width, minimumWidth());
-    const int chrome = frameExtra().width() - 2 * margin_;  // the frame and contents margins
-    return std::max(width - textExtra().width() - chrome, 0);
+    return std::max(width - textExtra().width() - chrome().width(), 0);
 }
 
-// The document laid out at textWidth: at the width on screen the painted one already is.
+// The document laid out at textWidth, its layout complete: at the width on screen the painted one
+// already is.
 const QTextDocument *SelectableText::laidOut(int textWidth) const
 {
-    if (doc_->textWidth() == textWidth) return doc_;
-    measure(textWidth);
-    return measure_;
+    if (doc_->textWidth() != textWidth) {
+        measure(textWidth);
+        return measure_;
+    }
+    doc_->size();  // finishes a layout that QTextDocument may have left for later
+    return doc_;
 }
 
-// QLabel's size of word-wrapped text laid out at a width (< 0: its preferred shape), with the
-// margin, the indent a frame adds to a label without margin, and the frame.
+// QLabel's size of word-wrapped text laid out at a width (< 0: its preferred shape, or its minimum
+// width when it has one), with the margin, the indent a frame adds to a label without margin, and
+// the frame.
 QSize SelectableText::sizeForWidth(int width) const
 {
-    const QSize extra = frameExtra(), around = textExtra();
-    const int chrome = extra.width() - 2 * margin_;  // the frame and contents margins
+    if (minimumWidth() > 0) width = std::max(width, minimumWidth());
     const QSize text = width < 0 ? measure(-1) : ceilSize(laidOut(textWidthFor(width))->size());
-    return (text + around + QSize(chrome, extra.height() - 2 * margin_)).expandedTo(minimumSize());
+    return (text + textExtra() + chrome()).expandedTo(minimumSize());
 }
 
 int SelectableText::wholeLinesHeight(int width, int most) const

@@ -67,6 +67,7 @@ private:
     void relayout();
     QSize frameExtra() const;
     QSize textExtra() const;
+    QSize chrome() const;
     int textWidthFor(int width) const;
     const QTextDocument *laidOut(int textWidth) const;
     // The document's size laid out at textWidth (< 0: QTextDocument::adjustSize()), measured on a

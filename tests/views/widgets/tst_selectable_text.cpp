@@ -143,7 +143,9 @@ private Q_SLOTS:
         constexpr int width = 260;
         const int full = text->heightForWidth(width);
         text->resize(width, full);
-        const QImage image = text->grab().toImage();
+        QImage image = text->grab().toImage();
+        if (image.devicePixelRatio() != 1.0)  // rows in the widget's pixels
+            image = image.scaled(text->size(), Qt::IgnoreAspectRatio, Qt::FastTransformation);
         const QRgb paper = image.pixel(0, 0);
         std::vector<bool> ink(std::size_t(full), false);
         for (int y = 0; y < full && y < image.height(); ++y)
