@@ -1,6 +1,7 @@
 #include "views/training/transformer_loss_chart.h"
 
 #include "views/training/moving_average.h"
+#include "views/widgets/chart_label.h"
 #include "views/widgets/palette.h"
 
 #include <QLegend>
@@ -45,33 +46,47 @@ TransformerLossChart::TransformerLossChart(QWidget *parent)
         s->detachAxis(axisY());
         s->attachAxis(accuracyAxis_);
     }
-    phase_ = addLine(tr("phase change"), QColor(0xd0, 0x10, 0x30), 1.5, Qt::DotLine);
-    replay_ = addLine(tr("replay"), QColor(90, 90, 90), 1.5, Qt::SolidLine);
+    const QColor red(0xd0, 0x10, 0x30), grey(90, 90, 90);
+    phase_ = addLine(tr("phase change"), red, 1.5, Qt::DotLine);
+    replay_ = addLine(tr("replay"), grey, 1.5, Qt::SolidLine);
+    // The markers are named on the plot beside their lines, not in the legend (setMarker): a fourth
+    // entry did not fit beside the length table at 1024 x 768 ("phase chang...", or no legend at all).
+    phaseLabel_ = new ChartLabel(chart(), phase_, red);
+    replayLabel_ = new ChartLabel(chart(), replay_, grey);
     setPhaseChange(-1);
     setReplayStep(-1);
     redrawHeldout();  // hides the accuracy until there is one
     updateRanges();
 }
 
-void TransformerLossChart::setMarker(QLineSeries *series, int step, const QString &name)
+void TransformerLossChart::setMarker(QLineSeries *series, ChartLabel *label, int step, const QString &name)
 {
     const bool shown = step >= 0;
-    series->setName(name);
+    series->setName(name);  // the name of its columns in the chart's CSV
     series->setVisible(shown);
-    for (QLegendMarker *m : chart()->legend()->markers(series)) m->setVisible(shown);
+    for (QLegendMarker *m : chart()->legend()->markers(series)) m->setVisible(false);  // (showing the series showed it)
     replacePoints(series, shown ? QList<QPointF> { QPointF(step, 0.0), QPointF(step, yTop_) } : QList<QPointF> {});
+    label->setVisible(shown);
+    if (!shown) return;
+    // beside the line's top, right or left of it, or its foot: where it hides the least of the curves
+    using Place = ChartLabel::Placement;
+    const QPointF top(step, yTop_), foot(step, 0.0);
+    label->set(name, top, Qt::AlignLeft | Qt::AlignTop, QPointF(4, 3),
+               { Place { top, Qt::AlignRight | Qt::AlignTop, QPointF(-4, 3) },
+                 Place { foot, Qt::AlignLeft | Qt::AlignBottom, QPointF(4, -3) },
+                 Place { foot, Qt::AlignRight | Qt::AlignBottom, QPointF(-4, -3) } });
 }
 
 void TransformerLossChart::setPhaseChange(int step)
 {
     phaseStep_ = step;
-    setMarker(phase_, step, step >= 0 ? tr("phase change (%1)").arg(step) : tr("phase change"));
+    setMarker(phase_, phaseLabel_, step, step >= 0 ? tr("phase change (%1)").arg(step) : tr("phase change"));
 }
 
 void TransformerLossChart::setReplayStep(int step)
 {
     replayStep_ = step;
-    setMarker(replay_, step, step >= 0 ? tr("replay (%1)").arg(step) : tr("replay"));
+    setMarker(replay_, replayLabel_, step, step >= 0 ? tr("replay (%1)").arg(step) : tr("replay"));
 }
 
 void TransformerLossChart::setPlannedSteps(int steps)
@@ -215,6 +230,7 @@ void TransformerLossChart::updateRanges()
     for (const Ghost &g : ghosts_) steps = std::max(steps, int(g.losses.size()));
     setRange(axisX(), 0, steps, 0.0);
     setRange(axisY(), 0, yTop_, 0.0);
+    phaseLabel_->reposition();  // and the replay's, made after it
 }
 
 } // namespace fb

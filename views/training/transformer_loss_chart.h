@@ -17,6 +17,8 @@ class QValueAxis;
 
 namespace fb {
 
+class ChartLabel;
+
 class TransformerLossChart : public ChartPanel {
     Q_OBJECT
 public:
@@ -35,10 +37,11 @@ public:
                     std::vector<double> accuracy = {}, std::vector<double> trainAccuracy = {});
     bool accuracyShown() const;
     // The phase change of an induction run (core/interpret/phase_change.h): a vertical marker at
-    // that step, named in the legend; -1 removes it.
+    // that step, named beside it on the plot; -1 removes it.
     void setPhaseChange(int step);
     int phaseChange() const { return phaseStep_; }
-    // The replay's step (views/interpret/replay_bar.h): a grey vertical marker; -1 removes it.
+    // The replay's step (views/interpret/replay_bar.h): a grey vertical marker, named beside it; -1
+    // removes it.
     void setReplayStep(int step);
     int replayStep() const { return replayStep_; }
     const std::vector<double> &losses() const { return losses_; }
@@ -66,8 +69,9 @@ private:
     QLineSeries *accuracy_ = nullptr, *trainAccuracy_ = nullptr;  // on accuracyAxis_
     QValueAxis *accuracyAxis_ = nullptr;
     QLineSeries *phase_ = nullptr, *replay_ = nullptr;
+    ChartLabel *phaseLabel_ = nullptr, *replayLabel_ = nullptr;  // their names on the plot
     int phaseStep_ = -1, replayStep_ = -1;
-    void setMarker(QLineSeries *series, int step, const QString &name);
+    void setMarker(QLineSeries *series, ChartLabel *label, int step, const QString &name);
     std::vector<double> losses_;
     std::vector<int> heldSteps_;
     std::vector<double> heldLoss_, repeatLoss_, accuracyAt_, trainAccuracyAt_;
