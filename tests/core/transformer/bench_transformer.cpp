@@ -2,7 +2,7 @@
 // reference's defaults, and the runs behind the lab's table.
 //
 //   bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] [--peak [--cpu-clock]] [--lengths]
-//                     [--text FILE]
+//                     [--attention] [--text FILE]
 //
 // --speed (the default): ms per step with one thread and with two (TBB over column blocks and
 //   (sequence, head) pairs), the GFLOP/s achieved against the matrix-product FLOPs of a step, and the
@@ -22,12 +22,18 @@
 //   feedback off, beside the chapter's (k + 2) / 3.
 // --trajectory: held-out second-half loss at steps 0, 100, 200, 300, 600 of the defaults for seeds
 //   0..3 (the reference's seed 3: 0.71 at step 100, 0.042 at 200, 0.005 at 600).
+// --attention: the attention kernel over all heads of one layer in the step's own layout (a column per
+//   token, position-major: token t of sequence b at column t B + b, q, k and v of every head in one
+//   column of 3 d rows), forward and backward apart, best of many repetitions: microseconds per layer
+//   and GFLOP/s of the visible keys' products, at the induction defaults and the text size.
 // --lengths: softmax attention against the linear mixers, microseconds per token of a training step at
 //   T = 64 .. 2048 and the bytes a sequence keeps at inference (see lengths() below).
 // --table: what the trainings learn: pos x task x feedback, held-out loss, repeat loss, best
 //   induction score and the length generalisation at 2T / 4T (1500 steps each; minutes).
 #include "core/io/bounded_read.h"
 #include "core/labs/length_cost_lab.h"
+#include "core/transformer/attention_kernel.h"
+#include "core/transformer/attention_pieces.h"
 #include "core/transformer/transformer_net.h"
 #include "core/transformer/transformer_trainer.h"
 #include "support/step_ceilings.h"
@@ -309,6 +315,45 @@ void lengths(int steps)
     std::printf("%s\n", json.str().c_str());
 }
 
+
+// --attention: a layer's heads through the attention kernel where the step keeps them (see the top)
+void attentionLayer()
+{
+    std::printf("== attention kernel, all heads of a layer in the step's layout (1 thread, best of 3 x 200) ==\n");
+    std::printf("%-44s %12s %10s %12s %10s\n", "size", "forward us", "GFLOP/s", "backward us", "GFLOP/s");
+    struct Size {
+        const char *name;
+        long d, heads, T, B;
+    };
+    for (const Size &z : { Size { "induction defaults (d 64, 4 heads, T 32, B 32)", 64, 4, 32, 32 },
+                           Size { "text (d 128, 4 heads, T 64, B 12)", 128, 4, 64, 12 } }) {
+        const long dh = z.d / z.heads, ld = 3 * z.d, N = z.T * z.B, ldAtt = nn::attentionRows(z.T);
+        const Eigen::MatrixXf qkv = Eigen::MatrixXf::Random(ld, N), dy = Eigen::MatrixXf::Random(z.d, N);
+        Eigen::MatrixXf y(z.d, N), dqkv(ld, N), att(ldAtt, z.T * z.B * z.heads);
+        const float scale = float(1.0 / std::sqrt(double(dh)));
+        const auto run = [&](bool forward) {
+            for (long b = 0; b < z.B; ++b)
+                for (long h = 0; h < z.heads; ++h) {
+                    const float *at = qkv.data() + b * ld + h * dh;
+                    const nn::AttentionHead head { at, at + z.d, at + 2 * z.d, z.B * ld, z.B * ld, z.B * ld, dh, 0, z.T, scale };
+                    float *a = att.data() + (b * z.heads + h) * ldAtt * z.T;
+                    float *dq = dqkv.data() + b * ld + h * dh;
+                    if (forward) nn::attention_kernel_forward(head, y.data() + b * z.d + h * dh, z.B * z.d, a, ldAtt);
+                    else
+                        nn::attention_kernel_backward(head, dy.data() + b * z.d + h * dh, z.B * z.d, a, ldAtt, dq, z.B * ld,
+                                                      dq + z.d, z.B * ld, dq + 2 * z.d, z.B * ld, true, true);
+                }
+        };
+        run(true);
+        const double product = 2.0 * dh * (double(z.T) * (z.T + 1) / 2) * z.B * z.heads;  // one of the visible keys' products
+        const double fwd = test::bestSecondsPerCall([&] { run(true); }, 200);
+        const double bwd = test::bestSecondsPerCall([&] { run(false); }, 200);
+        if (!std::isfinite(dqkv.sum()) || !std::isfinite(y.sum())) std::printf("(not finite)\n");
+        std::printf("%-44s %12.1f %10.1f %12.1f %10.1f\n", z.name, fwd * 1e6, 2 * product / fwd / 1e9, bwd * 1e6,
+                    4 * product / bwd / 1e9);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -316,6 +361,7 @@ int main(int argc, char **argv)
     int steps = 300;
     bool cpuClock = false;
     bool doSpeed = false, doKpass = false, doTrajectory = false, doTable = false, doPeak = false, doLengths = false;
+    bool doAttention = false;
     std::string textPath = FULLBAND_SOURCE_DIR "/README.md";
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) steps = std::max(1, std::atoi(argv[++i]));
@@ -327,19 +373,21 @@ int main(int argc, char **argv)
         else if (!std::strcmp(argv[i], "--peak")) doPeak = true;
         else if (!std::strcmp(argv[i], "--cpu-clock")) cpuClock = true;
         else if (!std::strcmp(argv[i], "--lengths")) doLengths = true;
+        else if (!std::strcmp(argv[i], "--attention")) doAttention = true;
         else if (!std::strcmp(argv[i], "--text") && i + 1 < argc) textPath = argv[++i];
         else {
             std::fprintf(stderr, "usage: bench_transformer [--steps N] [--speed] [--kpass] [--trajectory] [--table] [--all] "
-                                 "[--peak [--cpu-clock]] [--lengths] [--text FILE]\n");
+                                 "[--peak [--cpu-clock]] [--lengths] [--attention] [--text FILE]\n");
             return 2;
         }
     }
-    if (!doKpass && !doTrajectory && !doTable && !doPeak && !doLengths) doSpeed = true;
+    if (!doKpass && !doTrajectory && !doTable && !doPeak && !doLengths && !doAttention) doSpeed = true;
     if (doSpeed) speed(steps);
     if (doKpass) kpass(steps);
     if (doTrajectory) trajectory();
     if (doTable) table(std::max(steps, 1500));
     if (doPeak) peak(steps, textPath, cpuClock);
     if (doLengths) lengths(std::min(steps, 10));
+    if (doAttention) attentionLayer();
     return 0;
 }
