@@ -42,6 +42,29 @@ QString runLabel(const TrainConfig &c)
     return tr("latent-feedback (%1), seed %2").arg(passes, QString::number(c.seed));
 }
 
+QString runKey(const TrainConfig &c)
+{
+    const auto n = [](double x) { return QString::number(x, 'g', 17); };
+    return QStringList { n(int(c.arm)), n(c.steps), n(c.batch), n(c.lr), n(c.seqLen), n(c.buckets), n(c.dEmb), n(c.dHid),
+                         n(c.dFuse), n(c.passes), QString::number(c.seed), n(c.clip), n(c.evalSequences),
+                         QString::number(c.evalSeed), n(c.divergeLoss) }
+        .join(QLatin1Char('|'));
+}
+
+QString runSettings(const TrainConfig &c)
+{
+    return tr("%1 steps, batch %2, lr %3, T %4, V_b %5, d_emb %6, d_hid %7, d_fuse %8, clip %9")
+        .arg(c.steps)
+        .arg(c.batch)
+        .arg(c.lr)
+        .arg(c.seqLen)
+        .arg(c.buckets)
+        .arg(c.dEmb)
+        .arg(c.dHid)
+        .arg(c.dFuse)
+        .arg(c.clip > 0 ? QString::number(c.clip) : tr("off"));
+}
+
 QString legendName(const TrainConfig &c)
 {
     if (c.arm == Arm::TokenOnly) return tr("token-only feedback");

@@ -18,6 +18,10 @@ std::vector<TrainConfig> trainingConfigs(const ParamValues &values);
 QString ghostLabel(const TrainConfig &config);
 // "token-only, seed 0", "latent-feedback (k = 2), seed 0", "latent-feedback (exact), seed 0".
 QString runLabel(const TrainConfig &config);
+// Every setting of config in one string: two runs with the same key give the same numbers
+QString runKey(const TrainConfig &config);
+// The settings a run's label leaves out, for its tooltip: "220 steps, batch 128, lr 0.008, T 16, ..."
+QString runSettings(const TrainConfig &config);
 // "token-only feedback", "latent feedback (exact)", "latent feedback, k = 2" (legend).
 QString legendName(const TrainConfig &config);
 

@@ -52,8 +52,10 @@ void TrainingResultsTable::setCells(int row, const QStringList &cells, bool chap
     }
 }
 
-void TrainingResultsTable::beginRun(const QStringList &labels)
+void TrainingResultsTable::beginRun(const QStringList &labels, const QStringList &keys, const QStringList &settings)
 {
+    for (int row = rowCount() - 1; row >= kChapterRows; --row)
+        if (keys.contains(item(row, ArmColumn)->data(Qt::UserRole).toString())) removeRow(row);
     newestArms_ = int(labels.size());
     pending_ = QList<bool>(labels.size(), true);
     for (int arm = 0; arm < labels.size(); ++arm) {
@@ -61,6 +63,8 @@ void TrainingResultsTable::beginRun(const QStringList &labels)
         insertRow(row);
         setCells(row, { labels[arm], QStringLiteral("…"), QStringLiteral("…"), QStringLiteral("…"),
                         QStringLiteral("…"), tr("training") }, false);
+        if (arm < keys.size()) item(row, ArmColumn)->setData(Qt::UserRole, keys[arm]);
+        if (arm < settings.size()) item(row, ArmColumn)->setToolTip(settings[arm]);
     }
     scrollToTop();
 }
@@ -92,9 +96,12 @@ void TrainingResultsTable::setResult(int arm, const TrainResult &r, int stepsPla
 {
     if (arm < 0 || arm >= newestArms_) return;
     const int row = kChapterRows + arm;
-    const QString label = item(row, ArmColumn)->text();
+    QTableWidgetItem *const armItem = item(row, ArmColumn);
+    const QString label = armItem->text(), key = armItem->data(Qt::UserRole).toString(), tip = armItem->toolTip();
     setCells(row, { label, text::grouped(r.params), text::fixed(r.heldoutLoss, 4), text::fixed(r.accuracy, 3), text::fixed(r.seconds, 2),
                     statusText(r, stepsPlanned) }, false);
+    item(row, ArmColumn)->setData(Qt::UserRole, key);
+    item(row, ArmColumn)->setToolTip(tip);
     if (!r.message.empty()) item(row, StatusColumn)->setToolTip(QString::fromStdString(r.message));
     if (std::isfinite(r.kpassHeldoutLoss)) {
         const QString tip = tr("Measured with the exact recurrence, as the model runs at inference. With the "

@@ -17,8 +17,10 @@ public:
     explicit TrainingResultsTable(QWidget *parent = nullptr);
 
     // Adds the rows of a new run (one per arm, labels naming each arm and its settings) above the
-    // earlier runs; the arms are numbered 0.. in the order of labels.
-    void beginRun(const QStringList &labels);
+    // earlier runs; the arms are numbered 0.. in the order of labels. keys (as many as labels, or
+    // none) name each arm's whole configuration: an earlier row of the same key (the same numbers
+    // again: a retrain on a slide) is removed; settings: each arm's settings, its label's tooltip.
+    void beginRun(const QStringList &labels, const QStringList &keys = {}, const QStringList &settings = {});
     // Status text of the newest run's arms that have not ended yet ("training", "paused").
     void setPendingStatus(const QString &status);
     // An arm of the newest run ended with result / could not run (message says why).

@@ -108,9 +108,13 @@ QString TrainingView::beginRun()
     results_.assign(configs_.size(), TrainResult {});
     chart_->startRun(configs_.front().steps, configs_.front().seqLen, configs_.front().buckets);
     showArms(configs_);
-    QStringList labels;
-    for (const TrainConfig &c : configs_) labels << runLabel(c);
-    table_->beginRun(labels);
+    QStringList labels, keys, settings;
+    for (const TrainConfig &c : configs_) {
+        labels << runLabel(c);
+        keys << runKey(c);
+        settings << runSettings(c);
+    }
+    table_->beginRun(labels, keys, settings);
     clearFinalReadouts();
     run_ = std::make_unique<TrainingRun>(configs_, controls()->pace());
     return {};

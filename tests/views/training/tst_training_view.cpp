@@ -224,6 +224,44 @@ private Q_SLOTS:
         QVERIFY(!view->readouts()->value(QStringLiteral("heldout")).isEmpty());
     }
 
+    // A run again with the same settings (a retrain on a slide) replaces its rows: the same numbers
+    // twice, told apart by nothing, filled the table. Other settings add rows, each arm's settings
+    // in its label's tooltip; those settings again replace theirs and come to the top.
+    void retrainReplacesItsRows()
+    {
+        auto view = makeView({ { "steps", 12 } });
+        const auto runToTheEnd = [&] {
+            view->start();
+            QTRY_COMPARE_WITH_TIMEOUT(view->state(), TrainingView::State::Done, kPatienceMs);
+        };
+        const auto topLabel = [&] { return view->table()->item(TrainingResultsTable::kChapterRows, TrainingResultsTable::ArmColumn); };
+        runToTheEnd();
+        QCOMPARE(view->table()->runRows(), 2);
+        runToTheEnd();
+        QCOMPARE(view->table()->runRows(), 2);
+        QCOMPARE(topLabel()->text(), QStringLiteral("token-only, seed 0"));
+        QVERIFY2(topLabel()->toolTip().startsWith(QStringLiteral("12 steps, batch ")), qPrintable(topLabel()->toolTip()));
+        ParamValues v = view->values();
+        v.numbers["seed"] = 1;
+        QVERIFY(view->setValues(v).isEmpty());
+        runToTheEnd();
+        QCOMPARE(view->table()->runRows(), 4);
+        QCOMPARE(topLabel()->text(), QStringLiteral("token-only, seed 1"));
+        v.numbers["seed"] = 0;
+        QVERIFY(view->setValues(v).isEmpty());
+        runToTheEnd();
+        QCOMPARE(view->table()->runRows(), 4);
+        QCOMPARE(topLabel()->text(), QStringLiteral("token-only, seed 0"));
+        QCOMPARE(view->table()->item(TrainingResultsTable::kChapterRows + 2, TrainingResultsTable::ArmColumn)->text(),
+                 QStringLiteral("token-only, seed 1"));
+        // the steps are not in the label, but in the key: 13 steps add rows
+        v.numbers["steps"] = 13;
+        QVERIFY(view->setValues(v).isEmpty());
+        runToTheEnd();
+        QCOMPARE(view->table()->runRows(), 6);
+        QVERIFY(topLabel()->toolTip().startsWith(QStringLiteral("13 steps")));
+    }
+
     void waitForResultTrainsToTheEnd()
     {
         auto view = makeView({ { "steps", 12 }, { "passes", 2 } }, "latent-feedback");
