@@ -170,9 +170,10 @@ inline void softmaxQueries(float *s, long ld, long n0, long packets, float scale
 // [0, n) of stride `stride` at from, or from itself when `once` (a single pass). In the step's layout a
 // head's q, k and v columns stand B (d + 2 kv_heads d_head) floats apart, at the induction defaults
 // 24 KiB, a multiple of 4 KiB (dy's B d floats: 8 KiB): every position of a head falls in the same set
-// of the first-level cache, so a second pass over them missed again. With the copies a layer's heads
-// took 15 to 19% less time in the backward there, 5 to 8% in the forward; at the text size 18 to 22%
-// in the backward, the forward within the noise.
+// of the first-level cache, so a second pass over them missed again. bench_transformer --attention (a
+// layer's heads in that layout, same build flags): the backward 5 to 6% faster at the induction
+// defaults, the forward 3 to 4%, the text size 1 to 2%. (A test loop whose gradients' buffers also
+// shared q's sets gained 15 to 19%: how much depends on where the step's buffers fall.)
 struct Columns {
     const float *at;
     long stride;
