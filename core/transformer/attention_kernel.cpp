@@ -172,8 +172,8 @@ inline void softmaxQueries(float *s, long ld, long n0, long packets, float scale
 // 24 KiB, a multiple of 4 KiB (dy's B d floats: 8 KiB): every position of a head falls in the same set
 // of the first-level cache, so a second pass over them missed again. bench_transformer --attention (a
 // layer's heads in that layout, same build flags): the backward 5 to 6% faster at the induction
-// defaults, the forward 3 to 4%, the text size 1 to 2%. (A test loop whose gradients' buffers also
-// shared q's sets gained 15 to 19%: how much depends on where the step's buffers fall.)
+// defaults, the forward 3 to 4%, the text size 1 to 2%. (A test loop with its buffers placed
+// otherwise gained 15 to 19%: how much depends on where the step's buffers fall in the cache.)
 struct Columns {
     const float *at;
     long stride;
