@@ -37,10 +37,11 @@ TrainingResultsTable::TrainingResultsTable(QWidget *parent)
                   QStringLiteral("0.896"), QStringLiteral("—"), tr("printed in the chapter") }, true);
 }
 
-void TrainingResultsTable::setCells(int row, const QStringList &cells, bool chapter)
+void TrainingResultsTable::setCells(int row, const QStringList &cells, bool chapter, int first)
 {
-    for (int c = 0; c < cells.size(); ++c) {
-        auto *item = new QTableWidgetItem(cells[c]);
+    for (int i = 0; i < cells.size(); ++i) {
+        const int c = first + i;
+        auto *item = new QTableWidgetItem(cells[i]);
         if (c != ArmColumn && c != StatusColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         if (chapter) {
             QFont f = item->font();
@@ -96,12 +97,9 @@ void TrainingResultsTable::setResult(int arm, const TrainResult &r, int stepsPla
 {
     if (arm < 0 || arm >= newestArms_) return;
     const int row = kChapterRows + arm;
-    QTableWidgetItem *const armItem = item(row, ArmColumn);
-    const QString label = armItem->text(), key = armItem->data(Qt::UserRole).toString(), tip = armItem->toolTip();
-    setCells(row, { label, text::grouped(r.params), text::fixed(r.heldoutLoss, 4), text::fixed(r.accuracy, 3), text::fixed(r.seconds, 2),
-                    statusText(r, stepsPlanned) }, false);
-    item(row, ArmColumn)->setData(Qt::UserRole, key);
-    item(row, ArmColumn)->setToolTip(tip);
+    // the arm's cell stays: its name, its key and its settings
+    setCells(row, { text::grouped(r.params), text::fixed(r.heldoutLoss, 4), text::fixed(r.accuracy, 3), text::fixed(r.seconds, 2),
+                    statusText(r, stepsPlanned) }, false, ParamsColumn);
     if (!r.message.empty()) item(row, StatusColumn)->setToolTip(QString::fromStdString(r.message));
     if (std::isfinite(r.kpassHeldoutLoss)) {
         const QString tip = tr("Measured with the exact recurrence, as the model runs at inference. With the "

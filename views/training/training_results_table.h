@@ -34,7 +34,8 @@ public:
     static QString statusText(const TrainResult &result, int stepsPlanned);
 
 private:
-    void setCells(int row, const QStringList &cells, bool chapter);
+    // cells into the columns from first on
+    void setCells(int row, const QStringList &cells, bool chapter, int first = ArmColumn);
 
     int newestArms_ = 0;
     QList<bool> pending_;  // per arm of the newest run

@@ -3,6 +3,7 @@
 #include "views/training/moving_average.h"
 #include "views/widgets/chart_label.h"
 #include "views/widgets/palette.h"
+#include "views/widgets/series_points.h"
 
 #include <QLegend>
 #include <QLegendMarker>
@@ -33,7 +34,7 @@ TransformerLossChart::TransformerLossChart(QWidget *parent)
     heldDots_->setName(QString());
     // one legend entry per quantity: the raw curve and the dots belong to the lines in front of them
     for (QAbstractSeries *s : { static_cast<QAbstractSeries *>(heldDots_), static_cast<QAbstractSeries *>(raw_) })
-        for (QLegendMarker *m : chart()->legend()->markers(s)) m->setVisible(false);
+        hideFromLegend(chart(), s);
     repeat_->setVisible(false);
     // the answer tasks' accuracy: its own axis at the right, 0 .. 1
     accuracy_ = addLine(tr("held-out accuracy"), seriesColor(4), 2.0, Qt::DashDotLine);
@@ -64,7 +65,7 @@ void TransformerLossChart::setMarker(QLineSeries *series, ChartLabel *label, int
     const bool shown = step >= 0;
     series->setName(name);  // the name of its columns in the chart's CSV
     series->setVisible(shown);
-    for (QLegendMarker *m : chart()->legend()->markers(series)) m->setVisible(false);  // (showing the series showed it)
+    hideFromLegend(chart(), series);  // (showing the series showed its entry)
     replacePoints(series, shown ? QList<QPointF> { QPointF(step, 0.0), QPointF(step, yTop_) } : QList<QPointF> {});
     label->setVisible(shown);
     if (!shown) return;
